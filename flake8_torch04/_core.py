@@ -1,0 +1,520 @@
+"""Findings, fixes, the rule registry and the single pass over a file's tree.
+
+A rule is a function ``(ctx, node) -> iterable of Report``, registered with
+:func:`rule` for the node types it wants.  Its docstring is its documentation.
+The walker visits every node once, keeps scopes and bindings up to date for
+name resolution, skips the branches of compatibility code, and dispatches each
+node to the rules registered for its type.
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from typing import (
+    Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple,
+)
+
+from . import _resolve
+from ._resolve import Binding, Scope
+from ._source import Edit, Source
+
+SAFE = "safe"
+UNSAFE = "unsafe"
+
+
+class Fix(NamedTuple):
+    """Edits that resolve a finding, with a safety class.
+
+    ``imports`` names modules the replacement text refers to (``"torch"``,
+    ``"torch.nn.init"``); the fixer adds ``import torch`` when it is missing.
+    flake8 never applies fixes; the ``torch04`` command does.
+    """
+
+    edits: Tuple[Edit, ...]
+    safety: str
+    imports: Tuple[str, ...] = ()
+
+
+class Report(NamedTuple):
+    """What a rule yields: the node the finding is placed at, and what to say."""
+
+    node: ast.AST
+    message: str
+    fix: Optional[Fix] = None
+
+
+class Finding(NamedTuple):
+    code: str
+    line: int
+    col: int  # 0-based character column
+    message: str  # without the code
+    fix: Optional[Fix] = None
+    end_line: int = 0
+    end_col: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.col + 1}: {self.code} {self.message}"
+
+
+class Rule(NamedTuple):
+    code: str
+    name: str
+    check: Callable[["Context", ast.AST], Iterable[Report]]
+    node_types: Tuple[type, ...]
+    markers: Tuple[str, ...]
+    doc: str
+
+
+RULES: Dict[str, Rule] = {}
+
+_CODE = re.compile(r"TV\d{3}\Z")
+
+
+def rule(code: str, *node_types: type, markers: Sequence[str]) -> Callable:
+    """Register a rule.
+
+    ``markers`` are substrings of which at least one must occur in a file's
+    text for the rule to find anything there; files without any are skipped
+    before their tree is walked.
+    """
+    if not _CODE.match(code):
+        raise ValueError(f"bad rule code {code!r}")
+
+    def register(func: Callable) -> Callable:
+        if code in RULES:
+            raise ValueError(f"rule code {code} registered twice")
+        RULES[code] = Rule(
+            code, func.__name__.replace("_", "-"), func, tuple(node_types),
+            tuple(markers), inspect.getdoc(func) or "",
+        )
+        return func
+
+    return register
+
+
+def all_rules() -> Dict[str, Rule]:
+    from . import rules  # noqa: F401  (registers every rule module)
+
+    return dict(sorted(RULES.items()))
+
+
+# ---------------------------------------------------------------------------
+# compatibility code
+
+_MODERN_IN_TRY = re.compile(
+    r"\.item\(|no_grad|set_grad_enabled|\.detach\(|\.requires_grad_\(|"
+    r"torch\.tensor\(|reduction\s*=|isinstance\([^)]*Tensor|\.to\("
+)
+_EXC_IMPORT = {"ImportError", "ModuleNotFoundError"}
+
+
+def _mentions_version(node: ast.AST, ctx: "Context") -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and sub.attr == "__version__":
+            if ctx.resolve(sub.value) == "torch":
+                return True
+        elif isinstance(sub, ast.Name) and sub.id in ctx.version_flags:
+            return True
+    return False
+
+
+_OLD_IF_LEFT = {ast.Lt: -1, ast.LtE: -1, ast.Gt: 1, ast.GtE: 1, ast.Eq: -1, ast.NotEq: 1}
+
+
+def version_polarity(test: ast.AST, ctx: "Context") -> Optional[int]:
+    """``1`` if ``test`` is true on modern PyTorch, ``-1`` if true on old PyTorch,
+    ``0`` if it tests the version in a way this cannot tell, ``None`` if it does not."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = version_polarity(test.operand, ctx)
+        return -inner if inner else inner
+    if isinstance(test, ast.Name) and test.id in ctx.version_flags:
+        return ctx.version_flags[test.id]
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name):
+        if test.func.id == "hasattr" and len(test.args) == 2:
+            attr = test.args[1]
+            if isinstance(attr, ast.Constant) and attr.value in (
+                "item", "no_grad", "set_grad_enabled", "detach", "requires_grad_",
+            ):
+                return 1
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        left_v = _mentions_version(test.left, ctx)
+        right_v = _mentions_version(test.comparators[0], ctx)
+        sign = _OLD_IF_LEFT.get(type(test.ops[0]))
+        if left_v and not right_v and sign:
+            return sign
+        if right_v and not left_v and sign:
+            return sign if type(test.ops[0]) in (ast.Eq, ast.NotEq) else -sign
+    if _mentions_version(test, ctx):
+        return 0
+    return None
+
+
+def _try_is_compat(node: ast.Try) -> Optional[str]:
+    """Handlers of a ``try`` whose body does the modern thing are old-PyTorch paths."""
+    return "handlers"
+
+
+# ---------------------------------------------------------------------------
+# the per-file context handed to rules
+
+
+class Context:
+    """What a rule may ask about the file and the node it is looking at."""
+
+    def __init__(self, tree: ast.AST, lines: Sequence[str], filename: str = "") -> None:
+        self.tree = tree
+        self.filename = filename
+        self.source = Source(lines)
+        self.text = "".join(lines)
+        self.scope = Scope("module", tree, None)
+        self.parents: List[ast.AST] = []
+        #: names assigned a torch-version test, with its polarity
+        self.version_flags: Dict[str, int] = {}
+        self._flows: Dict[ast.AST, object] = {}
+        self.imports_torch = bool(re.search(r"^\s*(?:import|from)\s+torch\b", self.text, re.M))
+        #: the file works with torch tensors: imports torch, or uses
+        #: ``Variable``/``.backward(`` (helper modules often import nothing)
+        self.uses_torch = self.imports_torch or bool(
+            re.search(r"\bVariable\b|\.backward\(", self.text)
+        )
+
+    @property
+    def parent(self) -> Optional[ast.AST]:
+        return self.parents[-1] if self.parents else None
+
+    def resolve(self, node: ast.AST) -> Optional[str]:
+        """Canonical qualified name of a name or attribute chain, through imports."""
+        return _resolve.resolve(node, self.scope)
+
+    def flow(self):
+        """Data-flow facts of the innermost function (or module) around the node."""
+        from ._flow import Flow
+
+        scope = self.scope.function() or self.scope.module()
+        facts = self._flows.get(scope.node)
+        if facts is None:
+            facts = self._flows[scope.node] = Flow(scope.node, self)
+        return facts
+
+
+# ---------------------------------------------------------------------------
+# the walker
+
+_SCOPE_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+class _Walker:
+    def __init__(self, ctx: Context, dispatch: Dict[type, List[Rule]]) -> None:
+        self.ctx = ctx
+        self.dispatch = dispatch
+        self.findings: List[Finding] = []
+        self.compat = 0  # depth of old-PyTorch-only branches around the node
+        self.fallback = 0  # depth of ``except ImportError`` handlers
+        self.deferred: List[tuple] = []
+
+    # -- entry ------------------------------------------------------------
+    def run(self) -> List[Finding]:
+        ctx = self.ctx
+        self.visit_list(getattr(ctx.tree, "body", ()))
+        while self.deferred:
+            func, scope, parents, compat = self.deferred.pop(0)
+            ctx.scope, ctx.parents, self.compat, self.fallback = scope, parents, compat, 0
+            self.visit_function_body(func)
+        return self.findings
+
+    # -- generic ----------------------------------------------------------
+    def visit_list(self, nodes: Iterable[ast.AST]) -> None:
+        for node in nodes:
+            self.visit(node)
+
+    def visit(self, node: ast.AST) -> None:
+        if not self.compat:
+            rules = self.dispatch.get(type(node))
+            if rules:
+                self.report(node, rules)
+        special = _SPECIAL.get(type(node))
+        parents = self.ctx.parents
+        parents.append(node)
+        try:
+            if special is not None:
+                special(self, node)
+            else:
+                for child in ast.iter_child_nodes(node):
+                    self.visit(child)
+        finally:
+            parents.pop()
+
+    def visit_field(self, node: ast.AST, name: str) -> None:
+        value = getattr(node, name, None)
+        if value is None:
+            return
+        if isinstance(value, list):
+            self.visit_list(value)
+        elif isinstance(value, ast.AST):
+            self.visit(value)
+
+    def report(self, node: ast.AST, rules: List[Rule]) -> None:
+        ctx = self.ctx
+        source = ctx.source
+        for rule_ in rules:
+            for rep in rule_.check(ctx, node):
+                line, col = source.start(rep.node)
+                end_line, end_col = source.end(rep.node)
+                self.findings.append(
+                    Finding(rule_.code, line, col, rep.message, rep.fix, end_line, end_col)
+                )
+
+    # -- bindings ---------------------------------------------------------
+    def bind(self, name: str, qualname: Optional[str] = None) -> None:
+        scope = self.ctx.scope
+        if name in scope.globals:
+            scope = scope.module()
+        scope.bind(name, Binding(qualname, fallback=self.fallback > 0))
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if not isinstance(node.ctx, ast.Load):
+            self.bind(node.id)
+
+    def visit_Import(self, node: ast.AST) -> None:
+        for name, qualname in _resolve.import_bindings(node):
+            self.bind(name, qualname)
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            if any(alias.name == "*" for alias in node.names):
+                self.ctx.scope.module().stars.append(node.module)
+
+    def visit_Global(self, node: ast.AST) -> None:
+        self.ctx.scope.globals.update(node.names)
+
+    # -- statements with evaluation order that differs from field order ---
+    def visit_Assign(self, node: ast.AST) -> None:
+        self.visit_field(node, "value")
+        self.visit_field(node, "targets")
+        self.visit_field(node, "target")
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name) and self.ctx.scope.kind == "module":
+                polarity = version_polarity(node.value, self.ctx)
+                if polarity is not None:
+                    self.ctx.version_flags[target.id] = polarity
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self.visit_field(node, "value")
+        self.visit_field(node, "target")  # the annotation is never a use
+
+    def visit_For(self, node: ast.AST) -> None:
+        self.visit_field(node, "iter")
+        self.visit_field(node, "target")
+        self.visit_list(node.body)
+        self.visit_list(node.orelse)
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.visit(node.value)
+        self.visit(node.target)
+
+    # -- scopes -----------------------------------------------------------
+    def visit_arguments_defaults(self, args: ast.arguments) -> None:
+        self.visit_list(args.defaults)
+        self.visit_list([d for d in args.kw_defaults if d is not None])
+
+    def visit_FunctionDef(self, node: ast.AST) -> None:
+        self.visit_list(getattr(node, "decorator_list", ()))
+        self.visit_arguments_defaults(node.args)
+        if not isinstance(node, ast.Lambda):
+            self.bind(node.name)
+        ctx = self.ctx
+        self.deferred.append((node, ctx.scope, list(ctx.parents), self.compat))
+
+    def visit_function_body(self, node: ast.AST) -> None:
+        ctx = self.ctx
+        ctx.scope = Scope("function", node, ctx.scope)
+        args = node.args
+        for arg in args.posonlyargs + args.args + args.kwonlyargs:
+            self.bind(arg.arg)
+        if args.vararg:
+            self.bind(args.vararg.arg)
+        if args.kwarg:
+            self.bind(args.kwarg.arg)
+        ctx.parents.append(node)
+        if isinstance(node, ast.Lambda):
+            self.visit(node.body)
+        else:
+            self.visit_list(node.body)
+        ctx.parents.pop()
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.visit_list(node.decorator_list)
+        self.visit_list(node.bases)
+        self.visit_list(node.keywords)
+        ctx = self.ctx
+        outer = ctx.scope
+        ctx.scope = Scope("class", node, outer)
+        try:
+            self.visit_list(node.body)
+        finally:
+            ctx.scope = outer
+        self.bind(node.name)
+
+    def visit_comprehension_scope(self, node: ast.AST) -> None:
+        ctx = self.ctx
+        outer = ctx.scope
+        generators = node.generators
+        self.visit(generators[0].iter)
+        ctx.scope = Scope("comprehension", node, outer)
+        try:
+            for i, gen in enumerate(generators):
+                ctx.parents.append(gen)
+                if i:
+                    self.visit(gen.iter)
+                self.visit(gen.target)
+                self.visit_list(gen.ifs)
+                ctx.parents.pop()
+            if isinstance(node, ast.DictComp):
+                self.visit(node.key)
+                self.visit(node.value)
+            else:
+                self.visit(node.elt)
+        finally:
+            ctx.scope = outer
+
+    def visit_arg(self, node: ast.arg) -> None:
+        pass  # annotations are never uses; parameters are bound with the body
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        self.visit_field(node, "type")
+        if node.name:
+            self.bind(node.name)
+        self.visit_list(node.body)
+
+    # -- compatibility code -----------------------------------------------
+    def visit_If(self, node: ast.AST) -> None:
+        self.visit(node.test)
+        polarity = version_polarity(node.test, self.ctx)
+        body, orelse = node.body, node.orelse
+        if isinstance(node, ast.IfExp):
+            body, orelse = [body], [orelse]
+        self.visit_branch(body, old=polarity is not None and polarity <= 0)
+        self.visit_branch(orelse, old=polarity is not None and polarity >= 0)
+
+    def visit_branch(self, nodes: List[ast.AST], old: bool) -> None:
+        self.compat += old
+        try:
+            self.visit_list(nodes)
+        finally:
+            self.compat -= old
+
+    def visit_Try(self, node: ast.AST) -> None:
+        self.visit_list(node.body)
+        modern = self.body_is_modern(node.body)
+        for handler in node.handlers:
+            imports = _catches(handler, _EXC_IMPORT)
+            self.fallback += imports
+            self.compat += modern
+            try:
+                self.visit(handler)
+            finally:
+                self.fallback -= imports
+                self.compat -= modern
+        self.visit_list(node.orelse)
+        self.visit_list(node.finalbody)
+
+    def body_is_modern(self, body: List[ast.AST]) -> bool:
+        if not body:
+            return False
+        first, last = body[0].lineno, body[-1].end_lineno or body[-1].lineno
+        text = "".join(self.ctx.source.lines[first - 1:last])
+        return bool(_MODERN_IN_TRY.search(text))
+
+
+def _catches(handler: ast.ExceptHandler, names: set) -> bool:
+    types = handler.type
+    if types is None:
+        return False
+    elts = types.elts if isinstance(types, ast.Tuple) else [types]
+    return any(isinstance(t, ast.Name) and t.id in names for t in elts)
+
+
+_SPECIAL: Dict[type, Callable[[_Walker, ast.AST], None]] = {
+    ast.Name: _Walker.visit_Name,
+    ast.Import: _Walker.visit_Import,
+    ast.ImportFrom: _Walker.visit_Import,
+    ast.Global: _Walker.visit_Global,
+    ast.Nonlocal: lambda walker, node: None,
+    ast.Assign: _Walker.visit_Assign,
+    ast.AugAssign: _Walker.visit_Assign,
+    ast.AnnAssign: _Walker.visit_AnnAssign,
+    ast.For: _Walker.visit_For,
+    ast.AsyncFor: _Walker.visit_For,
+    ast.NamedExpr: _Walker.visit_NamedExpr,
+    ast.FunctionDef: _Walker.visit_FunctionDef,
+    ast.AsyncFunctionDef: _Walker.visit_FunctionDef,
+    ast.Lambda: _Walker.visit_FunctionDef,
+    ast.ClassDef: _Walker.visit_ClassDef,
+    ast.ListComp: _Walker.visit_comprehension_scope,
+    ast.SetComp: _Walker.visit_comprehension_scope,
+    ast.DictComp: _Walker.visit_comprehension_scope,
+    ast.GeneratorExp: _Walker.visit_comprehension_scope,
+    ast.arg: _Walker.visit_arg,
+    ast.ExceptHandler: _Walker.visit_ExceptHandler,
+    ast.If: _Walker.visit_If,
+    ast.IfExp: _Walker.visit_If,
+    ast.Try: _Walker.visit_Try,
+}
+if hasattr(ast, "TryStar"):  # Python 3.11+
+    _SPECIAL[ast.TryStar] = _Walker.visit_Try
+
+
+def _markers_regex(rules: Iterable[Rule]) -> "re.Pattern[str]":
+    words = sorted({m for r in rules for m in r.markers})
+    return re.compile("|".join(re.escape(w) for w in words))
+
+
+def check(
+    tree: ast.AST,
+    lines: Sequence[str],
+    filename: str = "",
+    codes: Optional[Iterable[str]] = None,
+    prefilter: bool = True,
+) -> List[Finding]:
+    """Findings for one parsed file, sorted by position.
+
+    ``codes`` limits the rules run (all when ``None``); ``prefilter=False``
+    runs every selected rule even on files that lack its markers.
+    """
+    rules = all_rules()
+    selected = [rules[c] for c in (codes if codes is not None else rules) if c in rules]
+    if not selected:
+        return []
+    if prefilter:
+        present = set(_markers_regex(selected).findall("".join(lines)))
+        active = [r for r in selected if present.intersection(r.markers)]
+    else:
+        active = selected
+    if not active:
+        return []
+    dispatch: Dict[type, List[Rule]] = {}
+    for rule_ in active:
+        for node_type in rule_.node_types:
+            dispatch.setdefault(node_type, []).append(rule_)
+    findings = _Walker(Context(tree, lines, filename), dispatch).run()
+    findings.sort(key=lambda f: (f.line, f.col, f.code))
+    return _dedupe(findings)
+
+
+def _dedupe(findings: List[Finding]) -> List[Finding]:
+    """One finding per site per code."""
+    seen = set()
+    out = []
+    for finding in findings:
+        key = (finding.code, finding.line, finding.col)
+        if key not in seen:
+            seen.add(key)
+            out.append(finding)
+    return out
+
+
+def check_source(source: str, filename: str = "", codes=None) -> List[Finding]:
+    """Parse ``source`` and check it (raises ``SyntaxError`` when it does not parse)."""
+    tree = ast.parse(source, filename or "<unknown>")
+    return check(tree, source.splitlines(keepends=True), filename, codes)

@@ -1,0 +1,175 @@
+"""Scopes, bindings and the resolution of names to canonical qualified names.
+
+A name counts as a torch symbol only when it resolves to one through the
+file's imports.  The walker in ``_core`` feeds bindings in source order (function
+bodies deferred until their enclosing scope is complete, as pyflakes does), so a
+lookup sees exactly the bindings that precede the use in its own scope and all
+bindings of the enclosing scopes.
+
+Deliberately not followed (pinned by tests): assignments of modules to names
+(``t = torch``), attribute access on instances, ``importlib`` and ``__import__``.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, Optional, Set
+
+#: Spellings that name the same object, mapped to the one name rules match on.
+CANONICAL: Dict[str, str] = {
+    "torch.autograd.variable.Variable": "torch.autograd.Variable",
+    "torch.nn.modules.container.Sequential": "torch.nn.Sequential",
+    "torch.nn.modules.container.ModuleDict": "torch.nn.ModuleDict",
+    "torch.nn.modules.container.ParameterDict": "torch.nn.ParameterDict",
+    "torch.nn.modules.Sequential": "torch.nn.Sequential",
+    "torch.nn.modules.ModuleDict": "torch.nn.ModuleDict",
+    "torch.nn.modules.ParameterDict": "torch.nn.ParameterDict",
+    "torch.nn.modules.module.Module": "torch.nn.Module",
+    "torch.nn.parameter.Parameter": "torch.nn.Parameter",
+}
+
+_DTYPES = (
+    "Float", "Double", "Half", "BFloat16", "Byte", "Char", "Short", "Int",
+    "Long", "Bool",
+)
+LEGACY_TENSOR_TYPES = frozenset(
+    f"{prefix}{dtype}Tensor"
+    for prefix in ("torch.", "torch.cuda.", "torch.sparse.", "torch.cuda.sparse.")
+    for dtype in _DTYPES
+)
+
+#: What ``from M import *`` binds, for the names the rules care about.  A star
+#: import makes a name resolve only when nothing else binds it.
+STAR_EXPORTS: Dict[str, Set[str]] = {
+    "torch.autograd": {"Variable", "Function"},
+    "torch.autograd.variable": {"Variable"},
+    "torch": {"Tensor", "autograd", "nn", "cuda", "sparse"}
+    | {name.split(".")[-1] for name in LEGACY_TENSOR_TYPES if name.count(".") == 1},
+    "torch.nn": {
+        "Sequential", "ModuleDict", "ParameterDict", "Module", "Parameter",
+        "init", "functional",
+    },
+    "torch.cuda": {
+        name.split(".")[-1] for name in LEGACY_TENSOR_TYPES if name.count(".") == 2
+        and name.startswith("torch.cuda.")
+    },
+}
+
+
+def canonical(qualname: str) -> str:
+    return CANONICAL.get(qualname, qualname)
+
+
+class Binding:
+    """One binding of a name: ``qualname`` is set for imports, ``None`` otherwise."""
+
+    __slots__ = ("qualname", "fallback")
+
+    def __init__(self, qualname: Optional[str], fallback: bool = False) -> None:
+        self.qualname = qualname
+        # bound in an ``except ImportError`` handler: a fallback that does not
+        # shadow the import it stands in for
+        self.fallback = fallback
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Binding({self.qualname!r}, fallback={self.fallback})"
+
+
+class Scope:
+    __slots__ = ("kind", "node", "parent", "bindings", "globals", "stars")
+
+    def __init__(self, kind: str, node: ast.AST, parent: Optional["Scope"]) -> None:
+        self.kind = kind  # "module", "class", "function", "comprehension"
+        self.node = node
+        self.parent = parent
+        self.bindings: Dict[str, List[Binding]] = {}
+        self.globals: Set[str] = set()
+        self.stars: List[str] = []
+
+    def bind(self, name: str, binding: Binding) -> None:
+        self.bindings.setdefault(name, []).append(binding)
+
+    def module(self) -> "Scope":
+        scope = self
+        while scope.parent is not None:
+            scope = scope.parent
+        return scope
+
+    def function(self) -> Optional["Scope"]:
+        """The innermost enclosing function scope (``None`` at module level)."""
+        scope: Optional[Scope] = self
+        while scope is not None and scope.kind not in ("function", "module"):
+            scope = scope.parent
+        return scope if scope is not None and scope.kind == "function" else None
+
+
+def _pick(bindings: List[Binding]) -> Binding:
+    """The binding in force: the latest, unless it is an import fallback."""
+    latest = bindings[-1]
+    if latest.fallback:
+        for binding in reversed(bindings):
+            if binding.qualname is not None and not binding.fallback:
+                return binding
+    return latest
+
+
+def lookup(name: str, scope: Scope) -> Optional[str]:
+    """Qualified name that ``name`` resolves to from ``scope``, or ``None``."""
+    current: Optional[Scope] = scope
+    innermost = True
+    while current is not None:
+        if current.kind == "class" and not innermost:
+            current = current.parent
+            continue
+        if name in current.globals:
+            current = current.module()
+        bindings = current.bindings.get(name)
+        if bindings:
+            return _pick(bindings).qualname
+        innermost = False
+        current = current.parent
+    for module in scope.module().stars:
+        if name in STAR_EXPORTS.get(module, ()):
+            return canonical(f"{module}.{name}")
+    return None
+
+
+def resolve(node: ast.AST, scope: Scope) -> Optional[str]:
+    """Canonical qualified name of a ``Name``/``Attribute`` chain, or ``None``."""
+    parts: List[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    base = lookup(node.id, scope)
+    if base is None:
+        return None
+    if parts:
+        parts.reverse()
+        base = base + "." + ".".join(parts)
+    return canonical(base)
+
+
+def import_bindings(node: ast.AST) -> List[tuple]:
+    """``(bound name, qualified name)`` pairs for an import statement.
+
+    ``import torch.nn`` binds ``torch``; ``import torch.nn as nn`` binds ``nn`` to
+    ``torch.nn``; a relative ``from . import x`` binds ``x`` to no qualified
+    name (it is the project's own code).
+    """
+    pairs = []
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.asname:
+                pairs.append((alias.asname, alias.name))
+            else:
+                top = alias.name.split(".", 1)[0]
+                pairs.append((top, top))
+    elif isinstance(node, ast.ImportFrom):
+        module = None if node.level else node.module
+        for alias in node.names:
+            if alias.name == "*":
+                continue
+            qualname = canonical(f"{module}.{alias.name}") if module else None
+            pairs.append((alias.asname or alias.name, qualname))
+    return pairs

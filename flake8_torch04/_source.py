@@ -1,0 +1,104 @@
+"""Source text helpers: character columns, exact segments, quoting, edits.
+
+``ast`` positions are UTF-8 byte offsets; every position this package reports
+or edits is a 0-based *character* column, as editors and pycodestyle count.
+"""
+from __future__ import annotations
+
+import ast
+from typing import List, NamedTuple, Optional, Sequence, Tuple
+
+Position = Tuple[int, int]  # (1-based line, 0-based character column)
+
+
+class Edit(NamedTuple):
+    """Replace the text from ``start`` to ``end`` (character positions) by ``text``."""
+
+    start: Position
+    end: Position
+    text: str
+
+
+class Source:
+    """The lines of one file, with byte-to-character column conversion."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = lines
+
+    def char_col(self, lineno: int, byte_col: int) -> int:
+        if 0 < lineno <= len(self.lines):
+            line = self.lines[lineno - 1]
+            if not line.isascii():
+                return len(line.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
+        return byte_col
+
+    def start(self, node: ast.AST) -> Position:
+        return node.lineno, self.char_col(node.lineno, node.col_offset)
+
+    def end(self, node: ast.AST) -> Position:
+        return node.end_lineno, self.char_col(node.end_lineno, node.end_col_offset)
+
+    def text(self, node: ast.AST) -> str:
+        """The exact source text of ``node`` (parentheses around it excluded)."""
+        return self.between(self.start(node), self.end(node))
+
+    def between(self, start: Position, end: Position) -> str:
+        (l1, c1), (l2, c2) = start, end
+        if l1 == l2:
+            return self.lines[l1 - 1][c1:c2]
+        chunks = [self.lines[l1 - 1][c1:]]
+        chunks.extend(self.lines[l1:l2 - 1])
+        chunks.append(self.lines[l2 - 1][:c2])
+        return "".join(chunks)
+
+    def quote(self, node: ast.AST, limit: int = 40) -> str:
+        return shorten(self.text(node), limit)
+
+    def replace(self, node: ast.AST, text: str) -> Edit:
+        return Edit(self.start(node), self.end(node), text)
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """One line, whitespace folded, cut with ``...`` past ``limit`` characters."""
+    text = " ".join(text.split())
+    if len(text) > limit:
+        text = text[: limit - 3].rstrip() + "..."
+    return text
+
+
+#: Expressions whose source text can stand anywhere an expression can.
+_ATOMS = (
+    ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.Constant, ast.List,
+    ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+    ast.JoinedStr,
+)
+#: Parents in which any expression can stand unparenthesized.
+_LOOSE_PARENTS = (
+    ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr, ast.keyword,
+    ast.List, ast.Set, ast.Dict, ast.Call, ast.Tuple, ast.FormattedValue,
+)
+
+
+def needs_parens(expr: ast.AST, parent: Optional[ast.AST], source: Source) -> bool:
+    """Whether ``expr``'s text needs parentheses where ``parent`` holds the node it replaces."""
+    if isinstance(expr, _ATOMS):
+        return False
+    if isinstance(expr, ast.Tuple):
+        text = source.text(expr)
+        if text.startswith("(") and text.endswith(")"):
+            return False
+        return True
+    if isinstance(parent, ast.Call):
+        return isinstance(expr, (ast.NamedExpr, ast.Starred))
+    return not isinstance(parent, _LOOSE_PARENTS)
+
+
+def has_comment(text: str) -> bool:
+    """Crude but safe: a ``#`` anywhere means an edit over ``text`` may drop a comment."""
+    return "#" in text
+
+
+def lines_of(source_text: str) -> List[str]:
+    return source_text.splitlines(keepends=True)

@@ -1,0 +1,207 @@
+"""TV001: ``Variable(...)`` wraps, dead weight since PyTorch 0.4."""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Iterator, Optional
+
+from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
+from .._flow import key
+from .._source import has_comment, needs_parens, shorten
+
+VARIABLE = "torch.autograd.Variable"
+
+#: torch factories that take ``requires_grad=``
+FACTORIES = frozenset(
+    "torch." + name
+    for name in (
+        "zeros", "ones", "rand", "randn", "empty", "full", "eye", "arange", "tensor",
+        "linspace", "logspace", "randint", "randperm", "zeros_like", "ones_like",
+        "rand_like", "randn_like", "empty_like", "full_like", "randint_like",
+        "as_tensor", "range", "empty_strided", "normal",
+    )
+)
+#: functions whose argument ``Variable`` is a class, not a function value
+_CLASS_ARG_CALLS = frozenset(
+    ("isinstance", "issubclass", "assertIsInstance", "assertNotIsInstance", "type")
+)
+_PARAMS = ("data", "requires_grad", "volatile")
+#: words in a callee's name that mark its result as carrying autograd history
+_HISTORY_WORDS = ("loss", "criterion", "crit", "model", "net", "encoder", "decoder",
+                  "generator", "discriminator")
+
+
+@rule("TV001", ast.Call, ast.Name, ast.Attribute, markers=("torch",))
+def variable_wrap(ctx: Context, node: ast.AST) -> Iterator[Report]:
+    """Flags every use of ``torch.autograd.Variable`` as a wrapper.
+
+    ## What it does
+    Flags every call of ``torch.autograd.Variable`` (in any import spelling:
+    ``from torch.autograd import Variable as V``, ``torch.autograd.variable.Variable``,
+    a star import), and ``Variable`` passed as a function value
+    (``map(Variable, batch)``, ``functools.partial(Variable, ...)``).
+    ``isinstance(x, Variable)`` (true for every tensor), type comparisons (TV005),
+    annotations and any ``Variable`` that is not torch's (``tf.Variable``, a
+    project's own class, a local rebinding) are left alone.
+
+    ## Why is this bad?
+    Since PyTorch 0.4 ``Tensor`` and ``Variable`` are one class.  ``Variable(t)``
+    returns a *new, detached* leaf that shares ``t``'s storage, so it is at best
+    dead weight and at worst cuts the graph where 0.3 code never meant to.
+    ``Variable(t, requires_grad=True)`` makes a new leaf while ``t`` itself stays
+    ``requires_grad=False``.
+
+    ## Example
+    ```python
+    inputs = Variable(images.cuda())
+    w = Variable(torch.randn(3, 3), requires_grad=True)
+    b = Variable(bias, requires_grad=True)
+    ```
+
+    Use instead:
+    ```python
+    inputs = images.cuda()
+    w = torch.randn(3, 3, requires_grad=True)
+    b = bias.requires_grad_()
+    ```
+
+    ## Fix safety
+    Dropping the wrap (``Variable(x)`` -> ``x``) is *safe*: under 0.3,
+    ``Variable(v)`` of a Variable raised, so ``x`` was a plain tensor without
+    history.  Caveat: if the code has since run on >= 0.4 and ``x`` now
+    requires grad, the wrap used to detach it.  Where ``x`` visibly carries
+    history (``.backward()`` is called on it, it was assigned from a loss or
+    model call, it was ``.requires_grad_()``-ed) the fix is ``x.detach()``, which
+    is exactly what ``Variable(x)`` does since 0.4.  Moving
+    ``requires_grad=True`` into a torch factory call is *safe*.  Any other
+    ``requires_grad=`` becomes ``x.requires_grad_()``: *unsafe*, because ``x``
+    itself now requires grad (the exact form is ``x.detach().requires_grad_()``).
+    A wrap with ``volatile=`` other than ``False`` gets no fix: TV002 asks for a
+    ``torch.no_grad()`` region first.  A wrap whose text holds a comment is
+    unsafe to rewrite.
+    """
+    if isinstance(node, ast.Call):
+        if ctx.resolve(node.func) == VARIABLE:
+            yield _wrap_report(ctx, node)
+        return
+    if not isinstance(node.ctx, ast.Load):
+        return
+    parent = ctx.parent
+    if isinstance(parent, ast.keyword):
+        if len(ctx.parents) < 2:
+            return
+        call = ctx.parents[-2]
+    elif isinstance(parent, ast.Call) and parent.func is not node:
+        call = parent
+    else:
+        return
+    callee = key(call.func) if isinstance(call, ast.Call) else None
+    if callee is None or callee.rsplit(".", 1)[-1] in _CLASS_ARG_CALLS:
+        return
+    if ctx.resolve(node) != VARIABLE:
+        return
+    yield Report(
+        node,
+        f"`{ctx.source.quote(node)}` passed as a function is a no-op wrapper since "
+        "PyTorch 0.4 (it detaches); drop it or pass `torch.Tensor.detach`",
+    )
+
+
+def _params(node: ast.Call) -> Optional[Dict[str, ast.AST]]:
+    """Arguments by parameter name, or ``None`` when they cannot be told apart."""
+    if len(node.args) > len(_PARAMS):
+        return None
+    params: Dict[str, ast.AST] = {}
+    for name, arg in zip(_PARAMS, node.args):
+        if isinstance(arg, ast.Starred):
+            return None
+        params[name] = arg
+    for kw in node.keywords:
+        if kw.arg not in _PARAMS or kw.arg in params:
+            return None
+        params[kw.arg] = kw.value
+    return params
+
+
+def _is_const(node: Optional[ast.AST], value: object) -> bool:
+    return isinstance(node, ast.Constant) and node.value is value
+
+
+def _carries_history(ctx: Context, data: ast.AST) -> bool:
+    if isinstance(data, ast.Call):
+        return _history_call(data)
+    k = key(data)
+    if k is None:
+        return False
+    flow = ctx.flow()
+    if k in flow.backward or k in flow.requires_grad:
+        return True
+    return any(isinstance(v, ast.Call) and _history_call(v) for v in flow.assigned.get(k, ()))
+
+
+def _history_call(call: ast.Call) -> bool:
+    callee = key(call.func)
+    if callee is None:
+        return False
+    if callee.startswith("self.") and callee.count(".") == 1:
+        return True  # a submodule of the model
+    last = callee.rsplit(".", 1)[-1].lower()
+    return any(word in last for word in _HISTORY_WORDS)
+
+
+def _wrap_report(ctx: Context, node: ast.Call) -> Report:
+    src = ctx.source
+    quoted = src.quote(node)
+    what = f"`{quoted}` is a no-op wrapper since PyTorch 0.4"
+    params = _params(node)
+    data = params.get("data") if params else None
+    if data is None:
+        return Report(node, f"{what}; pass the tensor itself")
+    volatile = params.get("volatile")
+    requires_grad = params.get("requires_grad")
+    data_text = src.text(data)
+    safety = SAFE
+    if requires_grad is None or _is_const(requires_grad, False):
+        if _carries_history(ctx, data):
+            new = _suffix(ctx, data, data_text, ".detach()")
+        else:
+            new = data_text
+            if needs_parens(data, ctx.parent, src):
+                new = f"({new})"
+    else:
+        rg_text = "" if _is_const(requires_grad, True) else src.text(requires_grad)
+        factory = _factory_with_requires_grad(ctx, data, data_text, requires_grad)
+        if factory is not None:
+            new = factory
+        else:
+            new = _suffix(ctx, data, data_text, f".requires_grad_({rg_text})")
+            safety = UNSAFE
+    suggestion = shorten(new)
+    if volatile is not None and not _is_const(volatile, False):
+        return Report(node, f"{what}; use `{suggestion}` (see TV002 for `volatile`)")
+    outside = src.text(node).replace(data_text, "", 1)
+    if has_comment(outside):
+        safety = UNSAFE
+    fix = Fix((src.replace(node, new),), safety)
+    return Report(node, f"{what}; use `{suggestion}`", fix)
+
+
+def _suffix(ctx: Context, data: ast.AST, data_text: str, suffix: str) -> str:
+    if needs_parens(data, ast.Attribute(), ctx.source):
+        data_text = f"({data_text})"
+    return data_text + suffix
+
+
+def _factory_with_requires_grad(
+    ctx: Context, data: ast.AST, data_text: str, requires_grad: ast.AST
+) -> Optional[str]:
+    if not isinstance(data, ast.Call) or ctx.resolve(data.func) not in FACTORIES:
+        return None
+    if any(kw.arg in ("requires_grad", None) for kw in data.keywords):
+        return None
+    if not data_text.endswith(")"):
+        return None
+    inner = data_text[:-1].rstrip()
+    separator = "" if inner.endswith(("(", ",")) else ", "
+    if inner.endswith(","):
+        separator = " "
+    return f"{inner}{separator}requires_grad={ctx.source.text(requires_grad)})"

@@ -1,0 +1,54 @@
+"""Each fixture in tests/fixtures/ is checked for the rule its name starts with.
+
+Expected findings are written inline as ``# TVnnn: col`` comments (0-based
+character column) on the line of the finding; several are separated by commas.
+Every other line of the fixture must produce no finding for that rule.
+"""
+import io
+import re
+import tokenize
+from pathlib import Path
+
+import pytest
+
+from flake8_torch04._core import all_rules, check_source
+
+FIXTURES = Path(__file__).parent / "fixtures"
+MARKER = re.compile(r"(TV\d{3}):\s*(\d+)")
+
+
+def expected_findings(source, code):
+    expected = set()
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.COMMENT:
+            for found_code, col in MARKER.findall(tok.string):
+                if found_code == code:
+                    expected.add((tok.start[0], int(col)))
+    return expected
+
+
+def fixture_files():
+    return sorted(p for p in FIXTURES.glob("TV*.py"))
+
+
+@pytest.mark.parametrize("path", fixture_files(), ids=lambda p: p.name)
+def test_fixture(path):
+    code = path.name[:5]
+    assert code in all_rules(), f"{path.name} names no registered rule"
+    source = path.read_text(encoding="utf-8")
+    expected = expected_findings(source, code)
+    found = {(f.line, f.col) for f in check_source(source, str(path), codes=[code])}
+    missing = sorted(expected - found)
+    unexpected = sorted(found - expected)
+    assert not missing and not unexpected, f"missing {missing}, unexpected {unexpected}"
+
+
+def test_every_rule_has_a_fixture_with_positives_and_negatives():
+    for code in all_rules():
+        paths = [p for p in fixture_files() if p.name.startswith(code)]
+        assert paths, f"no fixture for {code}"
+        sources = [p.read_text(encoding="utf-8") for p in paths]
+        positives = sum(len(expected_findings(s, code)) for s in sources)
+        lines = sum(len(s.splitlines()) for s in sources)
+        assert positives >= 3, f"{code}: fewer than three positive cases"
+        assert lines > 2 * positives, f"{code}: fixtures have too few negative lines"
