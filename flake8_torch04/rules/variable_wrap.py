@@ -40,7 +40,8 @@ def variable_wrap(ctx: Context, node: ast.AST) -> Iterator[Report]:
     a star import), and ``Variable`` passed as a function value
     (``map(Variable, batch)``, ``functools.partial(Variable, ...)``).
     ``isinstance(x, Variable)`` (true for every tensor), type comparisons (TV005),
-    annotations and any ``Variable`` that is not torch's (``tf.Variable``, a
+    ``self.assertEqual(type(x), Variable)`` and other assertions, annotations
+    and any ``Variable`` that is not torch's (``tf.Variable``, a
     project's own class, a local rebinding) are left alone.
 
     ## Why is this bad?
@@ -95,8 +96,11 @@ def variable_wrap(ctx: Context, node: ast.AST) -> Iterator[Report]:
     else:
         return
     callee = key(call.func) if isinstance(call, ast.Call) else None
-    if callee is None or callee.rsplit(".", 1)[-1] in _CLASS_ARG_CALLS:
+    if callee is None:
         return
+    callee = callee.rsplit(".", 1)[-1]
+    if callee in _CLASS_ARG_CALLS or callee.startswith("assert"):
+        return  # a class compared or checked against (TV005's business), not a function
     if ctx.resolve(node) != VARIABLE:
         return
     yield Report(
