@@ -11,8 +11,10 @@ from __future__ import annotations
 import ast
 import inspect
 import re
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
 from typing import (
-    Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple,
+    Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple,
 )
 
 from . import _resolve
@@ -74,9 +76,14 @@ _CODE = re.compile(r"TV\d{3}\Z")
 def rule(code: str, *node_types: type, markers: Sequence[str]) -> Callable:
     """Register a rule.
 
-    ``markers`` are substrings of which at least one must occur in a file's
-    text for the rule to find anything there; files without any are skipped
-    before their tree is walked.
+    ``markers`` are regular expressions, one of which must match a line of the
+    statement that holds a finding (for a compound statement: of its header or
+    body).  Names bound by ``import ... as NAME`` count as markers of every
+    rule.  A file in which no marker of a rule matches is not walked for it,
+    and the walker enters only the statements whose lines match a marker of
+    an active rule: the others only have their bindings recorded.  Markers
+    must therefore be complete: a test checks each rule's fixtures with and
+    without them.
     """
     if not _CODE.match(code):
         raise ValueError(f"bad rule code {code!r}")
@@ -205,10 +212,25 @@ _SCOPE_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
+#: fields that never hold a node worth visiting: expression contexts and operators
+_LEAF_FIELDS = frozenset(("ctx", "op", "ops"))
+_CHILD_FIELDS: Dict[type, Tuple[str, ...]] = {ast.Constant: ()}
+
+
+def _child_fields(cls: type) -> Tuple[str, ...]:
+    fields = tuple(f for f in cls._fields if f not in _LEAF_FIELDS)
+    _CHILD_FIELDS[cls] = fields
+    return fields
+
+
 class _Walker:
-    def __init__(self, ctx: Context, dispatch: Dict[type, List[Rule]]) -> None:
+    def __init__(
+        self, ctx: Context, dispatch: Dict[type, List[Rule]], marker_lines: List[int]
+    ) -> None:
         self.ctx = ctx
         self.dispatch = dispatch
+        #: sorted numbers of the lines that match a marker (see :func:`rule`)
+        self.marker_lines = marker_lines
         self.findings: List[Finding] = []
         self.compat = 0  # depth of old-PyTorch-only branches around the node
         self.fallback = 0  # depth of ``except ImportError`` handlers
@@ -230,21 +252,32 @@ class _Walker:
             self.visit(node)
 
     def visit(self, node: ast.AST) -> None:
+        cls = node.__class__
+        if isinstance(node, ast.stmt) and not self.gate(node):
+            self.bind_statement(node)
+            return
         if not self.compat:
-            rules = self.dispatch.get(type(node))
+            rules = self.dispatch.get(cls)
             if rules:
                 self.report(node, rules)
-        special = _SPECIAL.get(type(node))
+        special = _SPECIAL.get(cls)
         parents = self.ctx.parents
         parents.append(node)
-        try:
-            if special is not None:
-                special(self, node)
-            else:
-                for child in ast.iter_child_nodes(node):
-                    self.visit(child)
-        finally:
-            parents.pop()
+        if special is not None:
+            special(self, node)
+        else:
+            fields = _CHILD_FIELDS.get(cls)
+            if fields is None:
+                fields = _child_fields(cls)
+            for name in fields:
+                value = getattr(node, name, None)
+                if value.__class__ is list:
+                    for item in value:
+                        if isinstance(item, ast.AST):
+                            self.visit(item)
+                elif isinstance(value, ast.AST):
+                    self.visit(value)
+        parents.pop()
 
     def visit_field(self, node: ast.AST, name: str) -> None:
         value = getattr(node, name, None)
@@ -265,6 +298,54 @@ class _Walker:
                 self.findings.append(
                     Finding(rule_.code, line, col, rep.message, rep.fix, end_line, end_col)
                 )
+
+    # -- the statement gate -----------------------------------------------
+    def gate(self, node: ast.stmt) -> bool:
+        """Whether any line of ``node`` matches a marker of an active rule."""
+        lines = self.marker_lines
+        i = bisect_left(lines, node.lineno)
+        return i < len(lines) and lines[i] <= (node.end_lineno or node.lineno)
+
+    def bind_statement(self, node: ast.stmt) -> None:
+        """The bindings of a statement that cannot hold a finding, without its expressions.
+
+        Its expressions hold no marker, so no rule looks at them; but the names
+        it binds may shadow an import that a later statement resolves.
+        """
+        cls = node.__class__
+        if cls is ast.Assign:
+            for target in node.targets:
+                self.bind_target(target)
+        elif cls in (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor):
+            self.bind_target(node.target)
+        elif cls in (ast.Import, ast.ImportFrom, ast.Global):
+            _SPECIAL[cls](self, node)
+            return
+        elif cls in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            self.bind(node.name)
+            return
+        elif cls in (ast.With, ast.AsyncWith):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    self.bind_target(item.optional_vars)
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            for child in getattr(node, name, ()):
+                if isinstance(child, ast.stmt):
+                    self.bind_statement(child)
+                else:  # an except handler or a match case
+                    if getattr(child, "name", None) and isinstance(child.name, str):
+                        self.bind(child.name)
+                    for stmt in child.body:
+                        self.bind_statement(stmt)
+
+    def bind_target(self, target: ast.AST) -> None:
+        if isinstance(target, ast.Name):
+            self.bind(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for elt in target.elts:
+                self.bind_target(elt)
+        elif isinstance(target, ast.Starred):
+            self.bind_target(target.value)
 
     # -- bindings ---------------------------------------------------------
     def bind(self, name: str, qualname: Optional[str] = None) -> None:
@@ -465,9 +546,45 @@ if hasattr(ast, "TryStar"):  # Python 3.11+
     _SPECIAL[ast.TryStar] = _Walker.visit_Try
 
 
-def _markers_regex(rules: Iterable[Rule]) -> "re.Pattern[str]":
-    words = sorted({m for r in rules for m in r.markers})
-    return re.compile("|".join(re.escape(w) for w in words))
+#: what the walker itself must see wherever it is: tests of the torch version
+_CORE_MARKERS = ("__version__",)
+_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+[\w.]+[ \t]+import\b(\([^)]*\)|.*)", re.M)
+_ALIAS = re.compile(r"\bas\s+([A-Za-z_]\w*)")
+
+
+def _aliases(text: str) -> Set[str]:
+    """Names bound by ``from M import NAME as ALIAS``.
+
+    A rule's markers name what it matches (``Variable``, ``Sequential``), and
+    every other spelling keeps that name in view (``ag.Variable``,
+    ``nn.Sequential``) except such an alias, which may then be used anywhere.
+    """
+    return {
+        alias for match in _FROM_IMPORT.finditer(text) for alias in _ALIAS.findall(match.group(1))
+    }
+
+
+def _marker_offsets(text: str, pattern: str) -> List[int]:
+    return [m.start() for m in re.finditer(pattern, text)]
+
+
+def _name_offsets(text: str, name: str) -> List[int]:
+    """Offsets of ``name`` as a whole word (a literal search: much faster than ``\\b``)."""
+    offsets = []
+    end = len(text)
+    for match in re.finditer(re.escape(name), text):
+        start, stop = match.start(), match.end()
+        if start and (text[start - 1].isalnum() or text[start - 1] == "_"):
+            continue
+        if stop < end and (text[stop].isalnum() or text[stop] == "_"):
+            continue
+        offsets.append(start)
+    return offsets
+
+
+def _line_numbers(lines: Sequence[str], offsets: Iterable[int]) -> List[int]:
+    ends = list(accumulate(map(len, lines)))
+    return sorted({bisect_right(ends, offset) + 1 for offset in offsets})
 
 
 def check(
@@ -486,18 +603,31 @@ def check(
     selected = [rules[c] for c in (codes if codes is not None else rules) if c in rules]
     if not selected:
         return []
+    text = "".join(lines)
     if prefilter:
-        present = set(_markers_regex(selected).findall("".join(lines)))
-        active = [r for r in selected if present.intersection(r.markers)]
+        hits = {m: _marker_offsets(text, m) for r in selected for m in r.markers}
+        active = [r for r in selected if any(hits[m] for m in r.markers)]
+        if not active:
+            return []
+        offsets = [o for r in active for m in r.markers for o in hits[m]]
+        for marker in _CORE_MARKERS:
+            offsets += _marker_offsets(text, marker)
+        for alias in _aliases(text):
+            offsets += _name_offsets(text, alias)
+        marker_lines = _line_numbers(lines, offsets)
     else:
         active = selected
-    if not active:
-        return []
+        marker_lines = list(range(1, len(lines) + 2))
     dispatch: Dict[type, List[Rule]] = {}
     for rule_ in active:
         for node_type in rule_.node_types:
             dispatch.setdefault(node_type, []).append(rule_)
-    findings = _Walker(Context(tree, lines, filename), dispatch).run()
+    walker = _Walker(Context(tree, lines, filename), dispatch, marker_lines)
+    try:
+        walker.run()
+    except RecursionError:
+        pass  # a pathologically deep expression: report what was found before it
+    findings = walker.findings
     findings.sort(key=lambda f: (f.line, f.col, f.code))
     return _dedupe(findings)
 

@@ -30,7 +30,7 @@ _HISTORY_WORDS = ("loss", "criterion", "crit", "model", "net", "encoder", "decod
                   "generator", "discriminator")
 
 
-@rule("TV001", ast.Call, ast.Name, ast.Attribute, markers=("torch",))
+@rule("TV001", ast.Call, ast.Name, ast.Attribute, markers=("Variable",))
 def variable_wrap(ctx: Context, node: ast.AST) -> Iterator[Report]:
     """Flags every use of ``torch.autograd.Variable`` as a wrapper.
 

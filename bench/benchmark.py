@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""How much flake8-torch04 costs, measured against baselines in the same run.
+
+Not a test: it prints numbers.  Usage::
+
+    python bench/benchmark.py CORPUS_DIR [CORPUS_DIR ...]
+    python bench/benchmark.py --torch-source            # the installed torch package
+    python bench/benchmark.py --torch-source --torch-python /path/to/venv/bin/python
+
+It measures, on the same files:
+
+1. plain flake8 vs flake8 with the plugin, ``-j1``: two virtual environments
+   with the same flake8 version (made once under ``--venv-dir``), runs
+   alternated, the median of ``--pairs`` pairs, and the peak memory of each;
+2. ``torch04 check`` vs the floor of merely reading and ``ast.parse``-ing every
+   file in one process (both as fresh processes);
+3. TorchFix (``torchfix``), where it is installed in the running environment;
+4. ``flake8 -`` on a 1,000-line legacy file, as editors call it: the time the
+   plugin adds, in milliseconds;
+5. the plugin's own cost on legacy files of 1k, 10k and 100k lines, per line,
+   to show it grows linearly.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import List, Sequence, Tuple
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "legacy_train.py"
+
+PARSE_FLOOR = """
+import ast, sys
+for path in sys.argv[1:]:
+    with open(path, 'rb') as f:
+        source = f.read()
+    try:
+        ast.parse(source)
+    except SyntaxError:
+        pass
+"""
+
+
+def run(cmd: Sequence[str], stdin: bytes = b"") -> Tuple[float, int]:
+    """Wall time (s) and peak resident memory (KiB) of one child process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    proc.stdin.write(stdin)
+    proc.stdin.close()
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status) if hasattr(
+        os, "waitstatus_to_exitcode") else status >> 8
+    err = proc.stderr.read().decode(errors="replace")
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd[:3])} ... failed ({proc.returncode}):\n{err[-2000:]}")
+    return elapsed, usage.ru_maxrss
+
+
+def paired(a: Sequence[str], b: Sequence[str], pairs: int, stdin: bytes = b""):
+    """Alternate ``a`` and ``b``; medians of time and of peak memory for each."""
+    run(a, stdin), run(b, stdin)  # warm the file cache and the bytecode
+    times_a, times_b, mem_a, mem_b = [], [], [], []
+    for i in range(pairs):
+        order = [(a, times_a, mem_a), (b, times_b, mem_b)]
+        if i % 2:
+            order.reverse()
+        for cmd, times, mems in order:
+            t, m = run(cmd, stdin)
+            times.append(t)
+            mems.append(m)
+    return (statistics.median(times_a), statistics.median(mem_a),
+            statistics.median(times_b), statistics.median(mem_b))
+
+
+def python_files(roots: Sequence[Path]) -> List[Path]:
+    files = []
+    for root in roots:
+        if root.is_file():
+            files.append(root)
+        else:
+            files.extend(sorted(p for p in root.rglob("*.py") if p.is_file()))
+    return files
+
+
+def parsable(files: Sequence[Path]) -> Tuple[List[Path], int]:
+    ok, lines = [], 0
+    for path in files:
+        source = path.read_bytes()
+        try:
+            ast.parse(source)
+        except (SyntaxError, ValueError):
+            continue
+        ok.append(path)
+        lines += source.count(b"\n")
+    return ok, lines
+
+
+def make_venvs(venv_dir: Path) -> Tuple[Path, Path]:
+    """Two environments with this environment's flake8 version, one with the plugin."""
+    import flake8
+
+    version = flake8.__version__
+    plain, plugin = venv_dir / f"plain-{version}", venv_dir / f"plugin-{version}"
+    for venv, extra in ((plain, []), (plugin, [str(ROOT)])):
+        marker = venv / ".ready"
+        if plugin == venv or not marker.exists():
+            if not (venv / "bin" / "python").exists():
+                subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+            subprocess.run([str(venv / "bin" / "pip"), "install", "-q",
+                            f"flake8=={version}", *extra], check=True)
+            marker.touch()
+    return plain / "bin" / "flake8", plugin / "bin" / "flake8"
+
+
+def torch_source(python: str) -> Path:
+    out = subprocess.run(
+        [python, "-c", "import os, torch; print(os.path.dirname(torch.__file__))"],
+        capture_output=True, text=True,
+    )
+    if out.returncode:
+        raise SystemExit(f"{python} cannot import torch: {out.stderr.strip()[-300:]}")
+    return Path(out.stdout.strip())
+
+
+def legacy_file(lines: int, directory: Path) -> Path:
+    """A file of about ``lines`` lines, made by repeating the legacy example."""
+    unit = EXAMPLE.read_text(encoding="utf-8")
+    count = max(1, round(lines / unit.count("\n")))
+    path = directory / f"legacy_{lines}.py"
+    path.write_text(unit * count, encoding="utf-8")
+    return path
+
+
+def plugin_cost(path: Path, repeat: int = 5) -> Tuple[float, int]:
+    """Median seconds of the plugin's ``check`` on an already parsed file."""
+    sys.path.insert(0, str(ROOT))
+    from flake8_torch04._core import check
+
+    source = path.read_text(encoding="utf-8")
+    tree, lines = ast.parse(source), source.splitlines(keepends=True)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        check(tree, lines)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), len(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("corpus", nargs="*", type=Path, help="files or directories")
+    parser.add_argument("--torch-source", action="store_true",
+                        help="add the Python source of the installed torch package")
+    parser.add_argument("--torch-python", default=sys.executable,
+                        help="interpreter that imports torch (for --torch-source)")
+    parser.add_argument("--pairs", type=int, default=5, help="alternated pairs (>= 5)")
+    parser.add_argument("--venv-dir", type=Path, default=ROOT / ".bench")
+    args = parser.parse_args(argv)
+    roots = list(args.corpus)
+    if args.torch_source:
+        roots.append(torch_source(args.torch_python))
+    if not roots:
+        parser.error("give a corpus directory or --torch-source")
+    pairs = max(5, args.pairs)
+
+    files, lines = parsable(python_files(roots))
+    if not files:
+        raise SystemExit("no parsable Python files in the corpus")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}, {platform.platform()}")
+    print(f"corpus: {', '.join(map(str, roots))}")
+    print(f"files: {len(files)} parsable, lines: {lines}")
+
+    plain, plugin = make_venvs(args.venv_dir)
+    names = [str(p) for p in files]
+    t_plain, m_plain, t_plugin, m_plugin = paired(
+        [str(plain), "-j1", "--exit-zero", *names],
+        [str(plugin), "-j1", "--exit-zero", *names], pairs)
+    print(f"\n[1] flake8 -j1, median of {pairs} alternated pairs")
+    print(f"    without plugin: {t_plain:.3f} s, peak {m_plain / 1024:.1f} MiB")
+    print(f"    with plugin:    {t_plugin:.3f} s, peak {m_plugin / 1024:.1f} MiB")
+    print(f"    time ratio {t_plugin / t_plain:.3f} (budget 1.05), "
+          f"memory ratio {m_plugin / m_plain:.3f} (budget 1.05)")
+
+    torch04 = shutil.which("torch04", path=str(plugin.parent))
+    floor_cmd = [sys.executable, "-c", PARSE_FLOOR, *names]
+    print(f"\n[2] torch04 check vs ast.parse floor, median of {pairs} alternated pairs")
+    if torch04:
+        check_cmd = [str(plugin.parent / "python"), "-m", "flake8_torch04", "check", *names]
+        t_floor, _, t_check, _ = paired(floor_cmd, check_cmd, pairs)
+        print(f"    ast.parse floor: {t_floor:.3f} s; torch04 check: {t_check:.3f} s; "
+              f"ratio {t_check / t_floor:.3f} (budget 1.5)")
+    else:
+        print("    skipped: no torch04 command in the plugin environment")
+
+    print("\n[3] TorchFix")
+    torchfix = shutil.which("torchfix")
+    if torchfix:
+        runs = [run([torchfix, *names]) for _ in range(pairs)]
+        t_fix = statistics.median(t for t, _ in runs)
+        m_fix = statistics.median(m for _, m in runs)
+        print(f"    torchfix: {t_fix:.3f} s, peak {m_fix / 1024:.1f} MiB")
+    else:
+        print("    skipped: torchfix is not installed in this environment")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmpdir = Path(tmp)
+        editor = legacy_file(1000, tmpdir)
+        stdin = editor.read_bytes()
+        editor_lines = stdin.count(b"\n")
+        e_plain, _, e_plugin, _ = paired(
+            [str(plain), "--stdin-display-name", "x.py", "-"],
+            [str(plugin), "--stdin-display-name", "x.py", "-"], max(pairs, 11), stdin)
+        print(f"\n[4] flake8 - on a {editor_lines}-line legacy file (editor save)")
+        print(f"    without plugin {e_plain * 1000:.1f} ms, with {e_plugin * 1000:.1f} ms, "
+              f"plugin adds {(e_plugin - e_plain) * 1000:.1f} ms (budget 5 ms)")
+
+        print("\n[5] plugin cost by file size (check() on a parsed tree, median of 5)")
+        for size in (1000, 10000, 100000):
+            seconds, n = plugin_cost(legacy_file(size, tmpdir))
+            print(f"    {n:>7} lines: {seconds * 1000:8.1f} ms, "
+                  f"{seconds / n * 1e6:.2f} us/line")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
