@@ -1,0 +1,92 @@
+"""``# noqa`` comments, read exactly as flake8 reads them.
+
+flake8 (``defaults.NOQA_INLINE_REGEXP``, ``violation.is_inline_ignored``,
+``processor._noqa_line_mapping``) decides like this, and so does ``torch04``:
+
+- The comment is found with ``regex.search``, so it may stand anywhere in the
+  text searched, even inside a string.  ``noqa`` is matched case-insensitively
+  and must follow ``# `` exactly (``#noqa`` is no noqa).
+- ``# noqa`` without codes, or with a code list the pattern cannot read
+  (``# noqa: TV``, ``# noqa:  TV001`` with two spaces), suppresses every code.
+- ``# noqa: TV001,TV002`` suppresses a code equal to a listed code or starting
+  with one (``# noqa: TV0`` suppresses all of TV0xx).  The comparison is
+  case-sensitive, as in flake8: ``# noqa: tv001`` suppresses nothing.
+- The text searched for a finding on line N is not only line N: it is every
+  line of the run of tokens between two NEWLINE/NL tokens that contains N.  A
+  multi-line string or a backslash continuation makes its lines one unit, so a
+  ``# noqa`` after a closing triple quote covers every line of the string.
+  Lines inside brackets are separate (NL tokens split them).
+- A line ``# flake8: noqa`` on its own exempts the whole file.
+"""
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from typing import Dict, Optional, Sequence
+
+NOQA_INLINE = re.compile(
+    r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE
+)
+NOQA_FILE = re.compile(r"\s*# flake8[:=]\s*noqa", re.IGNORECASE)
+_CODE_SEPARATOR = re.compile(r"[,\s]")
+
+
+def file_is_exempt(lines: Sequence[str]) -> bool:
+    """Whether a ``# flake8: noqa`` line exempts the whole file."""
+    return any(NOQA_FILE.match(line) for line in lines)
+
+
+def suppresses(text: Optional[str], code: str) -> bool:
+    """Whether a ``# noqa`` comment in ``text`` suppresses ``code``."""
+    if not text:
+        return False
+    match = NOQA_INLINE.search(text)
+    if match is None:
+        return False
+    codes = match.group("codes")
+    if codes is None:
+        return True
+    listed = tuple(c.strip() for c in _CODE_SEPARATOR.split(codes) if c.strip())
+    return code in listed or code.startswith(listed)
+
+
+def line_mapping(lines: Sequence[str]) -> Dict[int, str]:
+    """Line number -> the text flake8 searches for ``# noqa`` for that line."""
+    mapping: Dict[int, str] = {}
+    readline = io.StringIO("".join(lines)).readline
+    first, last = len(lines) + 2, -1
+    try:
+        for tok in tokenize.generate_tokens(readline):
+            if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+                continue
+            first = min(first, tok.start[0])
+            last = max(last, tok.end[0])
+            if tok.type in (tokenize.NL, tokenize.NEWLINE):
+                joined = "".join(lines[first - 1:last])
+                mapping.update(dict.fromkeys(range(first, last + 1), joined))
+                first, last = len(lines) + 2, -1
+    except (tokenize.TokenError, SyntaxError):
+        return {}
+    return mapping
+
+
+class Noqa:
+    """The ``# noqa`` comments of one file."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = lines
+        self.exempt = file_is_exempt(lines)
+        self._mapping: Optional[Dict[int, str]] = None
+
+    def text_for(self, line: int) -> Optional[str]:
+        if self._mapping is None:
+            self._mapping = line_mapping(self.lines) if any(
+                "noqa" in ln.lower() for ln in self.lines) else {}
+        text = self._mapping.get(line)
+        if text is None and 0 < line <= len(self.lines):
+            text = self.lines[line - 1]  # flake8 falls back to the physical line
+        return text
+
+    def suppresses(self, line: int, code: str) -> bool:
+        return self.exempt or suppresses(self.text_for(line), code)

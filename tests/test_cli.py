@@ -1,0 +1,530 @@
+"""``torch04`` end to end on temporary trees: exit codes, formats, round-trips, noqa."""
+import argparse
+import io
+import json
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from flake8_torch04 import cli
+
+LEGACY = textwrap.dedent(
+    """\
+    import torch
+    from torch.autograd import Variable
+
+    x = Variable(torch.ones(2))
+    y = Variable(x, volatile=True)
+    if y.volatile:
+        print(x)
+    """
+)
+FIXED_SAFE = LEGACY.replace("Variable(torch.ones(2))", "torch.ones(2)")
+CLEAN = "import torch\n\nx = torch.ones(2)\n"
+
+
+def torch04(*args, cwd=None, stdin=None):
+    """Run the command in-process: (exit status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    old = os.getcwd()
+    stdin_obj = sys.stdin
+    if cwd is not None:
+        os.chdir(cwd)
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8")
+    out_buffer = io.BytesIO()
+    out = io.TextIOWrapper(out_buffer, encoding="utf-8", newline="")
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        status = cli.main(list(args))
+    finally:
+        sys.stdout, sys.stderr = saved
+        sys.stdin = stdin_obj
+        os.chdir(old)
+    out.flush()
+    return status, out_buffer.getvalue().decode("utf-8"), err.getvalue()
+
+
+@pytest.fixture
+def tree(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "legacy.py").write_text(LEGACY)
+    (tmp_path / "pkg" / "clean.py").write_text(CLEAN)
+    (tmp_path / "notes.txt").write_text("x = Variable(t)\n")
+    return tmp_path
+
+
+# ---------------------------------------------------------------------------
+# exit status
+
+
+def test_clean_tree_exits_0(tmp_path):
+    (tmp_path / "clean.py").write_text(CLEAN)
+    status, out, _ = torch04("check", ".", cwd=tmp_path)
+    assert status == 0
+    assert out == "Found 0 findings in 1 file.\n"
+
+
+def test_findings_exit_1_with_flake8_style_lines(tree):
+    status, out, _ = torch04("check", "pkg", cwd=tree)
+    assert status == 1
+    lines = out.splitlines()
+    assert lines[:4] == [
+        "pkg/legacy.py:4:5: TV001 [*] `Variable(torch.ones(2))` is a no-op wrapper since "
+        "PyTorch 0.4; use `torch.ones(2)`",
+        "pkg/legacy.py:5:5: TV001 `Variable(x, volatile=True)` is a no-op wrapper since "
+        "PyTorch 0.4; use `x` (see TV002 for `volatile`)",
+        "pkg/legacy.py:5:17: TV002 `volatile=True` has no effect since PyTorch 0.4 (autograd "
+        "records the graph); run the code under `with torch.no_grad():`",
+        "pkg/legacy.py:6:4: TV002 `y.volatile` is always False since PyTorch 0.4; use "
+        "`not torch.is_grad_enabled()`",
+    ]
+    assert lines[4] == ("Found 4 findings in 1 of 2 files (TV001: 2, TV002: 2); 1 fixable "
+                        "with --fix, 1 more with --unsafe-fixes.")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "--no-such-option"],
+        ["check", "--select", "TV0001"],
+        ["check", "--ignore", "tv-1"],
+        ["check", "missing.py"],
+        ["check", "-", "-"],
+        ["check", "--output-format", "xml"],
+        ["explain", "TV999"],
+        [],
+    ],
+)
+def test_usage_errors_exit_2(tmp_path, args):
+    status, _, err = torch04(*args, cwd=tmp_path)
+    assert status == 2
+    assert err
+
+
+def test_internal_error_exits_2_and_other_files_are_still_checked(tree, monkeypatch):
+    real = cli.check_document
+
+    def broken(doc, options):
+        if doc.name.endswith("clean.py"):
+            raise RuntimeError("boom")
+        return real(doc, options)
+
+    monkeypatch.setattr(cli, "check_document", broken)
+    status, out, err = torch04("check", "pkg", cwd=tree)
+    assert status == 2
+    assert "pkg/clean.py: internal error: RuntimeError: boom" in err
+    assert "pkg/legacy.py:4:5: TV001" in out
+
+
+def test_help_and_version_exit_0(capsys):
+    assert cli.main(["--version"]) == 0
+    assert cli.main(["check", "--help"]) == 0
+    assert "--unsafe-fixes" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------
+# fixing
+
+
+def test_fix_writes_safe_fixes_and_a_second_run_changes_nothing(tree):
+    path = tree / "pkg" / "legacy.py"
+    status, out, _ = torch04("check", "--fix", "pkg", cwd=tree)
+    assert path.read_text() == FIXED_SAFE
+    assert status == 1  # TV002 findings remain
+    assert "Fixed 1 finding in 1 file (TV001: 1)." in out
+    assert "Found 3 remaining findings in 1 of 2 files (TV001: 1, TV002: 2)" in out
+    assert "pkg/legacy.py:4:5" not in out
+    before = path.stat().st_mtime_ns
+    status, out, _ = torch04("check", "--fix", "pkg", cwd=tree)
+    assert "Fixed 0 findings in 0 files." in out
+    assert path.stat().st_mtime_ns == before
+
+
+def test_unsafe_fixes(tree):
+    status, _, _ = torch04("check", "--fix", "--unsafe-fixes", "pkg", cwd=tree)
+    text = (tree / "pkg" / "legacy.py").read_text()
+    assert "if not torch.is_grad_enabled():" in text
+    assert "x = torch.ones(2)" in text
+    assert status == 1  # volatile=True has no automatic fix
+
+
+def test_fix_exits_0_when_everything_was_fixed(tmp_path):
+    (tmp_path / "a.py").write_text("from torch.autograd import Variable\nx = Variable(t)\n")
+    status, out, _ = torch04("check", "--fix", "a.py", cwd=tmp_path)
+    assert status == 0
+    assert (tmp_path / "a.py").read_text() == "x = t\n"
+    assert "Found 0 remaining findings in 1 file." in out
+
+
+def test_diff_writes_nothing(tree):
+    status, out, err = torch04("check", "--diff", "pkg", cwd=tree)
+    assert (tree / "pkg" / "legacy.py").read_text() == LEGACY
+    assert status == 1
+    assert out.splitlines() == [
+        "--- a/pkg/legacy.py",
+        "+++ b/pkg/legacy.py",
+        "@@ -1,7 +1,7 @@",
+        " import torch",
+        " from torch.autograd import Variable",
+        " ",
+        "-x = Variable(torch.ones(2))",
+        "+x = torch.ones(2)",
+        " y = Variable(x, volatile=True)",
+        " if y.volatile:",
+        "     print(x)",
+    ]
+    assert "Would fix 1 finding in 1 file (TV001: 1)." in err
+
+
+def test_diff_of_clean_code_exits_0(tmp_path):
+    (tmp_path / "a.py").write_text(CLEAN)
+    assert torch04("check", "--diff", "a.py", cwd=tmp_path)[:2] == (0, "")
+
+
+@pytest.mark.parametrize(
+    "name, data",
+    [
+        ("crlf.py", b"import torch\r\nfrom torch.autograd import Variable\r\n"
+                    b"x = Variable(t)\r\ny = x\r\n"),
+        ("cr.py", b"from torch.autograd import Variable\rx = Variable(t)\ry = x.volatile\r"),
+        ("bom.py", b"\xef\xbb\xbfimport torch\nfrom torch.autograd import Variable\n"
+                   b"s = '\xc3\xa9'; x = Variable(t)\n"),
+        ("latin1.py", b"# -*- coding: latin-1 -*-\nfrom torch.autograd import Variable\n"
+                      b"s = '\xe9'; x = Variable(t)\ny = x.volatile\n"),
+        ("no_newline.py", b"from torch.autograd import Variable\ny = x.volatile\n"
+                          b"x = Variable(t)"),
+        ("mixed.py", b"from torch.autograd import Variable\r\ny = x.volatile\n"
+                     b"x = Variable(t)\r\n"),
+    ],
+)
+def test_round_trips(tmp_path, name, data):
+    path = tmp_path / name
+    path.write_bytes(data)
+    os.chmod(path, 0o751)
+    status, _, err = torch04("check", "--fix", "--unsafe-fixes", name, cwd=tmp_path)
+    assert err == ""
+    new = path.read_bytes()
+    assert new != data
+    assert b"Variable(" not in new
+    assert stat.S_IMODE(path.stat().st_mode) == 0o751
+    assert new.startswith(b"\xef\xbb\xbf") == data.startswith(b"\xef\xbb\xbf")
+    assert new.endswith((b"\n", b"\r")) == data.endswith((b"\n", b"\r"))
+    if name == "crlf.py":
+        assert new == b"import torch\r\nx = t\r\ny = x\r\n"
+    if name == "cr.py":
+        assert new == b"import torch\rx = t\ry = not torch.is_grad_enabled()\r"
+    if name == "latin1.py":
+        assert b"s = '\xe9'; x = t\n" in new
+    if name == "mixed.py":
+        assert new == (b"import torch\r\ny = not torch.is_grad_enabled()\n"
+                       b"x = t\r\n")
+    if name == "no_newline.py":
+        assert new.endswith(b"x = t")
+    before = path.read_bytes()
+    torch04("check", "--fix", "--unsafe-fixes", name, cwd=tmp_path)
+    assert path.read_bytes() == before
+
+
+def test_symlink_target_is_written(tmp_path):
+    target = tmp_path / "real.py"
+    target.write_text("from torch.autograd import Variable\nx = Variable(t)\n")
+    link = tmp_path / "link.py"
+    link.symlink_to(target)
+    torch04("check", "--fix", "link.py", cwd=tmp_path)
+    assert link.is_symlink()
+    assert target.read_text() == "x = t\n"
+
+
+def test_unparsable_file_is_reported_and_untouched(tmp_path):
+    bad = "from torch.autograd import Variable\nx = Variable(t)\ny = t.cuda(async=True)\n"
+    (tmp_path / "bad.py").write_text(bad)
+    (tmp_path / "good.py").write_text("from torch.autograd import Variable\nx = Variable(t)\n")
+    (tmp_path / "py2.py").write_text("print 'hello'\n")
+    (tmp_path / "binary.py").write_bytes(b"x = '\xff\xfe'\n")
+    status, out, err = torch04("check", "--fix", ".", cwd=tmp_path)
+    assert status == 1
+    assert (tmp_path / "bad.py").read_text() == bad
+    assert (tmp_path / "good.py").read_text() == "x = t\n"
+    errors = err.splitlines()
+    assert errors[0] == "./bad.py: cannot parse: invalid syntax (line 3)"
+    assert errors[1].startswith("./binary.py: cannot decode: 'utf-8' codec can't decode")
+    assert errors[2].startswith("./py2.py: cannot parse: Missing parentheses in call to 'print'")
+    assert errors[2].endswith("(line 1)")
+    assert "3 files could not be checked (left untouched)." in out
+
+
+def test_null_bytes_are_a_parse_error(tmp_path):
+    (tmp_path / "nul.py").write_bytes(b"x = 1\x00\n")
+    status, _, err = torch04("check", "nul.py", cwd=tmp_path)
+    assert status == 1
+    assert err.startswith("nul.py: cannot parse:")
+
+
+# ---------------------------------------------------------------------------
+# output formats
+
+
+def test_json_output(tree):
+    status, out, err = torch04("check", "--output-format", "json", "pkg/legacy.py", cwd=tree)
+    records = json.loads(out)
+    assert status == 1
+    assert [(r["code"], r["line"], r["column"]) for r in records] == [
+        ("TV001", 4, 5), ("TV001", 5, 5), ("TV002", 5, 17), ("TV002", 6, 4),
+    ]
+    first = records[0]
+    assert first == {
+        "filename": "pkg/legacy.py", "cell": None, "line": 4, "column": 5,
+        "end_line": 4, "end_column": 28, "code": "TV001",
+        "message": "`Variable(torch.ones(2))` is a no-op wrapper since PyTorch 0.4; use "
+                   "`torch.ones(2)`",
+        "fix": {"applicability": "safe", "applicable": True, "imports": [],
+                "edits": [{"line": 4, "column": 5, "end_line": 4, "end_column": 28,
+                           "content": "torch.ones(2)"}]},
+    }
+    assert records[1]["fix"] is None
+    assert records[3]["fix"]["applicability"] == "unsafe"
+    assert records[3]["fix"]["applicable"] is False
+    assert records[3]["fix"]["imports"] == ["torch"]
+    assert "Found 4 findings" in err
+
+
+def test_github_output_escapes(tmp_path):
+    name = "odd,na:me%.py"
+    (tmp_path / name).write_text("from torch.autograd import Variable\nx = Variable(t)\n")
+    status, out, _ = torch04("check", "--output-format", "github", name, cwd=tmp_path)
+    assert status == 1
+    assert out.splitlines()[0] == (
+        "::warning file=odd%2Cna%3Ame%25.py,line=2,col=5,endLine=2,endColumn=16,"
+        "title=TV001::TV001 `Variable(t)` is a no-op wrapper since PyTorch 0.4; use `t`"
+    )
+
+
+def test_github_output_reports_unparsable_files_as_errors(tmp_path):
+    (tmp_path / "bad.py").write_text("x = (\n")
+    _, out, _ = torch04("check", "--output-format", "github", "bad.py", cwd=tmp_path)
+    assert out.splitlines()[0].startswith("::error file=bad.py::cannot parse: ")
+
+
+def test_escaping():
+    assert cli._escape_data("a%b\r\nc") == "a%25b%0D%0Ac"
+    assert cli._escape_property("a:b,c%") == "a%3Ab%2Cc%25"
+
+
+# ---------------------------------------------------------------------------
+# standard input
+
+
+def test_stdin(tmp_path):
+    status, out, _ = torch04("check", "--stdin-filename", "editor.py", "-", cwd=tmp_path,
+                             stdin=LEGACY)
+    assert status == 1
+    assert out.splitlines()[0].startswith("editor.py:4:5: TV001")
+
+
+def test_stdin_fix_prints_the_fixed_source(tmp_path):
+    status, out, err = torch04("check", "--fix", "-", cwd=tmp_path, stdin=LEGACY)
+    assert out == FIXED_SAFE
+    assert "stdin:5:5: TV001" in err
+    assert status == 1
+
+
+# ---------------------------------------------------------------------------
+# --select / --ignore, as flake8 decides
+
+
+@pytest.mark.parametrize(
+    "select, ignore, expected",
+    [
+        (None, None, ["TV001", "TV002"]),
+        (["TV001"], None, ["TV001"]),
+        (["TV"], ["TV001"], ["TV002"]),
+        (["TV00"], ["TV0"], ["TV001", "TV002"]),
+        (["TV0"], ["TV00"], []),
+        (["TV001"], ["TV001"], []),
+        (None, ["TV"], []),
+        (None, ["TV002"], ["TV001"]),
+        (["E", "W"], None, []),
+    ],
+)
+def test_selected_codes(select, ignore, expected):
+    assert cli.selected_codes(["TV001", "TV002"], select, ignore) == expected
+
+
+@pytest.mark.parametrize("select", [None, ["TV"], ["TV0"], ["TV00"], ["TV001"], ["E"]])
+@pytest.mark.parametrize("ignore", [None, ["TV"], ["TV0"], ["TV00"], ["TV002"], ["E"]])
+def test_selected_codes_agree_with_flake8(select, ignore):
+    style_guide = pytest.importorskip("flake8.style_guide")
+    options = argparse.Namespace(
+        select=select, extend_select=None, extended_default_select=["TV"],
+        ignore=ignore, extend_ignore=None, extended_default_ignore=[],
+    )
+    engine = style_guide.DecisionEngine(options)
+    codes = ["TV001", "TV002"]
+    theirs = [c for c in codes if engine.decision_for(c) is style_guide.Decision.Selected]
+    assert cli.selected_codes(codes, select, ignore) == theirs
+
+
+def test_select_on_the_command_line(tree):
+    status, out, _ = torch04("check", "--select", "TV002", "--output-format", "json",
+                             "pkg/legacy.py", cwd=tree)
+    records = json.loads(out)
+    assert {r["code"] for r in records} == {"TV002"}
+    status, out, _ = torch04("check", "--select=TV", "--ignore=TV002,TV001", "pkg", cwd=tree)
+    assert status == 0
+
+
+# ---------------------------------------------------------------------------
+# noqa, the same as flake8
+
+
+NOQA_CASES = textwrap.dedent(
+    '''\
+    import torch
+    from torch.autograd import Variable
+    a = Variable(1)  # noqa
+    b = Variable(2)  # noqa: TV001
+    c = Variable(3, volatile=True)  # noqa: TV002
+    d = Variable(4)  # NOQA:TV001
+    e = Variable(5)  # noqa:tv001
+    f = Variable(6)  #noqa
+    g = Variable(7)  # noqa: TV
+    h = Variable(8)  # noqa: TV0
+    i = Variable(9)  # noqa:  TV002
+    j = Variable(10)  # noqa: E501,TV002
+    k = Variable(11)  # noqa: E501 TV001
+    m = Variable(
+        12,
+        volatile=True,  # noqa: TV002
+    )
+    n = Variable("""
+    text""")  # noqa
+    o = Variable(x) + \\
+        Variable(y)  # noqa: TV001
+    p = Variable(13)  # no qa
+    '''
+)
+
+
+def test_noqa_agrees_with_flake8(tmp_path):
+    (tmp_path / "n.py").write_text(NOQA_CASES)
+    proc = subprocess.run(
+        [sys.executable, "-m", "flake8", "--select=TV", "--format=%(row)d:%(col)d:%(code)s",
+         "n.py"], cwd=tmp_path, capture_output=True, text=True,
+    )
+    assert proc.returncode == 1, proc.stderr
+    theirs = proc.stdout.splitlines()
+    _, out, _ = torch04("check", "--output-format", "json", "n.py", cwd=tmp_path)
+    ours = [f"{r['line']}:{r['column']}:{r['code']}" for r in json.loads(out)]
+    assert ours == theirs
+    assert {line.split(":")[0] for line in ours} == {"5", "7", "8", "12", "14", "22"}
+
+
+def test_noqa_lines_are_never_touched(tmp_path):
+    source = NOQA_CASES
+    (tmp_path / "n.py").write_text(source)
+    torch04("check", "--fix", "--unsafe-fixes", "n.py", cwd=tmp_path)
+    new = (tmp_path / "n.py").read_text().splitlines()
+    old = source.splitlines()
+    for before in old:
+        if "# noqa" in before.lower() and "tv001" not in before and "noqa:  TV" not in before \
+                and "E501,TV002" not in before:
+            assert before in new
+    assert "p = 13  # no qa" in new
+
+
+# ---------------------------------------------------------------------------
+# finding files
+
+
+def test_directories_are_walked_for_py_and_ipynb_files_only(tree, monkeypatch):
+    (tree / "pkg" / "sub").mkdir()
+    (tree / "pkg" / "sub" / "deep.py").write_text(LEGACY)
+    (tree / "pkg" / "data.json").write_text("{}")
+    monkeypatch.chdir(tree)
+    assert list(cli.discover(["."], cli.Excludes([]))) == [
+        "./pkg/clean.py", "./pkg/legacy.py", "./pkg/sub/deep.py",
+    ]
+
+
+@pytest.mark.parametrize(
+    "patterns, expected",
+    [
+        ([], ["a.py", "build/b.py", "src/build/c.py", "src/gen/d.py", "src/x.py"]),
+        (["build"], ["a.py", "src/gen/d.py", "src/x.py"]),
+        (["/build"], ["a.py", "src/build/c.py", "src/gen/d.py", "src/x.py"]),
+        (["src/gen/"], ["a.py", "build/b.py", "src/build/c.py", "src/x.py"]),
+        (["*.py", "!x.py"], ["src/x.py"]),
+        (["src/**/*.py"], ["a.py", "build/b.py"]),
+        (["**/build/*.py"], ["a.py", "src/gen/d.py", "src/x.py"]),
+        (["[ab].py"], ["src/build/c.py", "src/gen/d.py", "src/x.py"]),
+        (["[!a].py"], ["a.py"]),
+        (["?.py"], []),
+        (["a.py/"], ["a.py", "build/b.py", "src/build/c.py", "src/gen/d.py", "src/x.py"]),
+    ],
+)
+def test_gitignore_style_excludes(tmp_path, patterns, expected):
+    for rel in ["a.py", "build/b.py", "src/build/c.py", "src/gen/d.py", "src/x.py"]:
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(CLEAN)
+    found = cli.discover([str(tmp_path)], cli.Excludes(patterns))
+    assert sorted(Path(p).relative_to(tmp_path).as_posix() for p in found) == expected
+
+
+def test_default_excludes_and_explicit_files(tmp_path):
+    for rel in [".venv/lib/x.py", "__pycache__/y.py", "build/z.py", "keep.py"]:
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(LEGACY)
+    _, out, _ = torch04("check", "--output-format", "json", ".", cwd=tmp_path)
+    assert {r["filename"] for r in json.loads(out)} == {"./keep.py"}
+    _, out, _ = torch04("check", "--output-format", "json", "--extend-exclude", "keep.py",
+                        "build/z.py", ".", cwd=tmp_path)
+    assert {r["filename"] for r in json.loads(out)} == {"build/z.py"}
+    _, out, _ = torch04("check", "--output-format", "json", "--exclude", "keep.py", ".",
+                        cwd=tmp_path)
+    assert {r["filename"] for r in json.loads(out)} == {
+        "./.venv/lib/x.py", "./__pycache__/y.py", "./build/z.py"}
+
+
+# ---------------------------------------------------------------------------
+# explain, and the command as installed
+
+
+def test_explain(capsys):
+    from flake8_torch04 import _docs
+    from flake8_torch04._core import all_rules
+
+    assert cli.main(["explain", "tv001"]) == 0
+    assert capsys.readouterr().out == _docs.explain(all_rules()["TV001"])
+    assert cli.main(["explain"]) == 0
+    listing = capsys.readouterr().out
+    assert listing.splitlines()[0].startswith("TV001  variable-wrap: ")
+
+
+@pytest.mark.parametrize("command", [["-m", "flake8_torch04"], ["-c", "import sys; from "
+                                     "flake8_torch04.cli import main; sys.exit(main())"]])
+def test_command_in_a_subprocess(tmp_path, command):
+    (tmp_path / "legacy.py").write_text(LEGACY)
+    proc = subprocess.run([sys.executable, *command, "check", "legacy.py"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert proc.stdout.startswith("legacy.py:4:5: TV001")
+    proc = subprocess.run([sys.executable, *command, "explain", "TV002"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.startswith("# TV002 (volatile)")
+
+
+def test_console_script_is_installed():
+    script = Path(sys.executable).with_name("torch04")
+    if not script.exists():
+        pytest.skip("torch04 console script not installed in this environment")
+    proc = subprocess.run([str(script), "--version"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.startswith("torch04 ")

@@ -1,0 +1,437 @@
+"""The fixer: per-rule (source, expected) and no-op tables, and the edit engine.
+
+Each rule has a table of fixes and a table of sources its fixes leave alone.
+Every row is also checked to parse after fixing and to be a fixpoint: fixing
+the result again changes nothing.
+"""
+import ast
+import textwrap
+from collections import Counter
+
+import pytest
+
+from flake8_torch04._core import SAFE, UNSAFE, Finding, Fix
+from flake8_torch04._fix import (
+    MAX_ROUNDS, Analysis, BadEdit, add_imports, apply_edits, dominant_newline, fix_text,
+    import_line, split_lines,
+)
+from flake8_torch04._source import Edit
+
+HEADER = "import torch\nfrom torch.autograd import Variable\n"
+
+
+def fix(source, code, unsafe=False):
+    result = fix_text(source, lambda text: Analysis(text, [code]), unsafe)
+    return result.text
+
+
+def dedent(text):
+    return textwrap.dedent(text).lstrip("\n")
+
+
+# ---------------------------------------------------------------------------
+# per-rule tables: (source, expected[, unsafe]) — sources get HEADER prepended
+
+TV001_FIXES = [
+    pytest.param("x = Variable(t)\nprint(x)\n", "x = t\nprint(x)\n", id="plain"),
+    pytest.param("x = Variable(images.cuda())\n", "x = images.cuda()\n", id="call"),
+    pytest.param("x = Variable(t, requires_grad=False)\n", "x = t\n", id="rg-false"),
+    pytest.param("y = f(Variable(a + b))\n", "y = f(a + b)\n", id="binop-in-call"),
+    pytest.param("y = Variable(a + b).sum()\n", "y = (a + b).sum()\n", id="binop-parens"),
+    pytest.param("w = Variable(torch.randn(3, 3), requires_grad=True)\n",
+                 "w = torch.randn(3, 3, requires_grad=True)\n", id="factory"),
+    pytest.param("w = Variable(torch.zeros(2,), requires_grad=True)\n",
+                 "w = torch.zeros(2, requires_grad=True)\n", id="factory-trailing-comma"),
+    pytest.param("b = Variable(bias, requires_grad=True)\n",
+                 "b = bias.requires_grad_()\n", True, id="requires-grad-unsafe"),
+    pytest.param("x = Variable(Variable(t))\n", "x = t\n", id="nested-two-rounds"),
+    pytest.param(
+        "def step(model, x):\n    out = model(x)\n    return Variable(out)\n",
+        "def step(model, x):\n    out = model(x)\n    return out.detach()\n",
+        id="history-detach",
+    ),
+    pytest.param(
+        "x = Variable(\n    torch.ones(2),\n)\n", "x = torch.ones(2)\n", id="multi-line"
+    ),
+    pytest.param(
+        'x = Variable(t)  # comment\ns = "é"; y = Variable(s)\n',
+        'x = t  # comment\ns = "é"; y = s\n', id="non-ascii-columns",
+    ),
+    pytest.param("x = Variable(t, volatile=False)\n", "x = t\n", id="volatile-false"),
+]
+
+TV001_NOOPS = [
+    pytest.param("x = Variable(t, volatile=True)\n", id="volatile-true"),
+    pytest.param("x = Variable(t, volatile=flag)\n", id="volatile-expr"),
+    pytest.param("b = Variable(bias, requires_grad=True)\n", id="unsafe-without-flag"),
+    pytest.param("x = Variable(t)  # noqa\n", id="noqa"),
+    pytest.param("x = Variable(t)  # noqa: TV001\n", id="noqa-code"),
+    pytest.param("x = Variable(t)  # noqa:TV0\n", id="noqa-prefix"),
+    pytest.param("ok = isinstance(x, Variable)\n", id="isinstance"),
+    pytest.param("xs = map(Variable, batch)\n", id="function-value-no-fix"),
+    pytest.param("x = Variable(*args)\n", id="star-args"),
+    pytest.param("x = Variable(  # keep me\n    t)\n", id="comment-makes-unsafe"),
+]
+
+TV002_FIXES = [
+    pytest.param("y = Variable(x, volatile=False)\n", "y = x\n", id="via-tv001"),
+    pytest.param("if x.volatile:\n    pass\n",
+                 "if not torch.is_grad_enabled():\n    pass\n", True, id="read"),
+    pytest.param("f(x.volatile)\n", "f(not torch.is_grad_enabled())\n", True, id="read-arg"),
+    pytest.param("a = x.volatile and y\n", "a = not torch.is_grad_enabled() and y\n", True,
+                 id="read-boolop"),
+]
+
+TV002_NOOPS = [
+    pytest.param("y = Variable(x, volatile=True)\n", id="volatile-true"),
+    pytest.param("x.volatile = True\n", id="write"),
+    pytest.param("if x.volatile:\n    pass\n", id="read-unsafe-without-flag"),
+    pytest.param("if x.volatile:  # noqa: TV002\n    pass\n", id="noqa"),
+    pytest.param("y = helper(x, volatile=False)\n", id="not-torch"),
+]
+
+# The TV002 fix alone (TV001's fix of the same call also drops the argument).
+TV002_ONLY_FIXES = [
+    pytest.param("y = Variable(x, volatile=False)\n", "y = Variable(x)\n", id="drop-kw"),
+    pytest.param("y = Variable(x, requires_grad=True, volatile=False)\n",
+                 "y = Variable(x, requires_grad=True)\n", id="drop-last-kw"),
+    pytest.param("y = Variable(volatile=False, data=x)\n", "y = Variable(data=x)\n",
+                 id="drop-first-kw"),
+]
+
+# TV003-TV006: add ``TVnnn_FIXES`` / ``TVnnn_NOOPS`` tables above and list them here.
+FIX_TABLES = {"TV001": TV001_FIXES, "TV002": TV002_FIXES}
+NOOP_TABLES = {"TV001": TV001_NOOPS, "TV002": TV002_NOOPS}
+
+
+def _rows(tables):
+    for code, rows in tables.items():
+        for row in rows:
+            yield pytest.param(code, *row.values, id=f"{code}-{row.id}")
+
+
+@pytest.mark.parametrize("code, source, expected, unsafe",
+                         [pytest.param(*p.values[:3], (p.values[3:] or (False,))[0], id=p.id)
+                          for p in _rows(FIX_TABLES)])
+def test_fix(code, source, expected, unsafe):
+    codes = ["TV001", "TV002"] if code == "TV002" else [code]
+    result = fix_text(HEADER + source, lambda text: Analysis(text, codes), unsafe)
+    # the Variable import goes when the fixes removed its last use
+    header = HEADER if "Variable" in expected or "Variable" not in source else "import torch\n"
+    assert result.text == header + expected
+    ast.parse(result.text)
+    again = fix_text(result.text, lambda text: Analysis(text, codes), unsafe)
+    assert again.text == result.text and not again.fixed
+
+
+@pytest.mark.parametrize("code, source", list(_rows(NOOP_TABLES)))
+def test_noop(code, source):
+    text = HEADER + source
+    result = fix_text(text, lambda t: Analysis(t, [code]), False)
+    assert result.text == text
+    assert not result.fixed
+
+
+@pytest.mark.parametrize("source, expected", [p.values for p in TV002_ONLY_FIXES],
+                         ids=[p.id for p in TV002_ONLY_FIXES])
+def test_tv002_fix_alone(source, expected):
+    assert fix(HEADER + source, "TV002") == HEADER + expected
+
+
+# ---------------------------------------------------------------------------
+# imports added and removed
+
+
+def test_import_torch_added_after_the_import_block():
+    source = dedent('''
+        """Doc."""
+        from __future__ import annotations
+        import os
+        from torch.autograd import Variable
+
+        def f(x):
+            return x.volatile
+    ''')
+    out = fix_text(source, lambda t: Analysis(t, ["TV002"]), unsafe=True).text
+    assert out == dedent('''
+        """Doc."""
+        from __future__ import annotations
+        import os
+        from torch.autograd import Variable
+        import torch
+
+        def f(x):
+            return not torch.is_grad_enabled()
+    ''')
+
+
+def test_import_not_added_when_torch_is_bound():
+    source = "import torch.nn as nn\nimport torch.optim\nflag = x.volatile\n"
+    out = fix_text(source, lambda t: Analysis(t, ["TV002"]), unsafe=True).text
+    assert out == "import torch.nn as nn\nimport torch.optim\nflag = not torch.is_grad_enabled()\n"
+
+
+def test_fix_not_applied_when_the_name_it_needs_is_taken():
+    source = "from torch.autograd import Variable\ntorch = None\nflag = x.volatile\n"
+    analysis = Analysis(source, ["TV002"])
+    (finding,) = analysis.findings
+    assert "bound to something else" in analysis.blocker(finding)
+    assert fix_text(source, lambda t: Analysis(t, ["TV002"]), unsafe=True).text == source
+
+
+@pytest.mark.parametrize(
+    "source, line",
+    [
+        ("", 1),
+        ("x = 1\n", 1),
+        ("# comment\n\nx = 1\n", 3),
+        ('"""doc"""\nx = 1\n', 2),
+        ("import a\nimport b\n\nx = 1\nimport c\n", 3),
+        ("from __future__ import annotations\n\nx = 1\n", 2),
+        ("import a, \\\n    b\nx = 1\n", 3),
+    ],
+)
+def test_import_line(source, line):
+    assert import_line(ast.parse(source)) == line
+
+
+@pytest.mark.parametrize(
+    "spec, source, expected",
+    [
+        ("torch", "x = 1\n", "import torch\nx = 1\n"),
+        ("torch.nn.init", "import os\n", "import os\nimport torch.nn.init\n"),
+        ("torch.nn.init", "import torch\n", "import torch\n"),
+        ("from torch.nn import init", "import torch\n",
+         "import torch\nfrom torch.nn import init\n"),
+        ("from torch.nn import init", "from torch.nn import init\n",
+         "from torch.nn import init\n"),
+        ("torch", "import os", "import os\nimport torch\n"),
+        ("torch", "x = 1\r\ny = 2\r\n", "import torch\r\nx = 1\r\ny = 2\r\n"),
+    ],
+)
+def test_add_imports(spec, source, expected):
+    assert add_imports(source, [spec], dominant_newline(source)) == expected
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        pytest.param("from torch.autograd import Variable\nx = Variable(t)\n", "x = t\n",
+                     id="only-name"),
+        pytest.param("from torch.autograd import Variable, grad\nx = Variable(t)\n",
+                     "from torch.autograd import grad\nx = t\n", id="other-names-kept"),
+        pytest.param("from torch.autograd import grad, Variable as V\nx = V(t)\n",
+                     "from torch.autograd import grad\nx = t\n", id="alias"),
+        pytest.param("from torch.autograd.variable import Variable\nx = Variable(t)\n",
+                     "x = t\n", id="variable-module"),
+        pytest.param("import torch\n\ndef f(t):\n    from torch.autograd import Variable\n"
+                     "    return Variable(t)\n",
+                     "import torch\n\ndef f(t):\n    return t\n", id="in-function"),
+        pytest.param("from torch.autograd import Variable\nx = Variable(t)\n"
+                     "ok = isinstance(x, Variable)\n",
+                     "from torch.autograd import Variable\nx = t\n"
+                     "ok = isinstance(x, Variable)\n", id="still-used"),
+        pytest.param("from torch.autograd import Variable\n__all__ = ['Variable']\n"
+                     "x = Variable(t)\n",
+                     "from torch.autograd import Variable\n__all__ = ['Variable']\nx = t\n",
+                     id="exported"),
+        pytest.param("from torch.autograd import Variable  # F401\nx = Variable(t)\n",
+                     "from torch.autograd import Variable  # F401\nx = t\n", id="comment"),
+        pytest.param("from torch.autograd import Variable\nx = Variable(t, volatile=True)\n",
+                     "from torch.autograd import Variable\nx = Variable(t, volatile=True)\n",
+                     id="use-left"),
+        pytest.param("try:\n    from torch.autograd import Variable\nexcept ImportError:\n"
+                     "    pass\nx = Variable(t)\n",
+                     "try:\n    from torch.autograd import Variable\nexcept ImportError:\n"
+                     "    pass\nx = t\n", id="inside-try-left-alone"),
+        pytest.param("def f(t):\n    return Variable(t)\nfrom torch.autograd import Variable",
+                     "def f(t):\n    return t", id="no-final-newline"),
+    ],
+)
+def test_variable_import_removed_when_unused(source, expected):
+    out = fix_text(source, lambda t: Analysis(t, ["TV001"])).text
+    assert out == expected
+
+
+def test_unused_variable_import_is_left_when_nothing_was_fixed():
+    source = "from torch.autograd import Variable\nx = 1\n"
+    assert fix_text(source, lambda t: Analysis(t, ["TV001"])).text == source
+
+
+# ---------------------------------------------------------------------------
+# the engine, with fixes made up for the purpose
+
+
+class FakeAnalysis:
+    """Findings produced by a function of the text, every fix applicable."""
+
+    def __init__(self, text, produce):
+        ast.parse(text)
+        self.text = text
+        self.findings = produce(text)
+
+    def fixable(self, finding, unsafe):
+        return finding.fix is not None and (unsafe or finding.fix.safety == SAFE)
+
+
+def finding(line, col, *edits, safety=SAFE, code="TV999", imports=()):
+    return Finding(code, line, col, "made up", Fix(tuple(edits), safety, imports))
+
+
+def run(text, produce, unsafe=False, max_rounds=MAX_ROUNDS):
+    return fix_text(text, lambda t: FakeAnalysis(t, produce), unsafe, max_rounds)
+
+
+def replacing(word, new):
+    """Every occurrence of ``word`` becomes ``new``."""
+    def produce(text):
+        out = []
+        for n, line in enumerate(split_lines(text), 1):
+            col = line.find(word)
+            while col >= 0:
+                out.append(finding(n, col, Edit((n, col), (n, col + len(word)), new)))
+                col = line.find(word, col + 1)
+        return out
+    return produce
+
+
+def test_edits_are_applied_back_to_front():
+    text = "a = b + c\n"
+    edits = [Edit((1, 4), (1, 5), "bbbb"), Edit((1, 8), (1, 9), "cc"), Edit((1, 0), (1, 1), "")]
+    assert apply_edits(text, edits) == " = bbbb + cc\n"
+
+
+def test_multi_line_edits():
+    text = "x = f(\n    1,\n    2,\n)\ny = 3\n"
+    out = apply_edits(text, [Edit((1, 4), (4, 1), "g()"), Edit((5, 0), (6, 0), "")])
+    assert out == "x = g()\n"
+
+
+def test_statement_level_edit_with_new_lines():
+    text = "def f():\n    out = model(x)\n    return out\n"
+    edit = Edit((2, 0), (3, 0), "    with torch.no_grad():\n        out = model(x)\n")
+    result = run(text, lambda t: [finding(2, 4, edit, imports=("torch",))]
+                 if "with" not in t else [])
+    assert result.text == ("import torch\ndef f():\n    with torch.no_grad():\n"
+                           "        out = model(x)\n    return out\n")
+
+
+def unwrapping(text):
+    """``f(...)`` and ``g(...)`` calls on one line become their argument (TV997, TV998)."""
+    found = []
+    line = text.split("\n")[0]
+    for name, code in (("f(", "TV997"), ("g(", "TV998")):
+        start = line.find(name)
+        if start < 0:
+            continue
+        depth, end = 0, start + 1
+        for end in range(start + 1, len(line)):
+            depth += {"(": 1, ")": -1}.get(line[end], 0)
+            if depth == 0:
+                break
+        inner = line[start + 2:end]
+        found.append(finding(1, start, Edit((1, start), (1, end + 1), inner), code=code))
+    return sorted(found, key=lambda f: f.col)
+
+
+def test_overlapping_edits_wait_for_a_later_round():
+    first = FakeAnalysis("x = f(g(1))\n", unwrapping)
+    assert [f.code for f in first.findings] == ["TV997", "TV998"]
+    result = run("x = f(g(1))\n", unwrapping)
+    assert result.text == "x = 1\n"
+    assert result.fixed == Counter({"TV997": 1, "TV998": 1})
+
+    text = "x = aa\n"
+    both = [finding(1, 4, Edit((1, 4), (1, 6), "b")), finding(1, 5, Edit((1, 5), (1, 6), "c"))]
+    result = run(text, lambda t: both if t == text else [])
+    assert result.text == "x = b\n" and sum(result.fixed.values()) == 1
+
+
+def test_fix_that_breaks_the_code_is_dropped_and_reported():
+    def produce(text):
+        if not text.startswith("a"):
+            return []
+        return [finding(1, 0, Edit((1, 0), (1, 1), "good")),
+                finding(2, 0, Edit((2, 0), (2, 1), "(bad"))]
+
+    result = run("a = 1\nb = 2\n", produce)
+    assert result.text == "good = 1\nb = 2\n"
+    assert [d.finding.line for d in result.dropped] == [2]
+    assert "invalid code" in result.dropped[0].reason
+
+
+def test_fix_outside_the_text_is_dropped():
+    result = run("a = 1\n", lambda t: [finding(1, 0, Edit((1, 0), (9, 0), ""))])
+    assert result.text == "a = 1\n"
+    assert "does not fit" in result.dropped[0].reason
+
+
+def test_rounds_are_capped():
+    result = run("a = 1\n", replacing("a", "(a)"), max_rounds=3)
+    assert result.text == "(((a))) = 1\n"
+    assert not result.converged
+
+
+def test_fixpoint():
+    result = run("a = a + 1\n", replacing("a", "b"))
+    assert result.text == "b = b + 1\n" and result.converged
+    assert result.fixed == Counter({"TV999": 2})
+
+
+def test_unsafe_fixes_only_when_asked():
+    def produce(text):
+        return [finding(1, 0, Edit((1, 0), (1, 1), "b"), safety=UNSAFE)] if "a" in text else []
+
+    assert run("a = 1\n", produce).text == "a = 1\n"
+    assert run("a = 1\n", produce, unsafe=True).text == "b = 1\n"
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_line_endings_are_kept(newline):
+    text = newline.join(["x = 1", "y = 2", "z = x", ""])
+    edit = Edit((2, 0), (3, 0), "y = [\n    2,\n]\n")
+    result = run(text, lambda t: [finding(2, 0, edit)] if "[" not in t else [])
+    assert result.text == newline.join(["x = 1", "y = [", "    2,", "]", "z = x", ""])
+
+
+def test_dominant_newline():
+    assert dominant_newline("a\r\nb\r\nc\n") == "\r\n"
+    assert dominant_newline("abc") == "\n"
+
+
+def test_split_lines_splits_like_the_tokenizer():
+    assert split_lines("a\x0cb\r\nc\rd\ne") == ["a\x0cb\r\n", "c\r", "d\n", "e"]
+
+
+def test_bad_edits_raise():
+    with pytest.raises(BadEdit):
+        apply_edits("abc\n", [Edit((1, 2), (1, 1), "")])
+    with pytest.raises(BadEdit):
+        apply_edits("abc\n", [Edit((1, 0), (1, 2), ""), Edit((1, 1), (1, 3), "")])
+    with pytest.raises(BadEdit):
+        apply_edits("abc\n", [Edit((1, 9), (1, 9), "")])
+
+
+# ---------------------------------------------------------------------------
+# noqa lines are never touched
+
+
+def test_noqa_line_inside_a_fix_blocks_it():
+    source = HEADER + "x = Variable(\n    t  # noqa\n)\n"
+    analysis = Analysis(source, ["TV001"])
+    (found,) = analysis.findings
+    assert analysis.blocker(found) == "line 4 has a `# noqa` for TV001"
+    assert fix_text(source, lambda t: Analysis(t, ["TV001"]), unsafe=True).text == source
+    unblocked = source.replace("# noqa", "# note")
+    assert fix_text(unblocked, lambda t: Analysis(t, ["TV001"]), unsafe=True).text != unblocked
+
+
+def test_noqa_for_another_code_does_not_block():
+    source = HEADER + "x = Variable(t)  # noqa: E501\n"
+    assert fix(source, "TV001") == "import torch\nx = t  # noqa: E501\n"
+
+
+def test_file_level_noqa_exempts_everything():
+    source = "# flake8: noqa\n" + HEADER + "x = Variable(t)\n"
+    assert Analysis(source, ["TV001"]).findings == []
+    assert fix(source, "TV001") == source

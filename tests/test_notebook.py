@@ -1,0 +1,223 @@
+"""Notebooks: code cells checked and fixed, magics left alone, JSON kept as it was."""
+import io
+import json
+import os
+import sys
+
+import pytest
+
+from flake8_torch04 import cli
+from flake8_torch04._core import SAFE, Finding, Fix
+from flake8_torch04._fix import Analysis
+from flake8_torch04._notebook import LOCKED, Notebook, NotebookError
+from flake8_torch04._source import Edit
+
+
+def code_cell(source, outputs=(), count=None):
+    return {"cell_type": "code", "execution_count": count, "metadata": {},
+            "outputs": list(outputs), "source": source}
+
+
+def notebook(*cells, language="python"):
+    return {
+        "cells": list(cells),
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": language,
+                                    "name": "python3"}},
+        "nbformat": 4, "nbformat_minor": 2,
+    }
+
+
+def dumps(data, indent=1, ensure_ascii=False):
+    return json.dumps(data, indent=indent, ensure_ascii=ensure_ascii) + "\n"
+
+
+LEGACY_NB = notebook(
+    {"cell_type": "markdown", "metadata": {}, "source": ["# Training é\n", "notes"]},
+    code_cell(["%matplotlib inline\n", "import torch\n", "from torch.autograd import Variable"],
+              count=1),
+    code_cell(["x = Variable(torch.ones(2))\n", "!nvidia-smi\n", "files = !ls\n",
+               "torch.ones?\n", "y = Variable(x, volatile=False)\n", "print(x.volatile)"],
+              outputs=[{"name": "stdout", "output_type": "stream", "text": ["tensor([1.])\n"]}],
+              count=2),
+    code_cell("%%time\nx = Variable(torch.ones(2))", count=3),
+    code_cell("if True:\n    %time z = Variable(x)\n    w = Variable(x)\n"),
+)
+
+
+def run(*args, cwd):
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdout, sys.stderr
+    old = os.getcwd()
+    os.chdir(cwd)
+    sys.stdout, sys.stderr = out, err
+    try:
+        status = cli.main(list(args))
+    finally:
+        sys.stdout, sys.stderr = saved
+        os.chdir(old)
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def nb_path(tmp_path):
+    path = tmp_path / "train.ipynb"
+    path.write_text(dumps(LEGACY_NB), encoding="utf-8")
+    return path
+
+
+def test_findings_are_placed_by_cell_and_line(nb_path):
+    status, out, _ = run("check", "train.ipynb", cwd=nb_path.parent)
+    assert status == 1
+    assert out.splitlines()[:6] == [
+        "train.ipynb:cell 3, line 1, col 5: TV001 [*] `Variable(torch.ones(2))` is a no-op "
+        "wrapper since PyTorch 0.4; use `torch.ones(2)`",
+        "train.ipynb:cell 3, line 5, col 5: TV001 [*] `Variable(x, volatile=False)` is a no-op"
+        " wrapper since PyTorch 0.4; use `x`",
+        "train.ipynb:cell 3, line 5, col 17: TV002 [*] `volatile=False` has no effect since "
+        "PyTorch 0.4; drop the argument",
+        "train.ipynb:cell 3, line 6, col 7: TV002 `x.volatile` is always False since PyTorch "
+        "0.4; use `not torch.is_grad_enabled()`",
+        "train.ipynb:cell 5, line 3, col 9: TV001 [*] `Variable(x)` is a no-op wrapper since "
+        "PyTorch 0.4; use `x`",
+        "Found 5 findings in 1 of 1 file (TV001: 3, TV002: 2); 4 fixable with --fix, 1 more "
+        "with --unsafe-fixes.",
+    ]
+
+
+def test_json_positions_are_cell_relative(nb_path):
+    _, out, _ = run("check", "--output-format", "json", "train.ipynb", cwd=nb_path.parent)
+    first = json.loads(out)[0]
+    assert (first["cell"], first["line"], first["column"]) == (3, 1, 5)
+    assert first["fix"]["edits"][0]["line"] == 1
+
+
+def test_fix_changes_code_cells_only(nb_path):
+    status, _, err = run("check", "--fix", "--unsafe-fixes", "train.ipynb", cwd=nb_path.parent)
+    assert err == ""
+    assert status == 0
+    new = json.loads(nb_path.read_text(encoding="utf-8"))
+    cells = new["cells"]
+    assert cells[0] == LEGACY_NB["cells"][0]
+    # magics still use Variable: the import stays
+    assert cells[1] == LEGACY_NB["cells"][1]
+    assert cells[2]["source"] == [
+        "x = torch.ones(2)\n", "!nvidia-smi\n", "files = !ls\n", "torch.ones?\n",
+        "y = x\n", "print(not torch.is_grad_enabled())",
+    ]
+    assert cells[2]["outputs"] == LEGACY_NB["cells"][2]["outputs"]
+    assert cells[3] == LEGACY_NB["cells"][3]  # a cell magic: not Python
+    assert cells[4]["source"] == "if True:\n    %time z = Variable(x)\n    w = x\n"
+    expected = json.loads(json.dumps(LEGACY_NB))
+    for i in (2, 4):
+        expected["cells"][i]["source"] = cells[i]["source"]
+    assert nb_path.read_text(encoding="utf-8") == dumps(expected)
+    before = nb_path.read_bytes()
+    run("check", "--fix", "--unsafe-fixes", "train.ipynb", cwd=nb_path.parent)
+    assert nb_path.read_bytes() == before
+
+
+def test_diff_shows_cells(nb_path):
+    status, out, _ = run("check", "--diff", "train.ipynb", cwd=nb_path.parent)
+    assert status == 1
+    assert "--- a/train.ipynb:cell 3\n+++ b/train.ipynb:cell 3\n" in out
+    assert "-x = Variable(torch.ones(2))\n+x = torch.ones(2)\n" in out
+    assert nb_path.read_text(encoding="utf-8") == dumps(LEGACY_NB)
+
+
+@pytest.mark.parametrize("indent", [1, 2, 4, None])
+@pytest.mark.parametrize("ensure_ascii", [False, True])
+def test_unmodified_notebook_round_trips_byte_for_byte(indent, ensure_ascii):
+    raw = dumps(LEGACY_NB, indent, ensure_ascii)
+    nb = Notebook(raw)
+    assert nb.render(nb.text) == raw
+    assert (nb.indent, nb.ensure_ascii) == (indent, ensure_ascii)
+
+
+@pytest.mark.parametrize("indent", [1, 2])
+def test_changed_notebook_keeps_its_format(tmp_path, indent):
+    path = tmp_path / "n.ipynb"
+    raw = json.dumps(LEGACY_NB, indent=indent, ensure_ascii=True)  # and no final newline
+    path.write_text(raw, encoding="utf-8")
+    run("check", "--fix", "n.ipynb", cwd=tmp_path)
+    new = path.read_text(encoding="utf-8")
+    assert new != raw
+    assert new == json.dumps(json.loads(new), indent=indent, ensure_ascii=True)
+    assert list(json.loads(new)) == list(LEGACY_NB)
+
+
+def test_magic_lines_are_masked_keeping_line_numbers():
+    nb = Notebook(dumps(LEGACY_NB))
+    lines = nb.text.splitlines()
+    assert lines[0] == "# torch04-cell 2"
+    assert lines[1] == "pass  # torch04-magic 0"
+    assert "    pass  # torch04-magic 4" in lines
+    assert nb.magics == ["%matplotlib inline", "!nvidia-smi", "files = !ls", "torch.ones?",
+                         "    %time z = Variable(x)"]
+    assert "%%time" not in nb.text  # cell magics leave their cell out
+
+
+def test_percent_operator_in_a_continuation_is_not_a_magic():
+    source = 's = ("%d items"\n     % n)\nx = Variable(t)\n'
+    nb = Notebook(dumps(notebook(code_cell("from torch.autograd import Variable\n"),
+                                 code_cell(source))))
+    assert nb.magics == []
+    assert "     % n)" in nb.text
+
+
+def test_other_languages_are_skipped(tmp_path):
+    (tmp_path / "r.ipynb").write_text(dumps(notebook(code_cell("x <- Variable(t)"),
+                                                     language="R")))
+    assert run("check", "r.ipynb", cwd=tmp_path)[0] == 0
+
+
+@pytest.mark.parametrize(
+    "raw, reason",
+    [
+        ("{not json", "invalid notebook JSON"),
+        ('{"worksheets": []}', "not an nbformat 4 notebook"),
+    ],
+)
+def test_unreadable_notebooks(tmp_path, raw, reason):
+    (tmp_path / "bad.ipynb").write_text(raw)
+    status, _, err = run("check", "--fix", "bad.ipynb", cwd=tmp_path)
+    assert status == 1
+    assert err.startswith(f"bad.ipynb: {reason}")
+    assert (tmp_path / "bad.ipynb").read_text() == raw
+    with pytest.raises(NotebookError):
+        Notebook(raw)
+
+
+def test_unparsable_cell_is_reported_with_its_position(tmp_path):
+    (tmp_path / "s.ipynb").write_text(dumps(notebook(code_cell("x = 1"),
+                                                     code_cell("y = 2\nz = (\n"))))
+    status, _, err = run("check", "s.ipynb", cwd=tmp_path)
+    assert status == 1
+    assert err.startswith("s.ipynb: cannot parse: ")
+    assert err.rstrip().endswith("(cell 2, line 2)")
+
+
+def test_fix_touching_a_magic_line_or_a_cell_boundary_is_not_applied():
+    nb = Notebook(dumps(notebook(code_cell("import torch\nfor i in range(2):\n    !echo\n"
+                                           "    x = 1"), code_cell("y = 2"))))
+    analysis = Analysis(nb.text, ["TV001"], locked=LOCKED)
+    lines = nb.text.splitlines()
+    assert lines[3] == "    pass  # torch04-magic 0" and lines[5] == "# torch04-cell 2"
+
+    def blocker(start, end):
+        made_up = Finding("TV001", start[0], start[1], "made up",
+                          Fix((Edit(start, end, "pass"),), SAFE))
+        return analysis.blocker(made_up)
+
+    assert blocker((3, 0), (5, 9)) == "line 4 is not Python"
+    assert blocker((5, 4), (7, 1)) == "line 6 is not Python"
+    assert blocker((5, 4), (5, 9)) is None
+    assert blocker((7, 0), (7, 1)) is None
+
+
+def test_variable_import_goes_when_no_magic_uses_it(tmp_path):
+    path = tmp_path / "v.ipynb"
+    path.write_text(dumps(notebook(code_cell("from torch.autograd import Variable\n%time 1"),
+                                   code_cell("x = Variable(t)"))))
+    run("check", "--fix", "v.ipynb", cwd=tmp_path)
+    cells = json.loads(path.read_text())["cells"]
+    assert [c["source"] for c in cells] == ["%time 1", "x = t"]
