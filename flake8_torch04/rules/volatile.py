@@ -20,7 +20,9 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     itself, so ``# noqa`` goes on its line), and every ``.volatile`` attribute
     read or write in a file that works with torch (it imports torch, or uses
     ``Variable``, ``.data`` or ``.backward(``).  ``volatile=`` given to other
-    functions (a project's own helper) is left alone.
+    functions (a project's own helper) and ``.volatile`` of an imported module
+    or class (``torch.Tensor.volatile.__get__`` in an override table) are left
+    alone.
 
     ## Why is this bad?
     ``volatile`` was removed in PyTorch 0.4 and now only warns "volatile was
@@ -55,7 +57,11 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     """
     if isinstance(node, ast.Call):
         yield from _keyword(ctx, node)
-    elif node.attr == "volatile" and (ctx.uses_torch or ".data" in ctx.text):
+    elif (
+        node.attr == "volatile"
+        and (ctx.uses_torch or ".data" in ctx.text)
+        and ctx.resolve(node.value) is None  # a module or class (``Tensor.volatile``)
+    ):
         yield _attribute(ctx, node)
 
 
