@@ -7,7 +7,30 @@ do.  ``torch04 explain CODE`` prints a rule's documentation.
 
 Exit status: 0 when no finding remains, 1 when findings remain (after fixing,
 those not fixed), when a file could not be parsed or read, or when ``--diff``
-has changes to show; 2 on a usage error or an internal error.
+has changes to show; 2 on a usage error or an internal error (the other files
+are still checked and fixed).  A file that cannot be decoded or parsed is
+reported on stderr as ``PATH: cannot parse: REASON (line N)`` and left untouched.
+
+Output formats (after ``--fix``, the findings that remain):
+
+- ``text``: ``PATH:LINE:COL: CODE [*] MESSAGE``, columns 1-based as flake8
+  prints them, ``[*]`` when ``--fix`` (with the options given) would fix it; in
+  notebooks ``PATH:cell N, line M, col C: ...`` (N counts every cell from 1, M
+  counts lines within the cell).  A summary line follows.
+- ``json``: a list of objects ``{"filename", "cell" (null outside notebooks),
+  "line", "column", "end_line", "end_column", "code", "message", "fix"}``:
+  lines 1-based (within the cell in notebooks), columns 1-based character
+  columns, the end exclusive (``end_column`` is one past the last character,
+  plus one); ``fix`` is null or ``{"applicability": "safe"|"unsafe",
+  "applicable": bool (would be applied with the options given), "edits": [{"line",
+  "column", "end_line", "end_column", "content"}], "imports": [module or
+  statement, ...]}``.  The summary and errors go to stderr.
+- ``github``: ``::warning file=P,line=L,col=C,endLine=L,endColumn=C,title=CODE::CODE
+  MESSAGE`` workflow commands (``%``, CR, LF escaped, and ``:`` and ``,`` in
+  properties), ``::error file=P::REASON`` for files that cannot be parsed.
+
+With ``-`` (standard input) and ``--fix``, the fixed source goes to stdout and
+everything else to stderr.
 """
 from __future__ import annotations
 
@@ -60,26 +83,35 @@ def _code_list(values: Optional[Sequence[str]], option: str) -> Optional[List[st
 
 
 def selected_codes(
-    codes: Sequence[str], select: Optional[Sequence[str]], ignore: Optional[Sequence[str]],
+    codes: Sequence[str],
+    select: Optional[Sequence[str]],
+    ignore: Optional[Sequence[str]],
+    extend_select: Sequence[str] = (),
 ) -> List[str]:
-    """The codes to report, deciding like flake8's ``DecisionEngine``.
+    """The codes to report, decided as flake8's ``DecisionEngine`` decides.
 
-    A code is selected by a matching ``select`` prefix and ignored by a matching
-    ``ignore`` prefix; when both match, the longer prefix wins (a tie ignores).
-    Without ``--select``, every TV0 code is selected and any ``--ignore`` match
-    ignores it.
+    A code matched by a ``--select``/``--extend-select`` prefix is selected
+    explicitly, one matched only by the default (``TV0``) implicitly.  A code
+    matched by an ``--ignore`` prefix is ignored unless it is selected
+    explicitly by a longer prefix (a tie ignores).
     """
-    explicit = select is not None
+    explicit = [*(select or ()), *extend_select]
+    selectors = [*(select if select is not None else DEFAULT_SELECT), *extend_select]
     chosen = []
     for code in codes:
-        sel = max((s for s in (select if explicit else DEFAULT_SELECT) if code.startswith(s)),
-                  key=len, default=None)
-        ign = max((i for i in ignore or () if code.startswith(i)), key=len, default=None)
+        sel = _longest_prefix(code, selectors)
+        ign = _longest_prefix(code, ignore or ())
         if sel is None:
             continue
-        if ign is None or (explicit and len(sel) > len(ign)):
+        if ign is None or (
+            _longest_prefix(code, explicit) is not None and len(sel) > len(ign)
+        ):
             chosen.append(code)
     return chosen
+
+
+def _longest_prefix(code: str, prefixes: Sequence[str]) -> Optional[str]:
+    return max((p for p in prefixes if code.startswith(p)), key=len, default=None)
 
 
 # ---------------------------------------------------------------------------
@@ -553,6 +585,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--select", action="append", metavar="CODES",
                        help="codes or prefixes to report (default: TV0); comma-separated, "
                             "repeatable")
+    check.add_argument("--extend-select", action="append", metavar="CODES",
+                       help="codes or prefixes to report in addition to --select")
     check.add_argument("--ignore", action="append", metavar="CODES",
                        help="codes or prefixes not to report; the longer prefix of "
                             "--select and --ignore wins")
@@ -593,7 +627,8 @@ def run_explain(code: Optional[str], out: TextIO) -> int:
 def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     rules = list(all_rules())
     codes = tuple(selected_codes(rules, _code_list(args.select, "--select"),
-                                 _code_list(args.ignore, "--ignore") or []))
+                                 _code_list(args.ignore, "--ignore"),
+                                 _code_list(args.extend_select, "--extend-select") or ()))
     options = Options(codes, fix=args.fix, unsafe=args.unsafe_fixes, diff=args.diff,
                       quiet=args.quiet)
     if args.paths.count("-") > 1:

@@ -359,16 +359,17 @@ def test_selected_codes(select, ignore, expected):
 
 @pytest.mark.parametrize("select", [None, ["TV"], ["TV0"], ["TV00"], ["TV001"], ["E"]])
 @pytest.mark.parametrize("ignore", [None, ["TV"], ["TV0"], ["TV00"], ["TV002"], ["E"]])
-def test_selected_codes_agree_with_flake8(select, ignore):
+@pytest.mark.parametrize("extend", [None, ["TV002"], ["TV1"]])
+def test_selected_codes_agree_with_flake8(select, ignore, extend):
     style_guide = pytest.importorskip("flake8.style_guide")
     options = argparse.Namespace(
-        select=select, extend_select=None, extended_default_select=["TV"],
+        select=select, extend_select=extend, extended_default_select=list(cli.DEFAULT_SELECT),
         ignore=ignore, extend_ignore=None, extended_default_ignore=[],
     )
     engine = style_guide.DecisionEngine(options)
-    codes = ["TV001", "TV002"]
+    codes = ["TV001", "TV002", "TV101"]
     theirs = [c for c in codes if engine.decision_for(c) is style_guide.Decision.Selected]
-    assert cli.selected_codes(codes, select, ignore) == theirs
+    assert cli.selected_codes(codes, select, ignore, extend or ()) == theirs
 
 
 def test_select_on_the_command_line(tree):
@@ -528,3 +529,30 @@ def test_console_script_is_installed():
         pytest.skip("torch04 console script not installed in this environment")
     proc = subprocess.run([str(script), "--version"], capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.startswith("torch04 ")
+
+
+def test_fix_that_would_break_the_code_is_reported_and_not_written(tmp_path, monkeypatch):
+    from flake8_torch04 import _fix
+    from flake8_torch04._core import SAFE, Finding, Fix
+    from flake8_torch04._source import Edit
+
+    def breaking(tree, lines, filename, codes):
+        if not lines or not lines[0].startswith("x"):
+            return []
+        return [Finding("TV001", 1, 0, "made up", Fix((Edit((1, 0), (1, 1), "(x"),), SAFE))]
+
+    monkeypatch.setattr(_fix, "check", breaking)
+    (tmp_path / "a.py").write_text("x = 1\n")
+    status, out, err = torch04("check", "--fix", "a.py", cwd=tmp_path)
+    assert (tmp_path / "a.py").read_text() == "x = 1\n"
+    assert err.startswith("a.py: line 1, col 1: TV001 fix not applied: the fix would make "
+                          "invalid code: ")
+    assert "1 fix not applied (see above)." in out
+    assert status == 1
+
+
+def test_unsafe_fixes_without_fix_only_count(tree):
+    status, out, _ = torch04("check", "--unsafe-fixes", "pkg/legacy.py", cwd=tree)
+    assert (tree / "pkg" / "legacy.py").read_text() == LEGACY
+    assert "pkg/legacy.py:6:4: TV002 [*] `y.volatile`" in out
+    assert out.splitlines()[-1].endswith("; 2 fixable with --fix --unsafe-fixes.")

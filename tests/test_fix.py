@@ -7,10 +7,11 @@ the result again changes nothing.
 import ast
 import textwrap
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from flake8_torch04._core import SAFE, UNSAFE, Finding, Fix
+from flake8_torch04._core import SAFE, UNSAFE, Finding, Fix, all_rules
 from flake8_torch04._fix import (
     MAX_ROUNDS, Analysis, BadEdit, add_imports, apply_edits, dominant_newline, fix_text,
     import_line, split_lines,
@@ -435,3 +436,25 @@ def test_file_level_noqa_exempts_everything():
     source = "# flake8: noqa\n" + HEADER + "x = Variable(t)\n"
     assert Analysis(source, ["TV001"]).findings == []
     assert fix(source, "TV001") == source
+
+
+# ---------------------------------------------------------------------------
+# every rule's fixtures: fixing all of them, unsafe fixes included, leaves code
+# that parses and is a fixpoint
+
+
+FIXTURES = sorted((Path(__file__).parent / "fixtures").glob("TV*.py"))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
+def test_fixing_the_fixtures_gives_parsable_code_and_a_fixpoint(path):
+    source = path.read_text(encoding="utf-8")
+    codes = list(all_rules())
+    result = fix_text(source, lambda t: Analysis(t, codes, str(path)), unsafe=True)
+    ast.parse(result.text)
+    assert result.converged
+    assert result.dropped == [], [d.reason for d in result.dropped]
+    again = fix_text(result.text, lambda t: Analysis(t, codes, str(path)), unsafe=True)
+    assert again.text == result.text
+    left = Analysis(result.text, codes, str(path))
+    assert [f for f in left.findings if left.fixable(f, unsafe=True)] == []
