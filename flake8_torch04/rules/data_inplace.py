@@ -1,0 +1,499 @@
+"""TV004: in-place changes through ``.data``, invisible to autograd."""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Iterable, Iterator, List, Optional, Tuple
+
+from .. import _resolve
+from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
+from .._flow import Flow, grad_disabled, key, plainly_not_tensor
+from .._source import Edit, has_comment, needs_parens, shorten
+
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_PARAM_WORDS = frozenset(("weight", "bias", "weights", "biases"))
+_BUFFERS = frozenset(("running_mean", "running_var"))
+_PARAM_SOURCES = frozenset(("parameters", "named_parameters"))
+#: tensor method -> the ``torch.nn.init`` function that does the same to a parameter
+_INIT_OPS = {"normal_": "normal_", "uniform_": "uniform_", "zero_": "zeros_", "fill_": None}
+#: deprecated ``op_(value, tensor...)`` overloads: method -> positional count, keyword
+_SCALAR_FIRST = {"add_": (2, "alpha"), "sub_": (2, "alpha"), "addcmul_": (3, "value"),
+                 "addcdiv_": (3, "value")}
+#: ``torch.nn.init`` functions that have an in-place ``_`` twin
+_INIT_RENAMES = frozenset((
+    "constant", "dirac", "eye", "kaiming_normal", "kaiming_uniform", "normal", "orthogonal",
+    "sparse", "uniform", "xavier_normal", "xavier_uniform",
+))
+_LEGACY = "`.data` is a pre-0.4 idiom"
+
+
+def _inplace_method(name: str) -> bool:
+    """A public name ending in a single ``_``: ``add_``, ``zero_``, ``masked_fill_``."""
+    return (
+        len(name) > 1 and name.endswith("_") and not name.endswith("__")
+        and not name.startswith("_")
+    )
+
+
+def _data_of(node: ast.AST) -> Optional[Tuple[ast.AST, ast.Attribute]]:
+    """``(E, E.data)`` for ``E.data`` and ``E.data[...]``."""
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Attribute) and node.attr == "data":
+        return node.value, node
+    return None
+
+
+def _bare_self(node: ast.AST) -> bool:
+    return isinstance(node, ast.Name) and node.id in ("self", "cls")
+
+
+def _param_attr(node: ast.AST) -> bool:
+    """``m.weight``, ``self.fc.bias``, ``rnn.weight_ih_l0``, ``bn.running_mean``."""
+    if not isinstance(node, ast.Attribute):
+        return False
+    if node.attr in _BUFFERS:
+        return True
+    ws = [w.lower() for w in _WORD.findall(node.attr)]
+    return bool(ws) and (ws[0] in _PARAM_WORDS or ws[-1] in _PARAM_WORDS)
+
+
+def _grad(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "grad"
+
+
+def _iterated_parameters(flow: Flow, node: ast.AST) -> bool:
+    """``p`` in ``for p in model.parameters():`` (or ``named_parameters()``)."""
+    k = key(node)
+    if k is None or not isinstance(node, ast.Name):
+        return False
+    for d in flow.defs(k):
+        value = d.value
+        if d.kind == "for" and isinstance(value, ast.Call):
+            func = value.func
+            if isinstance(func, ast.Attribute) and func.attr in _PARAM_SOURCES:
+                return True
+    return False
+
+
+#: autograd libraries whose values also have ``.data``, ``Variable`` and ``.backward()``
+_OTHER_AUTOGRAD = re.compile(
+    r"^[ \t]*(?:import|from)[ \t]+(?:chainer|micrograd|mxnet|dynet|autograd|theano|tensorflow"
+    r"|jax|cupy|tinygrad)\b", re.M)
+
+
+def _torch_file(ctx: Context) -> bool:
+    """The file imports torch, or uses ``Variable``/``.backward(`` and no other
+    autograd library (chainer's and micrograd's values have ``.data`` too)."""
+    return ctx.imports_torch or (ctx.uses_torch and not _OTHER_AUTOGRAD.search(ctx.text))
+
+
+def _stored_tensor(ctx: Context, tensor: ast.AST) -> bool:
+    """Whether ``tensor`` in ``tensor.data[...] = v`` is taken to be a torch tensor."""
+    if _param_attr(tensor) or _grad(tensor):
+        return True
+    if not _torch_file(ctx) or _bare_self(tensor):
+        return False
+    base = tensor
+    while isinstance(base, (ast.Subscript, ast.Call)):
+        base = base.value if isinstance(base, ast.Subscript) else base.func
+    k = key(base)
+    if k is None:
+        return not plainly_not_tensor(tensor, ctx.resolve)
+    return not any(
+        d.value is not None and d.kind in ("assign", "augassign", "walrus")
+        and plainly_not_tensor(d.value, ctx.resolve)
+        for d in ctx.flow().defs(k)
+    )
+
+
+# -- rewriting -------------------------------------------------------------
+
+
+def _without_data(ctx: Context, data: ast.Attribute) -> Optional[str]:
+    """The text of ``E.data`` without ``.data`` (``None`` if it cannot be cut cleanly)."""
+    text = ctx.source.text(data)
+    head = text[:-4].rstrip() if text.endswith("data") else ""
+    if not head.endswith("."):
+        return None
+    head = head[:-1].rstrip()
+    if not head or head.endswith("\\") or has_comment(text[len(head):]):
+        return None
+    if needs_parens(data.value, ast.Attribute(), ctx.source) and not head.endswith(")"):
+        head = f"({head})"
+    return head
+
+
+def _arg_data(flow: Flow, tensor: ast.AST, args: Iterable[ast.AST]) -> Iterator[ast.Attribute]:
+    """``.data`` reads in ``args`` that can go under ``no_grad``: of a gradient, of a
+    parameter, or of the changed tensor itself (outermost only)."""
+    target = key(tensor)
+    stack = list(args)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Attribute) and node.attr == "data":
+            inner = node.value
+            if (
+                _grad(inner) or _param_attr(inner) or (target and key(inner) == target)
+                or _iterated_parameters(flow, inner)
+            ):
+                yield node
+                continue
+        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+                             ast.GeneratorExp)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _rewrite(ctx: Context, node: ast.AST,
+             changes: List[Tuple[ast.AST, str]]) -> Optional[str]:
+    """The text of ``node`` with each ``(inner node, text)`` spliced in."""
+    src = ctx.source
+    pieces = []
+    position = src.start(node)
+    for inner, text in sorted(changes, key=lambda c: src.start(c[0])):
+        start = src.start(inner)
+        if start < position:
+            return None  # overlapping changes
+        pieces.append(src.between(position, start))
+        pieces.append(text)
+        position = src.end(inner)
+    pieces.append(src.between(position, src.end(node)))
+    return "".join(pieces)
+
+
+def _changes(ctx: Context, tensor: ast.AST, data: ast.Attribute,
+             args: Iterable[ast.AST]) -> Optional[List[Tuple[ast.AST, str]]]:
+    changes = []
+    for node in [data, *_arg_data(ctx.flow(), tensor, args)]:
+        text = _without_data(ctx, node)
+        if text is None:
+            return None
+        changes.append((node, text))
+    return changes
+
+
+def spelled(ctx: Context, module: str) -> Tuple[str, Tuple[str, ...]]:
+    """How to write ``module`` here with the names the file binds: ``init``,
+    ``nn.init`` or ``torch.nn.init``; ``torch...`` plus an import when none does."""
+    parts = module.split(".")
+    prefixes = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+    names = set()
+    scope: Optional[_resolve.Scope] = ctx.scope
+    while scope is not None:
+        names.update(scope.bindings)
+        scope = scope.parent
+    best: Optional[str] = None
+    for name in names:
+        qualname = _resolve.lookup(name, ctx.scope)
+        if qualname in prefixes:
+            candidate = name + module[len(qualname):]
+            if best is None or (len(candidate), candidate) < (len(best), best):
+                best = candidate
+    if best is None:
+        return module, ("torch",)
+    return best, ()
+
+
+def _statement(ctx: Context, node: ast.AST) -> Optional[ast.stmt]:
+    """The expression statement whose whole value is ``node``, if it is one."""
+    parent = ctx.parent
+    return parent if isinstance(parent, ast.Expr) and parent.value is node else None
+
+
+def _indent_unit(ctx: Context, stmt: ast.stmt, indent: str) -> str:
+    for parent in reversed(ctx.parents):
+        if isinstance(parent, ast.stmt) and not isinstance(parent, ast.Expr):
+            outer = ctx.source.lines[parent.lineno - 1]
+            outer = outer[:len(outer) - len(outer.lstrip())]
+            if indent.startswith(outer) and len(indent) > len(outer):
+                return indent[len(outer):]
+            break
+    return "\t" if "\t" in indent else "    "
+
+
+def _multiline_string(node: ast.AST) -> bool:
+    return any(
+        isinstance(sub, (ast.Constant, ast.JoinedStr)) and sub.lineno != sub.end_lineno
+        for sub in ast.walk(node)
+    )
+
+
+def _no_grad_fix(ctx: Context, stmt: ast.stmt, new: str) -> Optional[Fix]:
+    """``stmt`` rewritten to ``new`` and re-indented under ``with torch.no_grad():``."""
+    src = ctx.source
+    (line, col), (end_line, end_col) = src.start(stmt), src.end(stmt)
+    first = src.lines[line - 1]
+    indent = first[:col]
+    tail = src.lines[end_line - 1][end_col:].strip()
+    if indent.strip() or (tail and not tail.startswith("#")) or _multiline_string(stmt):
+        return None
+    newline = "\r\n" if first.endswith("\r\n") else "\n"
+    unit = _indent_unit(ctx, stmt, indent)
+    body = ("\n" + unit).join(new.split("\n"))
+    torch, imports = spelled(ctx, "torch")
+    text = f"with {torch}.no_grad():{newline}{indent}{unit}{body}"
+    return Fix((Edit((line, col), (end_line, end_col), text),), UNSAFE, imports)
+
+
+def _guarded_fix(ctx: Context, node: ast.AST, stmt: Optional[ast.stmt],
+                 changes: List[Tuple[ast.AST, str]], new: str) -> Optional[Fix]:
+    """Under ``no_grad`` already: the changes; else the statement under a new
+    ``with torch.no_grad():``; else nothing."""
+    if grad_disabled(ctx.parents, ctx.resolve):
+        return Fix(tuple(ctx.source.replace(n, t) for n, t in changes), UNSAFE)
+    if stmt is None:
+        return None
+    whole = _rewrite(ctx, stmt, [(node, new)]) if stmt is not node else new
+    return _no_grad_fix(ctx, stmt, whole) if whole is not None else None
+
+
+def _message(ctx: Context, node: ast.AST, suggestion: str,
+             what: str = "bypasses autograd") -> str:
+    return f"`{ctx.source.quote(node)}` {what} ({_LEGACY}); use `{shorten(suggestion, 50)}`"
+
+
+# -- the rule --------------------------------------------------------------
+
+
+#: every finding's statement reads or writes ``.data``
+_MARKERS = (r"\.[\s\\]*data\b",)
+
+
+@rule("TV004", ast.Call, ast.Assign, ast.AugAssign, markers=_MARKERS)
+def data_inplace(ctx: Context, node: ast.AST) -> Iterator[Report]:
+    """Flags in-place changes made through ``.data``.
+
+    ## What it does
+    Flags ``E.data.op_(...)`` and ``E.data[...].op_(...)`` for any in-place
+    method ``op_`` (a public name ending in a single ``_``: ``add_``, ``zero_``,
+    ``normal_``, ``masked_fill_``, ``resize_``...), including ``p.grad.data.zero_()``;
+    ``.data`` passed to a ``torch.nn.init`` function or as the ``out=`` of a torch
+    call; and the stores ``E.data[...] = v``, ``E.data op= v`` and ``E.data = v``.
+    A store is flagged when ``E`` is parameter-like (``m.weight``, ``self.fc.bias``,
+    ``x.grad``), or when the file uses torch (imports it, or uses ``Variable`` or
+    ``.backward(`` without importing chainer, micrograd or another autograd
+    library) and ``E`` is neither a bare ``self``/``cls`` nor built as a
+    list, dict, set, tuple, numpy or pandas value in the same function: so
+    ``self.data[i] = v`` in a dataset and ``buf = np.zeros(3); buf.data[0:1] = b"x"``
+    are left alone.  ``self.data.op_(...)`` (an attribute that happens to be
+    called ``data``) is left alone too.
+
+    ## Why is this bad?
+    A change made through ``.data`` is invisible to autograd: if the tensor was
+    saved for a backward pass, the gradients are silently wrong.  Since PyTorch
+    0.4, ``with torch.no_grad():`` is the supported way to update parameters (an
+    in-place change there is recorded in the version counter, so autograd raises
+    instead of computing wrong gradients), ``torch.nn.init`` functions take the
+    parameter itself, and ``x.detach()`` shares storage like ``.data`` but reports
+    such changes.
+
+    ## Example
+    ```python
+    m.weight.data.normal_(0, 0.02)
+    init.xavier_uniform(m.weight.data)
+    p.grad.data.zero_()
+    p.data.add_(-lr, p.grad.data)
+    w.data -= lr * w.grad.data
+    ```
+
+    Use instead:
+    ```python
+    nn.init.normal_(m.weight, 0, 0.02)
+    init.xavier_uniform_(m.weight)
+    p.grad.zero_()
+    with torch.no_grad():
+        p.add_(p.grad, alpha=-lr)
+    with torch.no_grad():
+        w -= lr * w.grad
+    ```
+
+    ## Fix safety
+    ``x.grad.data.zero_()`` -> ``x.grad.zero_()`` and
+    ``init.xavier_uniform(m.weight.data)`` -> ``init.xavier_uniform_(m.weight)``
+    are *safe*: the same values end up in the same storage (the ``torch.nn.init``
+    fix is unsafe where the call's result is used, as it then returns the
+    parameter).  Every other fix is *unsafe*: ``nn.init.normal_(m.weight, 0, 0.02)``
+    for an init-style method on a parameter, and the statement moved under a new
+    ``with torch.no_grad():`` (the ``.data`` dropped, ``add_(-lr, g)`` rewritten
+    as ``add_(g, alpha=-lr)``) otherwise, because the change now bumps the
+    tensor's version counter and backward raises where it used to compute
+    wrong gradients.  That fix is offered only where the flagged code is a
+    whole statement on its own lines (inside ``torch.no_grad()`` already, only
+    ``.data`` is dropped).  ``E.data = v`` gets no fix: ``v`` may differ in
+    shape, dtype or device.
+    """
+    if isinstance(node, ast.Call):
+        report = _inplace_call(ctx, node) or _init_call(ctx, node) or _out_call(ctx, node)
+    else:
+        report = _store(ctx, node)
+    if report is not None:
+        yield report
+
+
+def _inplace_call(ctx: Context, call: ast.Call) -> Optional[Report]:
+    func = call.func
+    if not isinstance(func, ast.Attribute) or not _inplace_method(func.attr):
+        return None
+    found = _data_of(func.value)
+    if found is None or _bare_self(found[0]):
+        return None
+    tensor, data = found
+    op = func.attr
+    src = ctx.source
+    stmt = _statement(ctx, call)
+    indexed = func.value is not data
+    if _grad(tensor) and op == "zero_" and not indexed and not call.args and not call.keywords:
+        new = _without_data(ctx, data)
+        suggestion = f"{new or src.text(tensor)}.zero_()"
+        fix = Fix((src.replace(data, new),), SAFE) if new is not None else None
+        return Report(call, _message(ctx, call, suggestion), fix)
+    if op in _INIT_OPS and stmt is not None and not indexed and not call.keywords and (
+        _param_attr(tensor) or _iterated_parameters(ctx.flow(), tensor)
+    ):
+        report = _init_method(ctx, call, tensor, op)
+        if report is not None:
+            return report
+    changes = _changes(ctx, tensor, data, call.args)
+    new = _rewrite(ctx, call, changes) if changes is not None else None
+    if new is not None and op in _SCALAR_FIRST:
+        new = _scalar_last(ctx, call, tensor, changes) or new
+    fix = _guarded_fix(ctx, call, stmt, changes or [], new) if new is not None else None
+    if new is None:
+        new = f"{src.text(tensor)}.{op}(...)"
+    return Report(call, _message(ctx, call, f"with torch.no_grad(): {new}"), fix)
+
+
+def _init_method(ctx: Context, call: ast.Call, tensor: ast.AST, op: str) -> Optional[Report]:
+    """``m.weight.data.normal_(0, 0.02)`` -> ``nn.init.normal_(m.weight, 0, 0.02)``."""
+    src = ctx.source
+    args = call.args
+    function = _INIT_OPS[op]
+    if op == "fill_":
+        if len(args) != 1:
+            return None
+        value = args[0]
+        number = value.value if isinstance(value, ast.Constant) else None
+        if type(number) in (int, float) and number in (0, 1):
+            function, args = ("ones_" if number == 1 else "zeros_"), []
+        else:
+            function = "constant_"
+    if any(isinstance(a, ast.Starred) for a in args):
+        return None
+    init, imports = spelled(ctx, "torch.nn.init")
+    text = ", ".join([src.text(tensor), *(src.text(a) for a in args)])
+    new = f"{init}.{function}({text})"
+    fix = None if has_comment(src.text(call)) else Fix((src.replace(call, new),), UNSAFE, imports)
+    return Report(call, _message(ctx, call, new), fix)
+
+
+def _scalar_last(ctx: Context, call: ast.Call, tensor: ast.AST,
+                 changes: List[Tuple[ast.AST, str]]) -> Optional[str]:
+    """``p.add_(-lr, g)`` -> ``p.add_(g, alpha=-lr)`` (the deprecated overload)."""
+    count, keyword = _SCALAR_FIRST[call.func.attr]
+    args = call.args
+    if len(args) != count or call.keywords or any(isinstance(a, ast.Starred) for a in args):
+        return None
+    texts = []
+    for arg in args:
+        text = _rewrite(ctx, arg, [c for c in changes if _inside(ctx, c[0], arg)])
+        if text is None or has_comment(text):
+            return None
+        texts.append(text)
+    receiver = _rewrite(ctx, call.func.value,
+                        [c for c in changes if _inside(ctx, c[0], call.func.value)])
+    if receiver is None:
+        return None
+    rest = ", ".join(texts[1:])
+    return f"{receiver}.{call.func.attr}({rest}, {keyword}={texts[0]})"
+
+
+def _inside(ctx: Context, inner: ast.AST, outer: ast.AST) -> bool:
+    src = ctx.source
+    return src.start(outer) <= src.start(inner) and src.end(inner) <= src.end(outer)
+
+
+def _init_call(ctx: Context, call: ast.Call) -> Optional[Report]:
+    """``init.xavier_uniform(m.weight.data)`` -> ``init.xavier_uniform_(m.weight)``."""
+    arg = call.args[0] if call.args else next(
+        (kw.value for kw in call.keywords if kw.arg == "tensor"), None)
+    if not (isinstance(arg, ast.Attribute) and arg.attr == "data"):
+        return None
+    name = ctx.resolve(call.func) or ""
+    if not name.startswith("torch.nn.init."):
+        return None
+    function = name.rsplit(".", 1)[-1]
+    if function.startswith("_") or function == "calculate_gain":
+        return None
+    src = ctx.source
+    tensor = _without_data(ctx, arg)
+    changes = [(arg, tensor)] if tensor is not None else []
+    func = call.func
+    if function in _INIT_RENAMES and isinstance(func, ast.Attribute):
+        changes.append((func, f"{src.text(func.value)}.{function}_"))
+    new = _rewrite(ctx, call, changes) if tensor is not None else None
+    fix = None
+    if new is not None:
+        safety = SAFE if _statement(ctx, call) is not None else UNSAFE
+        fix = Fix(tuple(src.replace(n, t) for n, t in changes), safety)
+    suggestion = new or f"{src.text(func)}({src.text(arg.value)}, ...)"
+    return Report(call, _message(ctx, call, suggestion, "initializes through `.data`"), fix)
+
+
+def _out_call(ctx: Context, call: ast.Call) -> Optional[Report]:
+    """``torch.cat(xs, out=v.data)``."""
+    out = next((kw.value for kw in call.keywords if kw.arg == "out"), None)
+    if not (isinstance(out, ast.Attribute) and out.attr == "data"):
+        return None
+    name = ctx.resolve(call.func) or ""
+    if not name.startswith("torch."):
+        return None
+    changes = _changes(ctx, out.value, out, [*call.args, *(k.value for k in call.keywords
+                                                           if k.value is not out)])
+    new = _rewrite(ctx, call, changes) if changes is not None else None
+    fix = _guarded_fix(ctx, call, _statement(ctx, call), changes or [], new) if new else None
+    suggestion = new or f"{ctx.source.text(call.func)}(..., out={ctx.source.text(out.value)})"
+    return Report(call, _message(ctx, call, f"with torch.no_grad(): {suggestion}",
+                                 "writes `out=` into `.data`"), fix)
+
+
+def _store(ctx: Context, stmt: ast.stmt) -> Optional[Report]:
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    for target in _flat(targets):
+        found = _data_of(target)
+        if found is not None and _stored_tensor(ctx, found[0]):
+            break
+    else:
+        return None
+    tensor, data = found
+    src = ctx.source
+    if target is data and isinstance(stmt, ast.Assign):
+        value = stmt.value
+        changes = _changes(ctx, tensor, data, [value])
+        text = _rewrite(ctx, value, changes[1:]) if changes else None
+        text = text or src.text(value)
+        if _param_attr(tensor) or _iterated_parameters(ctx.flow(), tensor):
+            suggestion = f"with torch.no_grad(): {src.text(tensor)}.copy_({text})"
+        else:
+            suggestion = f"{src.text(tensor)} = {text}"
+        return Report(stmt, _message(ctx, stmt, suggestion, "swaps `.data` past autograd"))
+    fix = None
+    new = None
+    if len(targets) == 1 and target is targets[0]:
+        changes = _changes(ctx, tensor, data, [stmt.value])
+        new = _rewrite(ctx, stmt, changes) if changes is not None else None
+        if new is not None:
+            fix = _guarded_fix(ctx, stmt, stmt, changes, new)
+    if new is None:
+        new = src.text(stmt).replace(".data", "", 1)
+    return Report(stmt, _message(ctx, stmt, f"with torch.no_grad(): {new}"), fix)
+
+
+def _flat(targets: Iterable[ast.AST]) -> Iterator[ast.AST]:
+    for target in targets:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            yield from _flat(target.elts)
+        elif isinstance(target, ast.Starred):
+            yield from _flat([target.value])
+        else:
+            yield target

@@ -1,0 +1,495 @@
+"""TV003: ``loss.data[0]`` scalar extraction, and loss accumulation that keeps graphs alive."""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Iterator, List, Optional, Sequence, Tuple
+
+from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
+from .._flow import (
+    Def, Flow, detaches, enclosing_loop, grad_disabled, key, plainly_not_tensor,
+)
+from .._source import has_comment, needs_parens, shorten
+
+# -- names ---------------------------------------------------------------
+
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+LOSS_WORDS = frozenset(("loss", "cost", "nll", "kl"))
+_PLURALS = frozenset(("losses", "costs"))
+#: words that make ``err`` a GAN loss (``errD``, ``err_real``, ``errG_fake``)
+_ERR_PARTNERS = frozenset(("d", "g", "real", "fake", "gen", "dis", "disc"))
+#: last words of names that hold something other than a loss value
+_NOT_A_VALUE = frozenset((
+    "fn", "func", "function", "functions", "weight", "weights", "mask", "masks", "list",
+    "lst", "history", "hist", "dict", "map", "buffer", "buf", "meter", "meters", "module",
+    "layer", "net", "criterion", "crit", "type", "types", "grad", "grads", "name", "names",
+    "key", "keys", "idx", "index", "indices", "values", "vals", "log", "logs", "array",
+    "arr", "shape", "size", "scale", "scales", "coef", "lambda", "lr", "weighting",
+))
+
+
+def words(name: str) -> List[str]:
+    """``rpn_loss_cls`` -> rpn, loss, cls; ``errD_real`` -> err, d, real (lowercased)."""
+    return [w.lower() for w in _WORD.findall(name)]
+
+
+def _loss_words(ws: Sequence[str], plurals: bool = False) -> bool:
+    vocabulary = LOSS_WORDS | _PLURALS if plurals else LOSS_WORDS
+    if any(w in vocabulary for w in ws):
+        return True
+    return "err" in ws and any(w in _ERR_PARTNERS for w in ws)
+
+
+def loss_name(node: ast.AST) -> bool:
+    """A name or attribute that names a loss value: ``loss_l``, ``self.loss``, ``errD``."""
+    k = key(node)
+    if k is None:
+        return False
+    ws = words(k.rsplit(".", 1)[-1])
+    return bool(ws) and ws[-1] not in _NOT_A_VALUE and _loss_words(ws)
+
+
+def _loss_callee(node: ast.AST) -> bool:
+    k = key(node)
+    if k is None:
+        return False
+    ws = words(k.rsplit(".", 1)[-1])
+    return "criterion" in ws or "crit" in ws or _loss_words(ws)
+
+
+# -- values --------------------------------------------------------------
+
+#: method calls that keep a tensor's shape (``loss.data.cpu()`` is still 0-dim)
+_TRANSPARENT = frozenset((
+    "cpu", "cuda", "detach", "clone", "float", "double", "half", "contiguous", "squeeze",
+    "numpy", "tolist",
+))
+#: reductions: method -> positional arguments that still reduce everything
+_REDUCTIONS = {
+    "sum": 0, "mean": 0, "prod": 0, "max": 0, "min": 0, "std": 0, "var": 0, "median": 0,
+    "trace": 0, "norm": 1, "dot": 1, "dist": 2,
+}
+#: element-wise functions: a one-element input gives a one-element output
+_ELEMENTWISE = frozenset((
+    "exp", "log", "sqrt", "abs", "neg", "sigmoid", "tanh", "log1p", "expm1", "pow",
+))
+_DIM_KEYWORDS = frozenset(("dim", "axis"))
+_F_LOSSES = frozenset((
+    "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
+))
+
+
+def _is_zero(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == 0
+
+
+def peel(node: ast.AST) -> Tuple[ast.AST, List[str]]:
+    """Strip ``.data``/``.cpu()``/``.numpy()``... off ``node``: the tensor and the steps."""
+    steps: List[str] = []
+    while True:
+        if isinstance(node, ast.Attribute) and node.attr == "data":
+            steps.append("data")
+            node = node.value
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _TRANSPARENT
+            and not node.keywords
+            and (not node.args or node.func.attr == "cuda")
+        ):
+            steps.append(node.func.attr)
+            node = node.func.value
+        else:
+            return node, steps
+
+
+def _per_element(call: ast.Call) -> bool:
+    """``reduce=False`` / ``reduction='none'``: one loss per element, not a scalar."""
+    for kw in call.keywords:
+        value = kw.value
+        if kw.arg == "reduce" and isinstance(value, ast.Constant) and value.value is False:
+            return True
+        if kw.arg == "reduction" and isinstance(value, ast.Constant) and value.value == "none":
+            return True
+    return False
+
+
+class Evidence:
+    """Questions about the values of one function, answered from its flow."""
+
+    def __init__(self, ctx: Context, flow: Flow) -> None:
+        self.ctx = ctx
+        self.flow = flow
+
+    # -- not tensors at all ---------------------------------------------
+    def foreign(self, node: ast.AST) -> bool:
+        """A value built by numpy/pandas/math, a builtin container or a literal."""
+        return plainly_not_tensor(node, self.ctx.resolve)
+
+    def _not_tensor_def(self, d: Def) -> bool:
+        value = d.value
+        if d.kind not in ("assign", "augassign", "walrus") or value is None:
+            return False
+        if isinstance(value, ast.Call) and self.loss_call(value, per_element_too=True):
+            return _per_element(value)
+        if isinstance(value, ast.Subscript) and peel(value.value)[1]:
+            return True  # ``x.data[0]``: a Python number under 0.3
+        return self.foreign(value)
+
+    def not_tensor(self, node: ast.AST) -> bool:
+        """``node`` (a key read) is visibly not a scalar tensor: a list, an array, a
+        Python number, a per-element loss."""
+        defs = self.flow.reaching(node)
+        return bool(defs) and any(self._not_tensor_def(d) for d in defs)
+
+    # -- calls ------------------------------------------------------------
+    def loss_call(self, call: ast.Call, per_element_too: bool = False) -> bool:
+        """``criterion(...)``, ``F.nll_loss(...)``, ``loss_fn(...)``, an ``nn.*Loss`` instance."""
+        if not per_element_too and _per_element(call):
+            return False
+        func = call.func
+        if isinstance(func, ast.Call):  # nn.MSELoss()(a, b)
+            return self._loss_class(func)
+        name = self.ctx.resolve(func) or ""
+        if name.startswith("torch.nn.functional."):
+            last = name.rsplit(".", 1)[-1]
+            return last.endswith("_loss") or last in _F_LOSSES
+        if name.startswith(("torch.", "numpy.", "math.")):
+            return False
+        if _loss_callee(func):
+            return True
+        defs = self.flow.reaching(func) if key(func) else None
+        return bool(defs) and any(
+            d.kind == "assign" and isinstance(d.value, ast.Call) and self._loss_class(d.value)
+            for d in defs
+        )
+
+    def _loss_class(self, call: ast.Call) -> bool:
+        name = self.ctx.resolve(call.func) or ""
+        return name.startswith("torch.nn.") and name.endswith("Loss") and not _per_element(call)
+
+    def reduction(self, call: ast.Call) -> bool:
+        """A reduction over every element: ``x.sum()``, ``x.norm(2)``, ``torch.mean(x)``."""
+        if any(kw.arg in _DIM_KEYWORDS or kw.arg is None for kw in call.keywords):
+            return False
+        if any(isinstance(a, ast.Starred) for a in call.args):
+            return False
+        func = call.func
+        name = self.ctx.resolve(func) or ""
+        if name.startswith("torch.") and name.count(".") == 1:
+            extra = _REDUCTIONS.get(name[6:])
+            return extra is not None and 1 <= len(call.args) <= extra + 1
+        if not isinstance(func, ast.Attribute) or func.attr not in _REDUCTIONS:
+            return False
+        if len(call.args) > _REDUCTIONS[func.attr] or self.foreign(func.value):
+            return False
+        receiver = func.value
+        return not (key(receiver) and self.not_tensor(receiver))
+
+    # -- TV003 (a): the value is a scalar under 0.3 ------------------------
+    def scalar(self, node: ast.AST, by_name: bool, seen: Tuple[Def, ...] = ()) -> bool:
+        """Evidence that ``node`` held a one-element tensor under PyTorch 0.3.
+
+        ``by_name`` lets a loss-like name count on its own.
+        """
+        node = peel(node)[0]
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            return self.scalar(node.operand, by_name, seen)
+        if isinstance(node, ast.BinOp) and isinstance(
+            node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)
+        ):
+            return self.scalar(node.left, by_name, seen) or self.scalar(node.right, by_name, seen)
+        if isinstance(node, ast.Call):
+            inner = self._elementwise_input(node)
+            if inner is not None:
+                return self.scalar(inner, by_name, seen)
+            return self.reduction(node) or self.loss_call(node)
+        if isinstance(node, ast.Subscript):
+            # ``losses[name].data[0]``: an element of a collection of losses
+            index = node.slice
+            base = key(node.value)
+            return (
+                by_name
+                and base is not None
+                and isinstance(index, (ast.Name, ast.Attribute, ast.Constant))
+                and _loss_words(words(base.rsplit(".", 1)[-1]), plurals=True)
+            )
+        k = key(node)
+        if k is None or self.not_tensor(node):
+            return False
+        if k in self.flow.backward_plain or (by_name and loss_name(node)):
+            return True
+        defs = self.flow.reaching(node)
+        if not defs or len(seen) > 6:
+            return False
+        relevant = [d for d in defs if not _initial(d)]
+        return bool(relevant) and all(
+            d not in seen
+            and d.kind in ("assign", "augassign", "walrus")
+            and d.value is not None
+            and self.scalar(d.value, True, seen + (d,))
+            for d in relevant
+        )
+
+    def _elementwise_input(self, call: ast.Call) -> Optional[ast.AST]:
+        """``x`` in ``x.exp()``, ``torch.log(x)``, ``x.pow(2)``."""
+        func = call.func
+        if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+            return None
+        name = self.ctx.resolve(func) or ""
+        if name.startswith("torch.") and name[6:] in _ELEMENTWISE and call.args:
+            return call.args[0]
+        if isinstance(func, ast.Attribute) and func.attr in _ELEMENTWISE and not name:
+            if len(call.args) <= (func.attr == "pow"):
+                return func.value
+        return None
+
+    # -- TV003 (b): the value carries autograd history --------------------
+    def history(self, node: ast.AST, seen: Tuple[Def, ...] = ()) -> bool:
+        """Evidence that ``node`` carries autograd history: a loss call's result
+        (not through ``.item()``/``.detach()``/``.data``/``float()``), or a key
+        that ``.backward()`` is called on."""
+        if detaches(node):
+            return False
+        if isinstance(node, ast.UnaryOp):
+            return self.history(node.operand, seen)
+        if isinstance(node, ast.BinOp):
+            return self.history(node.left, seen) or self.history(node.right, seen)
+        if isinstance(node, ast.Call):
+            if self.loss_call(node):
+                return True
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in _REDUCTIONS:
+                return not node.args and self.history(func.value, seen)
+            return False
+        k = key(node)
+        if k is None:
+            return False
+        defs = self.flow.reaching(node)
+        if defs is None:
+            return False
+        relevant = [d for d in defs if not _initial(d)]
+        if relevant and all(_detached(d) for d in relevant):
+            return False
+        if any(
+            d not in seen and d.value is not None and d.kind in ("assign", "walrus")
+            and self.history(d.value, seen + (d,))
+            for d in relevant
+        ):
+            return True
+        return k in self.flow.backward
+
+
+def _initial(d: Def) -> bool:
+    """``total = 0``, ``best = None``: the start of an accumulation, no evidence either way."""
+    value = d.value
+    return (
+        d.kind == "assign"
+        and isinstance(value, ast.Constant)
+        and (value.value is None or type(value.value) in (int, float))
+    )
+
+
+def _detached(d: Def) -> bool:
+    value = d.value
+    if d.kind not in ("assign", "walrus") or value is None:
+        return False
+    if isinstance(value, ast.Subscript):
+        value = value.value
+    return detaches(value) or isinstance(value, ast.Constant)
+
+
+# -- the rule --------------------------------------------------------------
+
+#: every finding's statement holds an index ``[0]`` (any spelling of the int
+#: zero starts with ``0``; comments may come between), a ``+`` or an ``append``
+_MARKERS = (r"\[(?:[\s(\\]|#[^\n]*)*0", r"\+", r"\bappend\b")
+
+
+@rule("TV003", ast.Subscript, ast.AugAssign, ast.Assign, ast.Call, markers=_MARKERS)
+def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
+    """Flags ``loss.data[0]`` and loss accumulation that keeps every graph alive.
+
+    ## What it does
+    Form (a): flags ``E.data[0]``, ``E[0]``, ``E.data.cpu().numpy()[0]``,
+    ``E.cpu().data.numpy()[0]``, ``E.data.tolist()[0]``, ``E.data.cpu()[0]`` and the
+    like, where ``E`` held a one-element tensor under PyTorch 0.3: a loss by name
+    (a word of the name, split on ``_`` and case changes, is ``loss``, ``cost``,
+    ``nll``, ``kl``, or GAN code's ``errD``/``err_real``), a full reduction
+    (``x.sum()``, ``x.norm(2)``, ``torch.mean(x)``), a loss call (``criterion(...)``,
+    ``F.nll_loss(...)``, an ``nn.*Loss`` instance), a key assigned or accumulated
+    from one of those in the same function (``total_loss += loss.data``), or a key
+    ``.backward()`` is called on.  The name alone is enough only for the forms
+    that go through ``.data``, ``.numpy()`` or ``.tolist()``; a bare ``E[0]`` needs
+    evidence from the code, because ``losses[0]`` on a Python list is common.
+
+    Form (b): inside a ``for``/``while`` body, flags ``acc += E``,
+    ``acc = acc + E`` and ``accs.append(E)`` (also ``E * n``, ``E / n``) where
+    ``acc`` lives across iterations and ``E`` carries autograd history: it is a
+    loss call's result (not through ``.item()``, ``.detach()``, ``.data``,
+    ``float()``), or ``E.backward()`` is called in the same function.
+
+    Not flagged: ``output.data[0]`` (the first sample of a batch),
+    ``self.data[0]``, ``x.shape[0]``, ``x.size()[0]``, per-element losses
+    (``reduction='none'``), values visibly built as lists or numpy arrays, an
+    accumulator that is itself backpropagated or returned (``total += crit(...)``
+    then ``total.backward()`` builds a loss on purpose), and loops under
+    ``with torch.no_grad():`` or in a function decorated with it.
+
+    ## Why is this bad?
+    Since PyTorch 0.4 a loss, like any full reduction, is a 0-dim tensor:
+    ``loss.data[0]`` and ``loss[0]`` raise ``IndexError: invalid index of a 0-dim
+    tensor``, ``loss.data.cpu().numpy()[0]`` raises ``IndexError`` (a 0-dim
+    array) and ``loss.data.tolist()[0]`` raises ``TypeError`` (it is a float).
+    Accumulating the tensor itself (``total_loss += loss``, the usual "fix" for
+    the ``IndexError``) keeps every iteration's autograd graph alive until the
+    accumulator dies.
+
+    ## Example
+    ```python
+    for data, target in loader:
+        loss = criterion(model(data), target)
+        loss.backward()
+        print(loss.data[0])
+        total_loss += loss
+    ```
+
+    Use instead:
+    ```python
+    for data, target in loader:
+        loss = criterion(model(data), target)
+        loss.backward()
+        print(loss.item())
+        total_loss += loss.item()
+    ```
+
+    ## Fix safety
+    ``E.data[0]`` (and the other forms of (a)) -> ``E.item()`` is *safe*: it
+    gives the same number ``E.data[0]`` gave under 0.3 (a Python float where the
+    old numpy path gave a numpy scalar).  ``acc += E`` -> ``acc += E.item()`` is
+    *unsafe*: the accumulator becomes a Python float, and ``.item()`` raises if
+    ``E`` has more than one element.  A fix whose removed text holds a comment
+    is unsafe.
+    """
+    if isinstance(node, ast.Subscript):
+        report = _extraction(ctx, node)
+    else:
+        report = _accumulation(ctx, node)
+    if report is not None:
+        yield report
+
+
+def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
+    if not isinstance(node.ctx, ast.Load) or not _is_zero(node.slice):
+        return None
+    tensor, steps = peel(node.value)
+    by_name = any(step in ("data", "numpy", "tolist") for step in steps)
+    flow = ctx.flow()
+    if not Evidence(ctx, flow).scalar(tensor, by_name):
+        return None
+    if not by_name and _indexed_as_sequence(flow, tensor):
+        return None
+    src = ctx.source
+    text = src.text(tensor)
+    if needs_parens(tensor, ast.Attribute(), src):
+        text = f"({text})"
+    fixed = f"{text}.item()"
+    if "tolist" in steps:
+        why = "raises TypeError since PyTorch 0.4 (`.tolist()` gives a float)"
+    elif "numpy" in steps:
+        why = "raises IndexError since PyTorch 0.4 (a 0-dim array)"
+    else:
+        why = "raises IndexError on a 0-dim tensor since PyTorch 0.4"
+    dropped = src.between(src.start(node), src.start(tensor)) + src.between(
+        src.end(tensor), src.end(node))
+    safety = UNSAFE if has_comment(dropped) else SAFE
+    return Report(
+        node,
+        f"`{src.quote(node)}` {why}; use `{shorten(fixed)}`",
+        Fix((src.replace(node, fixed),), safety),
+    )
+
+
+def _indexed_as_sequence(flow: Flow, tensor: ast.AST) -> bool:
+    """``out[0]`` next to ``out[1]`` or ``out[0].backward()``: a tuple, not a tensor."""
+    k = key(tensor)
+    used = flow.subscripts.get(k, ()) if k else ()
+    return any(index != 0 for index in used)
+
+
+def _accumulation(ctx: Context, node: ast.AST) -> Optional[Report]:
+    parts = _accumulation_parts(node)
+    if parts is None:
+        return None
+    acc_read, added = parts
+    loop = enclosing_loop(ctx.parents, node)
+    if loop is None:
+        return None
+    flow = ctx.flow()
+    acc = key(acc_read)
+    if acc is None or acc in flow.sinks or not flow.carried(acc_read, loop):
+        return None
+    evidence = Evidence(ctx, flow)
+    leak = _leaking_part(evidence, added)
+    if leak is None or grad_disabled(ctx.parents, ctx.resolve):
+        return None
+    src = ctx.source
+    text = src.text(leak)
+    if needs_parens(leak, ast.Attribute(), src):
+        text = f"({text})"
+    fixed = f"{text}.item()"
+    whole = src.between(src.start(node), src.start(leak)) + fixed + src.between(
+        src.end(leak), src.end(node))
+    return Report(
+        node,
+        f"`{src.quote(node)}` keeps every iteration's autograd graph alive (losses are "
+        f"tensors since PyTorch 0.4); use `{shorten(whole, 50)}`",
+        Fix((src.replace(leak, fixed),), UNSAFE),
+    )
+
+
+def _accumulation_parts(node: ast.AST) -> Optional[Tuple[ast.AST, ast.AST]]:
+    """``(accumulator read, added value)`` for ``acc += E``, ``acc = acc + E``,
+    ``accs.append(E)``."""
+    if isinstance(node, ast.AugAssign):
+        if isinstance(node.op, ast.Add) and isinstance(node.target, (ast.Name, ast.Attribute)):
+            return node.target, node.value
+        return None
+    if isinstance(node, ast.Assign):
+        value = node.value
+        if len(node.targets) != 1 or not isinstance(value, ast.BinOp):
+            return None
+        if not isinstance(value.op, ast.Add):
+            return None
+        target = key(node.targets[0])
+        if target is None:
+            return None
+        if key(value.left) == target:
+            return value.left, value.right
+        if key(value.right) == target:
+            return value.right, value.left
+        return None
+    if isinstance(node, ast.Call):
+        func = node.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr == "append"
+            and len(node.args) == 1
+            and not node.keywords
+            and not isinstance(node.args[0], ast.Starred)
+            and key(func.value) is not None
+        ):
+            return func.value, node.args[0]
+    return None
+
+
+def _leaking_part(evidence: Evidence, added: ast.AST) -> Optional[ast.AST]:
+    """The part of ``added`` that carries history: ``loss`` in ``loss * n``."""
+    if isinstance(added, ast.BinOp) and isinstance(added.op, (ast.Mult, ast.Div)):
+        left, right = evidence.history(added.left), evidence.history(added.right)
+        if left and not right:
+            return _leaking_part(evidence, added.left)
+        if right and not left:
+            return _leaking_part(evidence, added.right)
+        return added if left else None
+    return added if evidence.history(added) else None

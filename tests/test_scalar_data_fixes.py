@@ -1,0 +1,215 @@
+"""Fixes of TV003 (scalar extraction, accumulation) and TV004 (``.data`` in place).
+
+(source, expected) tables: each fix is applied alone, so the tables pin the
+rules' own edits; the fixed text must parse.
+"""
+import ast
+import textwrap
+
+import pytest
+
+from flake8_torch04._core import SAFE, UNSAFE, check_source
+from flake8_torch04._fix import apply_edits
+
+
+def only_fix(source, code):
+    findings = check_source(source, "t.py", [code])
+    assert len(findings) == 1, findings
+    return findings[0]
+
+
+def fixed(source, code):
+    finding = only_fix(source, code)
+    assert finding.fix is not None, finding
+    text = apply_edits(source, finding.fix.edits)
+    ast.parse(text)
+    return text, finding.fix
+
+
+def dedent(text):
+    return textwrap.dedent(text).lstrip("\n")
+
+
+EXTRACTION = [
+    ("loss.data[0]", "loss.item()"),
+    ("loss.data.cpu().numpy()[0]", "loss.item()"),
+    ("loss.cpu().data.numpy()[0]", "loss.item()"),
+    ("loss.data.tolist()[0]", "loss.item()"),
+    ("rpn_loss_cls.mean().data[0]", "rpn_loss_cls.mean().item()"),
+    ("(-torch.log(loss)).data[0]", "(-torch.log(loss)).item()"),
+    ("(loss_a + loss_b).data[0]", "(loss_a + loss_b).item()"),
+    ("criterion(out, y).data[0]", "criterion(out, y).item()"),
+]
+
+
+@pytest.mark.parametrize("before, after", EXTRACTION)
+def test_extraction_fix(before, after):
+    source = f"import torch\nprint({before})\n"
+    text, fix = fixed(source, "TV003")
+    assert text == f"import torch\nprint({after})\n"
+    assert fix.safety == SAFE
+
+
+def test_extraction_fix_dropping_a_comment_is_unsafe():
+    source = "print(loss.data[  # note\n    0])\n"
+    text, fix = fixed(source, "TV003")
+    assert text == "print(loss.item())\n"
+    assert fix.safety == UNSAFE
+
+
+def test_extraction_message_quotes_code_and_fix():
+    finding = only_fix("x = errD.data.tolist()[0]\n", "TV003")
+    assert finding.message.startswith("`errD.data.tolist()[0]` raises TypeError")
+    assert finding.message.endswith("use `errD.item()`")
+    assert (finding.line, finding.col) == (1, 4)
+
+
+ACCUMULATION = [
+    ("total += loss", "total += loss.item()"),
+    ("total = total + loss", "total = total + loss.item()"),
+    ("losses.append(loss)", "losses.append(loss.item())"),
+    ("total += loss * x.size(0)", "total += loss.item() * x.size(0)"),
+    ("total += criterion(out, y)", "total += criterion(out, y).item()"),
+]
+
+
+@pytest.mark.parametrize("before, after", ACCUMULATION)
+def test_accumulation_fix(before, after):
+    template = dedent("""
+        def train(loader, criterion, model):
+            total, losses = 0, []
+            for x, y in loader:
+                out = model(x)
+                loss = criterion(out, y)
+                {}
+            print(total, losses)
+    """)
+    text, fix = fixed(template.format(before), "TV003")
+    assert text == template.format(after)
+    assert fix.safety == UNSAFE
+    finding = only_fix(template.format(before), "TV003")
+    assert f"use `{after}`" in finding.message
+
+
+def test_torch_nn_init_fix_uses_the_files_binding():
+    cases = {
+        "import torch.nn as nn\n": "nn.init.normal_(m.weight, 0, 0.02)",
+        "from torch.nn import init\n": "init.normal_(m.weight, 0, 0.02)",
+        "import torch as th\n": "th.nn.init.normal_(m.weight, 0, 0.02)",
+        "import torch.nn.init as weight_init\n": "weight_init.normal_(m.weight, 0, 0.02)",
+    }
+    for header, call in cases.items():
+        source = header + "def f(m):\n    m.weight.data.normal_(0, 0.02)\n"
+        text, fix = fixed(source, "TV004")
+        assert text == header + f"def f(m):\n    {call}\n"
+        assert fix.safety == UNSAFE and fix.imports == ()
+
+
+def test_torch_nn_init_fix_without_an_import_asks_for_torch():
+    source = "def f(m):\n    m.bias.data.zero_()\n"
+    text, fix = fixed(source, "TV004")
+    assert text == "def f(m):\n    torch.nn.init.zeros_(m.bias)\n"
+    assert fix.imports == ("torch",)
+
+
+@pytest.mark.parametrize("before, after", [
+    ("m.bias.data.fill_(0)", "nn.init.zeros_(m.bias)"),
+    ("m.weight.data.fill_(1)", "nn.init.ones_(m.weight)"),
+    ("m.weight.data.fill_(0.5)", "nn.init.constant_(m.weight, 0.5)"),
+    ("m.weight.data.uniform_(-r, r)", "nn.init.uniform_(m.weight, -r, r)"),
+])
+def test_init_method_names(before, after):
+    source = f"import torch.nn as nn\n{before}\n"
+    text, _ = fixed(source, "TV004")
+    assert text == f"import torch.nn as nn\n{after}\n"
+
+
+def test_grad_zero_is_safe():
+    text, fix = fixed("p.grad.data.zero_()\n", "TV004")
+    assert text == "p.grad.zero_()\n"
+    assert fix.safety == SAFE
+
+
+def test_init_function_of_data_is_safe_and_renamed():
+    source = "from torch.nn import init\ninit.xavier_uniform(m.weight.data)\n"
+    text, fix = fixed(source, "TV004")
+    assert text == "from torch.nn import init\ninit.xavier_uniform_(m.weight)\n"
+    assert fix.safety == SAFE
+
+
+def test_init_function_imported_by_name_keeps_its_name():
+    source = "from torch.nn.init import xavier_uniform\nxavier_uniform(m.weight.data, 1.0)\n"
+    text, _ = fixed(source, "TV004")
+    assert text == "from torch.nn.init import xavier_uniform\nxavier_uniform(m.weight, 1.0)\n"
+
+
+def test_optimizer_step_goes_under_no_grad():
+    source = dedent("""
+        import torch
+        for p in model.parameters():
+            p.data.add_(-lr, p.grad.data)
+    """)
+    text, fix = fixed(source, "TV004")
+    assert text == dedent("""
+        import torch
+        for p in model.parameters():
+            with torch.no_grad():
+                p.add_(p.grad, alpha=-lr)
+    """)
+    assert fix.safety == UNSAFE and fix.imports == ()
+
+
+def test_no_grad_rewrite_keeps_two_space_indentation_and_continuation_lines():
+    source = dedent("""
+        import torch as th
+        def step(w, lr):
+          if w.grad is not None:
+            w.data -= (lr *
+                       w.grad.data)  # update
+    """)
+    text, _ = fixed(source, "TV004")
+    assert text == dedent("""
+        import torch as th
+        def step(w, lr):
+          if w.grad is not None:
+            with th.no_grad():
+              w -= (lr *
+                         w.grad)  # update
+    """)
+
+
+def test_no_grad_rewrite_of_an_indexed_store_and_addcdiv():
+    source = "import torch\nw.data[0] = 0.0\np.data.addcdiv_(-s, a, b)\n"
+    findings = check_source(source, "t.py", ["TV004"])
+    texts = [apply_edits(source, f.fix.edits) for f in findings]
+    assert texts == [
+        "import torch\nwith torch.no_grad():\n    w[0] = 0.0\np.data.addcdiv_(-s, a, b)\n",
+        "import torch\nw.data[0] = 0.0\nwith torch.no_grad():\n    p.addcdiv_(a, b, value=-s)\n",
+    ]
+
+
+def test_no_grad_region_only_drops_data():
+    source = dedent("""
+        import torch
+        with torch.no_grad():
+            for p in params:
+                p.data.sub_(lr * p.grad.data)
+    """)
+    text, _ = fixed(source, "TV004")
+    assert "        p.sub_(lr * p.grad)\n" in text
+    assert text.count("no_grad") == 1
+
+
+@pytest.mark.parametrize("source", [
+    "import torch\nif cond: p.data.add_(1)\n",
+    "import torch\nx = 1; p.data.add_(1)\n",
+    "import torch\np.data.add_(1); x = 1\n",
+    "import torch\ny = p.data.add_(1)\n",
+    "import torch\nm.weight.data.normal_().fmod_(2)\n",
+    "import torch\np.data.copy_(f('''a\nb'''))\n",
+    "import torch\nm.weight.data = w\n",
+])
+def test_no_fix_where_no_statement_can_be_wrapped(source):
+    finding = only_fix(source, "TV004")
+    assert finding.fix is None
+    assert "use `" in finding.message
