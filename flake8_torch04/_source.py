@@ -6,7 +6,7 @@ or edits is a 0-based *character* column, as editors and pycodestyle count.
 from __future__ import annotations
 
 import ast
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import List, NamedTuple, Sequence, Tuple, Type, Union
 
 Position = Tuple[int, int]  # (1-based line, 0-based character column)
 
@@ -81,8 +81,18 @@ _LOOSE_PARENTS = (
 )
 
 
-def needs_parens(expr: ast.AST, parent: Optional[ast.AST], source: Source) -> bool:
-    """Whether ``expr``'s text needs parentheses where ``parent`` holds the node it replaces."""
+def needs_parens(
+    expr: ast.AST, parent: Union[ast.AST, Type[ast.AST], None], source: Source
+) -> bool:
+    """Whether ``expr``'s text needs parentheses where ``parent`` holds the node it replaces.
+
+    ``parent`` may be a node class: ``needs_parens(e, ast.Attribute, src)`` asks
+    whether ``e`` needs parentheses before ``.attr``.
+    """
+    if isinstance(parent, type):
+        kind = parent
+    else:
+        kind = type(parent)
     if isinstance(expr, _ATOMS):
         return False
     if isinstance(expr, ast.Tuple):
@@ -90,9 +100,9 @@ def needs_parens(expr: ast.AST, parent: Optional[ast.AST], source: Source) -> bo
         if text.startswith("(") and text.endswith(")"):
             return False
         return True
-    if isinstance(parent, ast.Call):
+    if issubclass(kind, ast.Call):
         return isinstance(expr, (ast.NamedExpr, ast.Starred))
-    return not isinstance(parent, _LOOSE_PARENTS)
+    return not issubclass(kind, _LOOSE_PARENTS)
 
 
 def has_comment(text: str) -> bool:

@@ -59,6 +59,13 @@ TV001_FIXES = [
         'x = t  # comment\ns = "é"; y = s\n', id="non-ascii-columns",
     ),
     pytest.param("x = Variable(t, volatile=False)\n", "x = t\n", id="volatile-false"),
+    pytest.param(
+        "def f(loc_t, conf_t):\n    loc_t = Variable(loc_t, requires_grad=False)\n"
+        "    if loc_t is not None:\n        conf_t = Variable(conf_t)\n    return loc_t\n",
+        "def f(loc_t, conf_t):\n    if loc_t is not None:\n        pass\n    return loc_t\n",
+        id="self-assignment-dropped",
+    ),
+    pytest.param("x = Variable(x); y = 1\n", "x = x; y = 1\n", id="self-assignment-shared-line"),
 ]
 
 TV001_NOOPS = [

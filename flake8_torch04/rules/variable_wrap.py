@@ -6,7 +6,7 @@ from typing import Dict, Iterator, Optional
 
 from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
 from .._flow import key
-from .._source import has_comment, needs_parens, shorten
+from .._source import Edit, has_comment, needs_parens, shorten
 
 VARIABLE = "torch.autograd.Variable"
 
@@ -185,12 +185,45 @@ def _wrap_report(ctx: Context, node: ast.Call) -> Report:
     outside = src.text(node).replace(data_text, "", 1)
     if has_comment(outside):
         safety = UNSAFE
+    if new == data_text:
+        dropped = _drop_self_assignment(ctx, node, data_text)
+        if dropped is not None:
+            return Report(node, f"{what}; drop the assignment (`{shorten(data_text, 30)}` "
+                                "is already a tensor)", Fix((dropped,), safety))
     fix = Fix((src.replace(node, new),), safety)
     return Report(node, f"{what}; use `{suggestion}`", fix)
 
 
+def _drop_self_assignment(ctx: Context, node: ast.Call, data_text: str) -> Optional[Edit]:
+    """``x = Variable(x)`` alone on its lines: the edit that removes the statement.
+
+    The statement becomes ``pass`` where it is the only one of its block.
+    """
+    statement = ctx.parent
+    if not (
+        isinstance(statement, ast.Assign)
+        and statement.value is node
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], (ast.Name, ast.Attribute))
+        and ctx.source.text(statement.targets[0]) == data_text
+        and len(ctx.parents) >= 2
+    ):
+        return None
+    src = ctx.source
+    (first, col), (last, end_col) = src.start(statement), src.end(statement)
+    if src.lines[first - 1][:col].strip() or src.lines[last - 1][end_col:].strip():
+        return None  # shares its lines with other statements or a comment
+    block = ctx.parents[-2]
+    alone = any(
+        getattr(block, field, None) == [statement] for field in ("body", "orelse", "finalbody")
+    )
+    if alone:
+        return src.replace(statement, "pass")
+    return Edit((first, 0), (last + 1, 0), "")
+
+
 def _suffix(ctx: Context, data: ast.AST, data_text: str, suffix: str) -> str:
-    if needs_parens(data, ast.Attribute(), ctx.source):
+    if needs_parens(data, ast.Attribute, ctx.source):
         data_text = f"({data_text})"
     return data_text + suffix
 
