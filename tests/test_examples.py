@@ -1,0 +1,59 @@
+"""The shipped examples and ``torch04 explain`` agree with what the tool does.
+
+``examples/legacy_train_fixed.py`` is what ``torch04 check --fix --unsafe-fixes``
+makes of ``examples/legacy_train.py``; when a rule's fix changes, regenerate it:
+
+    torch04 check --fix --unsafe-fixes - < examples/legacy_train.py > examples/legacy_train_fixed.py
+"""
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from flake8_torch04 import _docs
+from flake8_torch04._core import all_rules
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+REGENERATE = ("torch04 check --fix --unsafe-fixes - < examples/legacy_train.py "
+              "> examples/legacy_train_fixed.py")
+
+
+def torch04(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "flake8_torch04", *args], cwd=cwd,
+                          capture_output=True, text=True, encoding="utf-8", timeout=120)
+
+
+def test_fixed_example_is_what_the_fixer_makes(tmp_path):
+    legacy = tmp_path / "legacy_train.py"
+    shutil.copy(EXAMPLES / "legacy_train.py", legacy)
+    proc = torch04("check", "--fix", "--unsafe-fixes", str(legacy))
+    assert proc.returncode == 1, proc.stderr  # the findings that need a hand edit remain
+    expected = (EXAMPLES / "legacy_train_fixed.py").read_text(encoding="utf-8")
+    assert legacy.read_text(encoding="utf-8") == expected, f"regenerate: {REGENERATE}"
+
+
+def test_fixed_example_leaves_only_hand_edits(tmp_path):
+    fixed = tmp_path / "legacy_train_fixed.py"
+    shutil.copy(EXAMPLES / "legacy_train_fixed.py", fixed)
+    before = fixed.read_bytes()
+    proc = torch04("check", "--fix", "--unsafe-fixes", "--output-format", "json", str(fixed))
+    assert fixed.read_bytes() == before  # nothing left for the fixer: a fixpoint
+    assert proc.returncode == 1
+    remaining = json.loads(proc.stdout)
+    assert remaining, "the example should keep something to fix by hand"
+    assert all(record["fix"] is None for record in remaining)
+
+
+@pytest.mark.parametrize("code", sorted(all_rules()))
+def test_explain_prints_the_rule_documentation(code):
+    rule = all_rules()[code]
+    proc = torch04("explain", code)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == _docs.explain(rule)
+    # the README's section for the rule says the same, with deeper headings
+    readme_section = _docs.rule_docs({code: rule}).replace("#### ", "## ")
+    body = readme_section.split("\n\n", 2)[2]  # after the "### code name" title and summary
+    assert body in proc.stdout
