@@ -213,3 +213,17 @@ def test_no_fix_where_no_statement_can_be_wrapped(source):
     finding = only_fix(source, "TV004")
     assert finding.fix is None
     assert "use `" in finding.message
+
+
+def test_no_grad_region_keeps_the_overload_rewrite():
+    source = dedent("""
+        import torch
+        @torch.no_grad()
+        def step(params, lr):
+            for p in params:
+                p.data.add_(-lr, p.grad.data)
+    """)
+    finding = only_fix(source, "TV004")
+    assert finding.message.endswith("use `p.add_(p.grad, alpha=-lr)`")
+    text = apply_edits(source, finding.fix.edits)
+    assert "        p.add_(p.grad, alpha=-lr)\n" in text

@@ -237,15 +237,22 @@ def _no_grad_fix(ctx: Context, stmt: ast.stmt, new: str) -> Optional[Fix]:
 
 
 def _guarded_fix(ctx: Context, node: ast.AST, stmt: Optional[ast.stmt],
-                 changes: List[Tuple[ast.AST, str]], new: str) -> Optional[Fix]:
-    """Under ``no_grad`` already: the changes; else the statement under a new
-    ``with torch.no_grad():``; else nothing."""
+                 new: str) -> Optional[Fix]:
+    """``node`` rewritten to ``new``: as it is under ``no_grad`` already; else its
+    statement under a new ``with torch.no_grad():``; else nothing."""
     if grad_disabled(ctx.parents, ctx.resolve):
-        return Fix(tuple(ctx.source.replace(n, t) for n, t in changes), UNSAFE)
+        return Fix((ctx.source.replace(node, new),), UNSAFE)
     if stmt is None:
         return None
     whole = _rewrite(ctx, stmt, [(node, new)]) if stmt is not node else new
     return _no_grad_fix(ctx, stmt, whole) if whole is not None else None
+
+
+def _guarded(ctx: Context, text: str) -> str:
+    """``text`` as the modern fix shows it: under ``with torch.no_grad():``."""
+    if grad_disabled(ctx.parents, ctx.resolve):
+        return text
+    return f"with torch.no_grad(): {text}"
 
 
 def _message(ctx: Context, node: ast.AST, suggestion: str,
@@ -358,10 +365,10 @@ def _inplace_call(ctx: Context, call: ast.Call) -> Optional[Report]:
     new = _rewrite(ctx, call, changes) if changes is not None else None
     if new is not None and op in _SCALAR_FIRST:
         new = _scalar_last(ctx, call, tensor, changes) or new
-    fix = _guarded_fix(ctx, call, stmt, changes or [], new) if new is not None else None
+    fix = _guarded_fix(ctx, call, stmt, new) if new is not None else None
     if new is None:
         new = f"{src.text(tensor)}.{op}(...)"
-    return Report(call, _message(ctx, call, f"with torch.no_grad(): {new}"), fix)
+    return Report(call, _message(ctx, call, _guarded(ctx, new)), fix)
 
 
 def _init_method(ctx: Context, call: ast.Call, tensor: ast.AST, op: str) -> Optional[Report]:
@@ -451,9 +458,9 @@ def _out_call(ctx: Context, call: ast.Call) -> Optional[Report]:
     changes = _changes(ctx, out.value, out, [*call.args, *(k.value for k in call.keywords
                                                            if k.value is not out)])
     new = _rewrite(ctx, call, changes) if changes is not None else None
-    fix = _guarded_fix(ctx, call, _statement(ctx, call), changes or [], new) if new else None
+    fix = _guarded_fix(ctx, call, _statement(ctx, call), new) if new else None
     suggestion = new or f"{ctx.source.text(call.func)}(..., out={ctx.source.text(out.value)})"
-    return Report(call, _message(ctx, call, f"with torch.no_grad(): {suggestion}",
+    return Report(call, _message(ctx, call, _guarded(ctx, suggestion),
                                  "writes `out=` into `.data`"), fix)
 
 
@@ -473,7 +480,7 @@ def _store(ctx: Context, stmt: ast.stmt) -> Optional[Report]:
         text = _rewrite(ctx, value, changes[1:]) if changes else None
         text = text or src.text(value)
         if _param_attr(tensor) or _iterated_parameters(ctx.flow(), tensor):
-            suggestion = f"with torch.no_grad(): {src.text(tensor)}.copy_({text})"
+            suggestion = _guarded(ctx, f"{src.text(tensor)}.copy_({text})")
         else:
             suggestion = f"{src.text(tensor)} = {text}"
         return Report(stmt, _message(ctx, stmt, suggestion, "swaps `.data` past autograd"))
@@ -483,10 +490,10 @@ def _store(ctx: Context, stmt: ast.stmt) -> Optional[Report]:
         changes = _changes(ctx, tensor, data, [stmt.value])
         new = _rewrite(ctx, stmt, changes) if changes is not None else None
         if new is not None:
-            fix = _guarded_fix(ctx, stmt, stmt, changes, new)
+            fix = _guarded_fix(ctx, stmt, stmt, new)
     if new is None:
         new = src.text(stmt).replace(".data", "", 1)
-    return Report(stmt, _message(ctx, stmt, f"with torch.no_grad(): {new}"), fix)
+    return Report(stmt, _message(ctx, stmt, _guarded(ctx, new)), fix)
 
 
 def _flat(targets: Iterable[ast.AST]) -> Iterator[ast.AST]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
 from .._flow import (
@@ -120,6 +120,17 @@ class Evidence:
     def __init__(self, ctx: Context, flow: Flow) -> None:
         self.ctx = ctx
         self.flow = flow
+        #: answers so far, by question and node; a question met again while it is
+        #: being answered (a cycle through loop bindings) counts as no evidence
+        self._memo: Dict[Tuple[str, int, bool], bool] = {}
+
+    def _cached(self, question: str, node: ast.AST, flag: bool,
+                answer: Callable[[], bool]) -> bool:
+        memo_key = (question, id(node), flag)
+        if memo_key not in self._memo:
+            self._memo[memo_key] = False
+            self._memo[memo_key] = answer()
+        return self._memo[memo_key]
 
     # -- not tensors at all ---------------------------------------------
     def foreign(self, node: ast.AST) -> bool:
@@ -187,22 +198,25 @@ class Evidence:
         return not (key(receiver) and self.not_tensor(receiver))
 
     # -- TV003 (a): the value is a scalar under 0.3 ------------------------
-    def scalar(self, node: ast.AST, by_name: bool, seen: Tuple[Def, ...] = ()) -> bool:
+    def scalar(self, node: ast.AST, by_name: bool) -> bool:
         """Evidence that ``node`` held a one-element tensor under PyTorch 0.3.
 
         ``by_name`` lets a loss-like name count on its own.
         """
+        return self._cached("scalar", node, by_name, lambda: self._scalar(node, by_name))
+
+    def _scalar(self, node: ast.AST, by_name: bool) -> bool:
         node = peel(node)[0]
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            return self.scalar(node.operand, by_name, seen)
+            return self.scalar(node.operand, by_name)
         if isinstance(node, ast.BinOp) and isinstance(
             node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)
         ):
-            return self.scalar(node.left, by_name, seen) or self.scalar(node.right, by_name, seen)
+            return self.scalar(node.left, by_name) or self.scalar(node.right, by_name)
         if isinstance(node, ast.Call):
             inner = self._elementwise_input(node)
             if inner is not None:
-                return self.scalar(inner, by_name, seen)
+                return self.scalar(inner, by_name)
             return self.reduction(node) or self.loss_call(node)
         if isinstance(node, ast.Subscript):
             # ``losses[name].data[0]``: an element of a collection of losses
@@ -220,14 +234,11 @@ class Evidence:
         if k in self.flow.backward_plain or (by_name and loss_name(node)):
             return True
         defs = self.flow.reaching(node)
-        if not defs or len(seen) > 6:
-            return False
-        relevant = [d for d in defs if not _initial(d)]
+        relevant = [d for d in defs or () if not _initial(d)]
         return bool(relevant) and all(
-            d not in seen
-            and d.kind in ("assign", "augassign", "walrus")
+            d.kind in ("assign", "augassign", "walrus")
             and d.value is not None
-            and self.scalar(d.value, True, seen + (d,))
+            and self.scalar(d.value, True)
             for d in relevant
         )
 
@@ -245,22 +256,25 @@ class Evidence:
         return None
 
     # -- TV003 (b): the value carries autograd history --------------------
-    def history(self, node: ast.AST, seen: Tuple[Def, ...] = ()) -> bool:
+    def history(self, node: ast.AST) -> bool:
         """Evidence that ``node`` carries autograd history: a loss call's result
         (not through ``.item()``/``.detach()``/``.data``/``float()``), or a key
         that ``.backward()`` is called on."""
+        return self._cached("history", node, False, lambda: self._history(node))
+
+    def _history(self, node: ast.AST) -> bool:
         if detaches(node):
             return False
         if isinstance(node, ast.UnaryOp):
-            return self.history(node.operand, seen)
+            return self.history(node.operand)
         if isinstance(node, ast.BinOp):
-            return self.history(node.left, seen) or self.history(node.right, seen)
+            return self.history(node.left) or self.history(node.right)
         if isinstance(node, ast.Call):
             if self.loss_call(node):
                 return True
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr in _REDUCTIONS:
-                return not node.args and self.history(func.value, seen)
+                return not node.args and self.history(func.value)
             return False
         k = key(node)
         if k is None:
@@ -272,8 +286,7 @@ class Evidence:
         if relevant and all(_detached(d) for d in relevant):
             return False
         if any(
-            d not in seen and d.value is not None and d.kind in ("assign", "walrus")
-            and self.history(d.value, seen + (d,))
+            d.value is not None and d.kind in ("assign", "walrus") and self.history(d.value)
             for d in relevant
         ):
             return True
