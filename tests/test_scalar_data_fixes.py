@@ -227,3 +227,10 @@ def test_no_grad_region_keeps_the_overload_rewrite():
     assert finding.message.endswith("use `p.add_(p.grad, alpha=-lr)`")
     text = apply_edits(source, finding.fix.edits)
     assert "        p.add_(p.grad, alpha=-lr)\n" in text
+
+
+def test_no_grad_rewrite_without_a_torch_binding_asks_for_the_import():
+    source = "def step(p):\n    p.data.clamp_(-1, 1)\n"
+    text, fix = fixed(source, "TV004")
+    assert text == "def step(p):\n    with torch.no_grad():\n        p.clamp_(-1, 1)\n"
+    assert fix.imports == ("torch",)
