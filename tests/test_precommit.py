@@ -8,6 +8,7 @@ is built from the package index into a temporary ``PRE_COMMIT_HOME``, so these
 tests take a while (three environments: ``try-repo``'s own, one for the pinned
 hooks, one for the flake8 hook).
 """
+import json
 import os
 import re
 import shutil
@@ -51,6 +52,18 @@ LEGACY_SAFE_FIXED = LEGACY.replace(
     "data, target = Variable(data), Variable(target)", "data, target = data, target"
 )
 SAFE_FINDINGS = ["legacy.py:7:24: TV001 [*] ", "legacy.py:7:40: TV001 [*] "]
+NOTEBOOK = json.dumps({
+    "cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Legacy\n"]},
+        {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+         "source": ["import torch\n", "from torch.autograd import Variable\n", "\n",
+                    "x = Variable(torch.ones(2))"]},
+    ],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                "name": "python3"}, "language_info": {"name": "python"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}, indent=1) + "\n"
+NOTEBOOK_FINDING = "legacy.ipynb:cell 2, line 4, col 5: TV001 [*] "
 OTHER_FINDINGS = ["legacy.py:13:8: TV005 ", "legacy.py:14:13: TV001 ", "legacy.py:14:25: TV002 "]
 
 GIT_IDENTITY = {
@@ -140,7 +153,7 @@ def hooks(output: str) -> Dict[str, Hook]:
 
 
 def finding_lines(output: str):
-    return [line for line in output.splitlines() if line.startswith("legacy.py:")]
+    return [line for line in output.splitlines() if line.startswith("legacy.")]
 
 
 def assert_reports(output: str, prefixes):
@@ -150,10 +163,12 @@ def assert_reports(output: str, prefixes):
 
 
 def test_try_repo_check_fails_and_fix_applies_safe_fixes(hook_repo, project, env):
+    (project / "legacy.ipynb").write_text(NOTEBOOK, encoding="utf-8")
+    git("add", "legacy.ipynb", cwd=project, env=env)
     # Without a hook id, try-repo runs every hook of the manifest, in id order:
-    # torch04 on the legacy file, then torch04-fix.
-    proc = pre_commit("try-repo", str(hook_repo), "--files", "legacy.py", "--verbose",
-                      cwd=project, env=env)
+    # torch04 on the legacy files, then torch04-fix.
+    proc = pre_commit("try-repo", str(hook_repo), "--files", "legacy.py", "legacy.ipynb",
+                      "--verbose", cwd=project, env=env)
     assert proc.returncode == 1
     result = hooks(proc.stdout)
     assert set(result) == {"torch04", "torch04-fix"}
@@ -161,7 +176,7 @@ def test_try_repo_check_fails_and_fix_applies_safe_fixes(hook_repo, project, env
     check = result["torch04"]
     assert check.status == "Failed"
     assert "- exit code: 1" in check.output
-    assert_reports(check.output, SAFE_FINDINGS + OTHER_FINDINGS)
+    assert_reports(check.output, SAFE_FINDINGS + OTHER_FINDINGS + [NOTEBOOK_FINDING])
 
     fix = result["torch04-fix"]
     assert fix.status == "Failed"
@@ -170,6 +185,8 @@ def test_try_repo_check_fails_and_fix_applies_safe_fixes(hook_repo, project, env
     assert_reports(fix.output, OTHER_FINDINGS)
     assert not any("[*]" in line for line in finding_lines(fix.output))
     assert (project / "legacy.py").read_text(encoding="utf-8") == LEGACY_SAFE_FIXED
+    notebook = json.loads((project / "legacy.ipynb").read_text(encoding="utf-8"))
+    assert notebook["cells"][1]["source"] == ["import torch\n", "\n", "x = torch.ones(2)"]
 
 
 def test_pinned_hooks_fix_once_then_report_only_what_is_left(hook_repo, project, env):
