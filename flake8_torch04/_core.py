@@ -179,6 +179,8 @@ class Context:
         #: names assigned a torch-version test, with its polarity
         self.version_flags: Dict[str, int] = {}
         self._flows: Dict[ast.AST, object] = {}
+        #: per-file caches a rule may keep, under a key of its own
+        self.memo: Dict[str, object] = {}
         self.imports_torch = bool(re.search(r"^\s*(?:import|from)\s+torch\b", self.text, re.M))
         #: the file works with torch tensors: imports torch, or uses
         #: ``Variable``/``.backward(`` (helper modules often import nothing)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, Iterator, Optional
 
 from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
@@ -30,8 +31,8 @@ _HISTORY_WORDS = ("loss", "criterion", "crit", "model", "net", "encoder", "decod
                   "generator", "discriminator")
 
 
-@rule("TV001", ast.Call, ast.Name, ast.Attribute, markers=("Variable",))
-def variable_wrap(ctx: Context, node: ast.AST) -> Iterator[Report]:
+@rule("TV001", ast.Call, markers=("Variable",))
+def variable_wrap(ctx: Context, node: ast.Call) -> Iterator[Report]:
     """Flags every use of ``torch.autograd.Variable`` as a wrapper.
 
     ## What it does
@@ -80,34 +81,25 @@ def variable_wrap(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``torch.no_grad()`` region first.  A wrap whose text holds a comment is
     unsafe to rewrite.
     """
-    if isinstance(node, ast.Call):
-        if ctx.resolve(node.func) == VARIABLE:
-            yield _wrap_report(ctx, node)
+    if ctx.resolve(node.func) == VARIABLE:
+        yield _wrap_report(ctx, node)
         return
-    if not isinstance(node.ctx, ast.Load):
+    values = [*node.args, *(kw.value for kw in node.keywords)]
+    if not any(isinstance(v, (ast.Name, ast.Attribute)) for v in values):
         return
-    parent = ctx.parent
-    if isinstance(parent, ast.keyword):
-        if len(ctx.parents) < 2:
-            return
-        call = ctx.parents[-2]
-    elif isinstance(parent, ast.Call) and parent.func is not node:
-        call = parent
-    else:
-        return
-    callee = key(call.func) if isinstance(call, ast.Call) else None
+    callee = key(node.func)
     if callee is None:
         return
     callee = callee.rsplit(".", 1)[-1]
     if callee in _CLASS_ARG_CALLS or callee.startswith("assert"):
         return  # a class compared or checked against (TV005's business), not a function
-    if ctx.resolve(node) != VARIABLE:
-        return
-    yield Report(
-        node,
-        f"`{ctx.source.quote(node)}` passed as a function is a no-op wrapper since "
-        "PyTorch 0.4 (it detaches); drop it or pass `torch.Tensor.detach`",
-    )
+    for value in values:
+        if isinstance(value, (ast.Name, ast.Attribute)) and ctx.resolve(value) == VARIABLE:
+            yield Report(
+                value,
+                f"`{ctx.source.quote(value)}` passed as a function is a no-op wrapper since "
+                "PyTorch 0.4 (it detaches); drop it or pass `torch.Tensor.detach`",
+            )
 
 
 def _params(node: ast.Call) -> Optional[Dict[str, ast.AST]]:
@@ -131,21 +123,64 @@ def _is_const(node: Optional[ast.AST], value: object) -> bool:
 
 
 def _carries_history(ctx: Context, data: ast.AST) -> bool:
+    """Whether ``data`` visibly carries autograd history in the enclosing function.
+
+    Evidence is read off the function's text (a regular expression search, so
+    this costs no walk): ``data.backward(``, ``data.requires_grad_(``, or
+    ``data = <loss or model call>(``.  It only chooses between ``x`` and
+    ``x.detach()``, which behave the same on 0.3 code.
+    """
     if isinstance(data, ast.Call):
-        return _history_call(data)
+        callee = key(data.func)
+        return callee is not None and _history_callee(callee)
     k = key(data)
     if k is None:
         return False
-    flow = ctx.flow()
-    if k in flow.backward or k in flow.requires_grad:
+    text = _scope_text(ctx)
+    name = re.escape(k)
+    if re.search(rf"(?<![\w.]){name}\s*\.\s*(?:backward|requires_grad_)\s*\(", text):
         return True
-    return any(isinstance(v, ast.Call) and _history_call(v) for v in flow.assigned.get(k, ()))
+    return any(
+        _history_callee(m.group(1))
+        for m in re.finditer(rf"(?m)^[ \t]*{name}\s*=\s*([\w.]+)\s*\(", text)
+    )
 
 
-def _history_call(call: ast.Call) -> bool:
-    callee = key(call.func)
-    if callee is None:
-        return False
+def _scope_text(ctx: Context) -> str:
+    """The text of the enclosing function (or module), without nested functions and classes."""
+    scope = ctx.scope.function()
+    node = scope.node if scope is not None else ctx.tree
+    cache = ctx.memo.setdefault("scope_text", {})
+    text = cache.get(node)
+    if text is None:
+        lines = ctx.source.lines
+        first, last = (node.lineno, node.end_lineno) if scope is not None else (1, len(lines))
+        keep = [True] * (last - first + 1)
+        body = node.body if isinstance(getattr(node, "body", None), list) else []
+        for nested in _nested_definitions(body):
+            start = min([nested.lineno] + [d.lineno for d in nested.decorator_list])
+            for line in range(start, nested.end_lineno + 1):
+                keep[line - first] = False
+        text = cache[node] = "".join(
+            line for line, kept in zip(lines[first - 1:last], keep) if kept
+        )
+    return text
+
+
+def _nested_definitions(body) -> Iterator[ast.AST]:
+    """Function and class definitions among ``body``'s statements, at any block depth."""
+    for statement in body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield statement
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            for child in getattr(statement, field, ()):
+                yield from _nested_definitions(
+                    [child] if isinstance(child, ast.stmt) else child.body
+                )
+
+
+def _history_callee(callee: str) -> bool:
     if callee.startswith("self.") and callee.count(".") == 1:
         return True  # a submodule of the model
     last = callee.rsplit(".", 1)[-1].lower()
