@@ -53,7 +53,6 @@ def train(model, loader, lr=0.01, epochs=2):
     for epoch in range(epochs):
         total_loss = 0
         for batch_idx, (data, target) in enumerate(loader):
-            data, target = data, target
             optimizer.zero_grad()
             output = model(data)
             loss = criterion(output, target)

@@ -417,7 +417,9 @@ def _fix_key(finding: Finding) -> tuple:
 def _build(text: str, fixes: Sequence[Finding], newline: str) -> Tuple[str, Optional[str]]:
     """The text with ``fixes`` applied and their imports added, and why it is
     invalid (``None`` when it parses)."""
-    spans = edit_spans(text, [e for f in fixes for e in f.fix.edits])
+    # findings that share one fix (two wraps of one dropped statement) apply it once
+    edits = dict.fromkeys(e for f in fixes for e in f.fix.edits)
+    spans = edit_spans(text, list(edits))
     new = apply_spans(text, spans, newline)
     try:
         imports = [spec for f in fixes for spec in f.fix.imports]
@@ -431,9 +433,14 @@ def _build(text: str, fixes: Sequence[Finding], newline: str) -> Tuple[str, Opti
 
 def _choose(analysis: Analysis, unsafe: bool, rejected: Set[tuple],
             dropped: List[Dropped]) -> List[Finding]:
-    """Applicable fixes in source order, none overlapping another."""
+    """Applicable fixes in source order, none overlapping another.
+
+    A fix identical to one already chosen is chosen too (``_build`` applies it
+    once), so that every finding it resolves is counted as fixed.
+    """
     chosen: List[Finding] = []
     taken: List[Tuple[int, int, str]] = []
+    chosen_edits = set()
     for finding in analysis.findings:
         if not analysis.fixable(finding, unsafe) or _fix_key(finding) in rejected:
             continue
@@ -448,9 +455,13 @@ def _choose(analysis: Analysis, unsafe: bool, rejected: Set[tuple],
             rejected.add(_fix_key(finding))
             dropped.append(Dropped(finding, "the fix's own edits overlap"))
             continue
+        if finding.fix.edits in chosen_edits:
+            chosen.append(finding)
+            continue
         if any(overlaps(s, t) for s in spans for t in taken):
             continue  # found again and applied in a later round
         chosen.append(finding)
+        chosen_edits.add(finding.fix.edits)
         taken.extend(spans)
     return chosen
 

@@ -66,6 +66,17 @@ TV001_FIXES = [
         id="self-assignment-dropped",
     ),
     pytest.param("x = Variable(x); y = 1\n", "x = x; y = 1\n", id="self-assignment-shared-line"),
+    pytest.param(
+        "for data, target in loader:\n    data, target = Variable(data), Variable(target)\n"
+        "    step(data, target)\n",
+        "for data, target in loader:\n    step(data, target)\n",
+        id="tuple-self-assignment-dropped",
+    ),
+    pytest.param(
+        "data, target = Variable(data), Variable(target.cuda())\n",
+        "data, target = data, target.cuda()\n",
+        id="tuple-not-all-self",
+    ),
 ]
 
 TV001_NOOPS = [

@@ -230,31 +230,59 @@ def _wrap_report(ctx: Context, node: ast.Call) -> Report:
 
 
 def _drop_self_assignment(ctx: Context, node: ast.Call, data_text: str) -> Optional[Edit]:
-    """``x = Variable(x)`` alone on its lines: the edit that removes the statement.
+    """The edit that removes ``x = Variable(x)`` (or ``x, y = Variable(x), Variable(y)``).
 
-    The statement becomes ``pass`` where it is the only one of its block.
+    Only for a statement alone on its lines; it becomes ``pass`` where it is
+    the only one of its block.  Every wrap of a tuple gets the same edit: the
+    fixer applies it once.
     """
-    statement = ctx.parent
+    parents = ctx.parents
+    value: ast.AST = node
+    if isinstance(ctx.parent, ast.Tuple) and len(parents) >= 3:
+        value = ctx.parent
+    depth = 2 if value is node else 3
+    if len(parents) < depth:
+        return None
+    statement, block = parents[-depth + 1], parents[-depth]
     if not (
         isinstance(statement, ast.Assign)
-        and statement.value is node
+        and statement.value is value
         and len(statement.targets) == 1
-        and isinstance(statement.targets[0], (ast.Name, ast.Attribute))
-        and ctx.source.text(statement.targets[0]) == data_text
-        and len(ctx.parents) >= 2
     ):
         return None
     src = ctx.source
+    target = statement.targets[0]
+    if value is node:
+        pairs = [(target, data_text)]
+    elif isinstance(target, ast.Tuple) and len(target.elts) == len(value.elts):
+        pairs = [(t, _unwrapped(ctx, v)) for t, v in zip(target.elts, value.elts)]
+    else:
+        return None
+    for target_elt, text in pairs:
+        if not isinstance(target_elt, (ast.Name, ast.Attribute)) or src.text(target_elt) != text:
+            return None
     (first, col), (last, end_col) = src.start(statement), src.end(statement)
     if src.lines[first - 1][:col].strip() or src.lines[last - 1][end_col:].strip():
         return None  # shares its lines with other statements or a comment
-    block = ctx.parents[-2]
     alone = any(
         getattr(block, field, None) == [statement] for field in ("body", "orelse", "finalbody")
     )
     if alone:
         return src.replace(statement, "pass")
     return Edit((first, 0), (last + 1, 0), "")
+
+
+def _unwrapped(ctx: Context, value: ast.AST) -> Optional[str]:
+    """``x`` for a plain ``Variable(x)``, else ``None``."""
+    if (
+        isinstance(value, ast.Call)
+        and len(value.args) == 1
+        and not value.keywords
+        and not isinstance(value.args[0], ast.Starred)
+        and ctx.resolve(value.func) == VARIABLE
+    ):
+        return ctx.source.text(value.args[0])
+    return None
 
 
 def _suffix(ctx: Context, data: ast.AST, data_text: str, suffix: str) -> str:
