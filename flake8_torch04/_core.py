@@ -157,11 +157,6 @@ def version_polarity(test: ast.AST, ctx: "Context") -> Optional[int]:
     return None
 
 
-def _try_is_compat(node: ast.Try) -> Optional[str]:
-    """Handlers of a ``try`` whose body does the modern thing are old-PyTorch paths."""
-    return "handlers"
-
-
 # ---------------------------------------------------------------------------
 # the per-file context handed to rules
 
@@ -210,8 +205,7 @@ class Context:
 # ---------------------------------------------------------------------------
 # the walker
 
-_SCOPE_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 
 
 #: fields that never hold a node worth visiting: expression contexts and operators
@@ -250,8 +244,22 @@ class _Walker:
 
     # -- generic ----------------------------------------------------------
     def visit_list(self, nodes: Iterable[ast.AST]) -> None:
+        old_rest = 0
         for node in nodes:
             self.visit(node)
+            if not old_rest and node.__class__ is ast.If and self.leaves_old_path(node):
+                old_rest = 1
+                self.compat += 1
+        self.compat -= old_rest
+
+    def leaves_old_path(self, node: ast.If) -> bool:
+        """``if hasattr(loss, 'item'): return loss.item()`` with no ``else``:
+        the statements after it run only on old PyTorch (or, when the test's
+        direction is unclear, may)."""
+        if node.orelse or not node.body or not isinstance(node.body[-1], _EXITS):
+            return False
+        polarity = version_polarity(node.test, self.ctx)
+        return polarity is not None and polarity >= 0
 
     def visit(self, node: ast.AST) -> None:
         cls = node.__class__
