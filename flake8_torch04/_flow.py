@@ -26,6 +26,7 @@ by ``:=`` inside a comprehension is forgotten after it.
 from __future__ import annotations
 
 import ast
+import unicodedata
 from bisect import bisect_left
 from typing import (
     Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set,
@@ -48,20 +49,88 @@ def key(node: ast.AST) -> Optional[str]:
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+#: parts of compound statements that hold statements
+_CLAUSES: Tuple[type, ...] = (ast.ExceptHandler, *(
+    [ast.match_case] if hasattr(ast, "match_case") else []))
+#: statements that hold statements
+_COMPOUND = frozenset(
+    getattr(ast, name) for name in (
+        "If", "For", "AsyncFor", "While", "With", "AsyncWith", "Try", "TryStar", "Match",
+    ) if hasattr(ast, name)
+)
+
+
+#: fields that hold identifiers, numbers or constants, never child nodes
+_SCALAR_FIELDS = frozenset((
+    "ctx", "op", "ops", "id", "attr", "arg", "asname", "module", "level", "rest",
+    "kwd_attrs", "type_comment", "kind", "simple", "is_async", "conversion", "tag", "lineno",
+))
+_SCALAR_FIELDS_OF = {
+    "Global": ("names",), "Nonlocal": ("names",), "MatchSingleton": ("value",),
+    "Constant": ("value",),
+}
+#: class -> its node fields, last first (a walk pushes them on a stack)
+_NODE_FIELDS: Dict[type, Tuple[str, ...]] = {}
+#: the same, with none for nested scopes (not entered by :func:`body_nodes`)
+_BODY_FIELDS: Dict[type, Tuple[str, ...]] = {cls: () for cls in _NESTED}
+
+
+def _node_fields(cls: type) -> Tuple[str, ...]:
+    fields = _NODE_FIELDS.get(cls)
+    if fields is None:
+        skip = _SCALAR_FIELDS_OF.get(cls.__name__, ())
+        fields = _NODE_FIELDS[cls] = tuple(
+            f for f in reversed(cls._fields)
+            if f not in _SCALAR_FIELDS and f not in skip
+            and (f != "name" or cls.__name__ == "TypeAlias")  # elsewhere an identifier
+        )
+        _BODY_FIELDS.setdefault(cls, fields)
+    return fields
+
+
+def children(node: ast.AST) -> List[ast.AST]:
+    """The child nodes of ``node`` in field order, like :func:`ast.iter_child_nodes`
+    without the expression contexts and operators (shared singletons, never
+    anything a rule looks at)."""
+    found: List[ast.AST] = []
+    for name in reversed(_node_fields(node.__class__)):
+        value = getattr(node, name, None)
+        if value.__class__ is list:
+            found += [item for item in value if item is not None]
+        elif value is not None:
+            found.append(value)
+    return found
 
 
 def body_nodes(scope_node: ast.AST) -> Iterator[ast.AST]:
-    """Every node of a function's (or module's) own body, nested scopes excluded."""
+    """Every node of a function's (or module's) own body, in source order, nested
+    scopes excluded (their ``def``/``class``/``lambda`` node is included);
+    expression contexts and operators are left out."""
     if isinstance(scope_node, ast.Lambda):
-        stack: List[ast.AST] = [scope_node.body]
-    else:
-        stack = list(reversed(getattr(scope_node, "body", [])))
+        return _walk([scope_node.body])
+    return _walk(getattr(scope_node, "body", []))
+
+
+def _walk(roots: Sequence[ast.AST]) -> Iterator[ast.AST]:
+    """The nodes of ``roots`` and below, in source order, nested scopes not entered."""
+    stack: List[Optional[ast.AST]] = list(reversed(roots))
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    table = _BODY_FIELDS
     while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, _NESTED):
+        node = pop()
+        if node is None:  # from a list with holes: ``Dict.keys``, ``kw_defaults``
             continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+        yield node
+        fields = table.get(node.__class__)
+        if fields is None:
+            fields = _node_fields(node.__class__)
+        for name in fields:
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                extend(reversed(value))
+            elif value is not None:
+                push(value)
 
 
 # ---------------------------------------------------------------------------
@@ -136,7 +205,7 @@ def read_keys(expr: ast.AST, through_detach: bool = True) -> Iterator[str]:
             k = key(node)
             if k is not None:
                 yield k
-        stack.extend(ast.iter_child_nodes(node))
+        stack += children(node)
 
 
 def _scalar_terms(expr: ast.AST) -> Iterator[str]:
@@ -192,6 +261,8 @@ class Def:
 
 #: more definitions than this reaching one read are given up as unknown
 CAP = 8
+#: more assigned values than this are not looked through for every question
+MANY = 4 * CAP
 
 #: what reaches a read: bindings, and loop nodes standing for "every binding of
 #: the key inside that loop" (the back edge); ``None`` when unknown
@@ -233,6 +304,20 @@ class _Frame:
         return found
 
 
+def _elements(target: ast.AST, value: Optional[ast.AST]) -> Tuple[Sequence, bool]:
+    """What the elements of the tuple target ``target`` are bound to: the
+    elements of a tuple ``value`` of the same length (exactly: ``True``), else
+    ``value`` itself, unpacked (``False``)."""
+    elts = target.elts
+    if (
+        isinstance(value, (ast.Tuple, ast.List))
+        and len(value.elts) == len(elts)
+        and not any(isinstance(e, ast.Starred) for e in (*elts, *value.elts))
+    ):
+        return value.elts, True
+    return [value] * len(elts), False
+
+
 class _ReachingDefinitions:
     """One walk over a function body recording what reaches every read of a key."""
 
@@ -245,6 +330,8 @@ class _ReachingDefinitions:
         self.count = 0
         #: loop node -> (first, last + 1) index of the bindings made inside it
         self.loop_range: Dict[ast.AST, Tuple[int, int]] = {}
+        #: key -> the indexes of its bindings (made when first needed)
+        self.indexes: Dict[str, List[int]] = {}
         if isinstance(scope_node, _FUNCTIONS):
             self.params(scope_node)
         if isinstance(scope_node, ast.Lambda):
@@ -269,29 +356,16 @@ class _ReachingDefinitions:
             self.reads[id(node)] = self.frame.lookup(k)
 
     def params(self, func: ast.AST) -> None:
-        args = func.args
-        every = [*getattr(args, "posonlyargs", []), *args.args, *args.kwonlyargs]
-        every += [a for a in (args.vararg, args.kwarg) if a is not None]
-        for arg in every:
+        for arg in _params(func):
             self.bind(arg.arg, "param", arg)
 
     def target(self, target: ast.AST, stmt: ast.AST, value: Optional[ast.AST],
                kind: str = "assign") -> None:
         """Bind an assignment target to ``value`` (``None`` when not known exactly)."""
         if isinstance(target, (ast.Tuple, ast.List)):
-            elts = target.elts
-            pairs: Sequence[Optional[ast.AST]]
-            if (
-                isinstance(value, (ast.Tuple, ast.List))
-                and len(value.elts) == len(elts)
-                and not any(isinstance(e, ast.Starred) for e in (*elts, *value.elts))
-            ):
-                pairs = value.elts
-                sub_kind = kind
-            else:
-                pairs = [value] * len(elts)
-                sub_kind = "unpack" if kind == "assign" else kind
-            for elt, sub in zip(elts, pairs):
+            pairs, exact = _elements(target, value)
+            sub_kind = "unpack" if kind == "assign" and not exact else kind
+            for elt, sub in zip(target.elts, pairs):
                 self.target(elt, stmt, sub, sub_kind)
             return
         if isinstance(target, ast.Starred):
@@ -313,11 +387,11 @@ class _ReachingDefinitions:
             self.stmt(stmt)
 
     def stmt(self, node: ast.stmt) -> None:
-        handler = _STATEMENTS.get(type(node).__name__)
+        handler = _STATEMENTS.get(node.__class__)
         if handler is not None:
             handler(self, node)
             return
-        for child in ast.iter_child_nodes(node):
+        for child in children(node):
             if isinstance(child, ast.stmt):
                 self.stmt(child)
             elif isinstance(child, ast.expr):
@@ -347,7 +421,7 @@ class _ReachingDefinitions:
             self.bind(k, "augassign", node, node.value, node.op)
 
     def s_end(self, node: ast.stmt) -> None:
-        for child in ast.iter_child_nodes(node):
+        for child in children(node):
             self.expr(child)
         self.frame.dead = True
 
@@ -481,30 +555,59 @@ class _ReachingDefinitions:
 
     # -- expressions ------------------------------------------------------
     def expr(self, node: Optional[ast.AST]) -> None:
-        if node is None:
-            return
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
-                self.read(node)
-            return
-        if isinstance(node, ast.Attribute):
-            if isinstance(node.ctx, ast.Load):
-                self.read(node)
-            self.expr(node.value)
-            return
-        if isinstance(node, ast.NamedExpr):
-            self.expr(node.value)
-            self.target(node.target, node, node.value, "walrus")
-            return
-        if isinstance(node, ast.Lambda):
-            for default in [*node.args.defaults, *node.args.kw_defaults]:
-                self.expr(default)
-            return
-        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-            self.comprehension(node)
-            return
-        for child in ast.iter_child_nodes(node):
-            self.expr(child)
+        """Record the reads in ``node``, in evaluation order (a ``:=`` binds
+        between them)."""
+        stack = [node]
+        pop, push, extend = stack.pop, stack.append, stack.extend
+        fields_of = _NODE_FIELDS
+        while stack:
+            node = pop()
+            cls = node.__class__
+            if cls is ast.Name:
+                if node.ctx.__class__ is ast.Load:
+                    self.reads[id(node)] = self.frame.lookup(node.id)
+            elif cls is ast.Attribute:
+                base = self.chain(node)
+                if base is not None:
+                    push(base)
+            elif node is None or cls is ast.Constant:  # ``None``: a hole in ``Dict.keys``
+                continue
+            elif cls is ast.NamedExpr:
+                self.expr(node.value)
+                self.target(node.target, node, node.value, "walrus")
+            elif cls is ast.Lambda:
+                for default in [*node.args.defaults, *node.args.kw_defaults]:
+                    self.expr(default)
+            elif cls in _COMPREHENSIONS:
+                self.comprehension(node)
+            else:
+                fields = fields_of.get(cls)
+                if fields is None:
+                    fields = _node_fields(cls)
+                for name in fields:
+                    value = getattr(node, name, None)
+                    if value.__class__ is list:
+                        extend(reversed(value))
+                    elif value is not None:
+                        push(value)
+
+    def chain(self, node: ast.Attribute) -> Optional[ast.AST]:
+        """Record the reads of ``a.b.c``, ``a.b`` and ``a`` (only the prefixes when
+        ``node`` is stored to); the base of the chain when it is not a name."""
+        links = []
+        while node.__class__ is ast.Attribute:
+            links.append(node)
+            node = node.value
+        if node.__class__ is not ast.Name:
+            return node
+        k = node.id
+        lookup = self.frame.lookup
+        self.reads[id(node)] = lookup(k)
+        for link in reversed(links):
+            k = f"{k}.{link.attr}"
+            if link.ctx.__class__ is ast.Load:
+                self.reads[id(link)] = lookup(k)
+        return None
 
     def comprehension(self, node: ast.AST) -> None:
         parent = self.frame
@@ -531,43 +634,52 @@ class _ReachingDefinitions:
             return None
         found: Dict[int, Def] = {}
         defs = self.defs.get(k, [])
-        indexes = [d.index for d in defs]
+        indexes = self.indexes.get(k)
+        if indexes is None:
+            indexes = self.indexes[k] = [d.index for d in defs]
         for item in reach:
             if isinstance(item, Def):
                 found[item.index] = item
                 continue
             lo, hi = self.loop_range.get(item, (0, 0))
-            for d in defs[bisect_left(indexes, lo):bisect_left(indexes, hi)]:
+            start, stop = bisect_left(indexes, lo), bisect_left(indexes, hi)
+            if stop - start > 2 * CAP:
+                return None
+            for d in defs[start:stop]:
                 found[d.index] = d
         if len(found) > 2 * CAP:
             return None
         return tuple(found[i] for i in sorted(found))
 
 
-_STATEMENTS: Dict[str, Callable] = {
-    "Assign": _ReachingDefinitions.s_assign,
-    "AnnAssign": _ReachingDefinitions.s_annassign,
-    "AugAssign": _ReachingDefinitions.s_augassign,
-    "Return": _ReachingDefinitions.s_end,
-    "Raise": _ReachingDefinitions.s_end,
-    "Break": _ReachingDefinitions.s_end,
-    "Continue": _ReachingDefinitions.s_end,
-    "If": _ReachingDefinitions.s_if,
-    "For": _ReachingDefinitions.s_for,
-    "AsyncFor": _ReachingDefinitions.s_for,
-    "While": _ReachingDefinitions.s_while,
-    "With": _ReachingDefinitions.s_with,
-    "AsyncWith": _ReachingDefinitions.s_with,
-    "Try": _ReachingDefinitions.s_try,
-    "TryStar": _ReachingDefinitions.s_try,
-    "FunctionDef": _ReachingDefinitions.s_def,
-    "AsyncFunctionDef": _ReachingDefinitions.s_def,
-    "ClassDef": _ReachingDefinitions.s_def,
-    "Import": _ReachingDefinitions.s_import,
-    "ImportFrom": _ReachingDefinitions.s_import,
-    "Delete": _ReachingDefinitions.s_delete,
-    "Match": _ReachingDefinitions.s_match,
+_STATEMENTS: Dict[type, Callable] = {
+    ast.Assign: _ReachingDefinitions.s_assign,
+    ast.AnnAssign: _ReachingDefinitions.s_annassign,
+    ast.AugAssign: _ReachingDefinitions.s_augassign,
+    ast.Return: _ReachingDefinitions.s_end,
+    ast.Raise: _ReachingDefinitions.s_end,
+    ast.Break: _ReachingDefinitions.s_end,
+    ast.Continue: _ReachingDefinitions.s_end,
+    ast.If: _ReachingDefinitions.s_if,
+    ast.For: _ReachingDefinitions.s_for,
+    ast.AsyncFor: _ReachingDefinitions.s_for,
+    ast.While: _ReachingDefinitions.s_while,
+    ast.With: _ReachingDefinitions.s_with,
+    ast.AsyncWith: _ReachingDefinitions.s_with,
+    ast.Try: _ReachingDefinitions.s_try,
+    ast.FunctionDef: _ReachingDefinitions.s_def,
+    ast.AsyncFunctionDef: _ReachingDefinitions.s_def,
+    ast.ClassDef: _ReachingDefinitions.s_def,
+    ast.Import: _ReachingDefinitions.s_import,
+    ast.ImportFrom: _ReachingDefinitions.s_import,
+    ast.Delete: _ReachingDefinitions.s_delete,
 }
+for _name, _handler in (
+    ("TryStar", _ReachingDefinitions.s_try),  # Python 3.11+
+    ("Match", _ReachingDefinitions.s_match),  # Python 3.10+
+):
+    if hasattr(ast, _name):
+        _STATEMENTS[getattr(ast, _name)] = _handler
 
 
 def _self_reads(d: Def) -> Iterator[ast.AST]:
@@ -590,96 +702,425 @@ def _encloses(outer: ast.AST, inner: ast.AST) -> bool:
 # the facts of one function
 
 
+def _params(func: ast.AST) -> List[ast.arg]:
+    args = func.args
+    every = [*getattr(args, "posonlyargs", []), *args.args, *args.kwonlyargs]
+    return every + [a for a in (args.vararg, args.kwarg) if a is not None]
+
+
+def _outer_parts(node: ast.AST) -> List[ast.AST]:
+    """What a nested ``def``/``class``/``lambda`` evaluates in the enclosing scope."""
+    parts = list(getattr(node, "decorator_list", ()))
+    args = getattr(node, "args", None)
+    if args is not None:
+        parts += [d for d in (*args.defaults, *args.kw_defaults) if d is not None]
+    parts += getattr(node, "bases", ())
+    parts += [kw.value for kw in getattr(node, "keywords", ())]
+    return parts
+
+
+class _Bindings:
+    """The keys a body binds, from a walk over its statements alone.
+
+    ``bound`` holds every key that :class:`_ReachingDefinitions` may bind
+    (comprehension variables aside); ``assignments[k]`` the values of its
+    bindings of ``k`` by ``=``, ``+=``, ``:=`` or an annotated assignment (the
+    elements of ``a, b = x, y`` paired as there); ``loops[k]`` the iterables of
+    the ``for`` loops that bind ``k``; all supersets.
+    ``:=`` is the one binding inside expressions: ``walrus=False`` promises that
+    the body has none (its source has no ``:=``) and saves walking them.
+    """
+
+    def __init__(self, scope_node: ast.AST, walrus: bool = True) -> None:
+        self.bound: Set[str] = set()
+        self.assignments: Dict[str, List[ast.AST]] = {}
+        self.loops: Dict[str, List[ast.AST]] = {}
+        if isinstance(scope_node, _FUNCTIONS):
+            self.bound.update(arg.arg for arg in _params(scope_node))
+        stack = [] if isinstance(scope_node, ast.Lambda) else list(scope_node.body)
+        while stack:
+            node = stack.pop()
+            cls = node.__class__
+            if cls is ast.Assign:
+                for target in node.targets:
+                    self.store(target, node.value)
+            elif cls is ast.AugAssign or cls is ast.AnnAssign:
+                self.store(node.target, node.value)
+            elif cls is ast.For or cls is ast.AsyncFor:
+                self.store(node.target, node.iter, loop=True)
+            elif cls is ast.With or cls is ast.AsyncWith:
+                for item in node.items:
+                    if item.optional_vars is not None:
+                        self.store(item.optional_vars)
+            elif cls is ast.Import or cls is ast.ImportFrom:
+                for alias in node.names:
+                    if alias.name != "*":
+                        self.bound.add(alias.asname or alias.name.split(".", 1)[0])
+            elif cls in _NESTED:
+                self.bound.add(node.name)
+                continue
+            elif cls is ast.Delete:
+                for target in node.targets:
+                    self.store(target)
+            if cls in _COMPOUND:
+                self.blocks(node, stack)
+        if walrus:
+            self.walruses(scope_node)
+
+    def blocks(self, node: ast.stmt, stack: List[ast.stmt]) -> None:
+        """Put the statements of a compound statement on ``stack``; record the
+        names its ``except`` and ``case`` clauses bind."""
+        for field in ("body", "orelse", "finalbody"):
+            stack += getattr(node, field, ())
+        for handler in getattr(node, "handlers", ()):
+            if handler.name:
+                self.bound.add(handler.name)
+            stack += handler.body
+        for case in getattr(node, "cases", ()):
+            for sub in ast.walk(case.pattern):
+                name = getattr(sub, "name", None) or getattr(sub, "rest", None)
+                if isinstance(name, str):
+                    self.bound.add(name)
+            stack += case.body
+
+    def store(self, target: ast.AST, value: Optional[ast.AST] = None,
+              loop: bool = False) -> None:
+        """Record the keys ``target`` binds and, given the ``value``, what each one
+        gets: in an assignment the matching element of the value (unless
+        unpacked), in a ``for`` loop the iterable."""
+        values = self.loops if loop else self.assignments
+        stack = [(target, value)]
+        while stack:
+            node, value = stack.pop()
+            cls = node.__class__
+            if cls is ast.Name:
+                k: Optional[str] = node.id
+            elif cls is ast.Attribute:
+                k = key(node)
+            elif cls is ast.Tuple or cls is ast.List:
+                pairs, exact = _elements(node, value)
+                if not (exact or loop):
+                    pairs = [None] * len(pairs)
+                stack += zip(node.elts, pairs)
+                continue
+            elif cls is ast.Starred:
+                stack.append((node.value, value if loop else None))
+                continue
+            else:
+                continue
+            if k is not None:
+                self.bound.add(k)
+                if value is not None:
+                    values.setdefault(k, []).append(value)
+
+    def walruses(self, scope_node: ast.AST) -> None:
+        """The targets of ``:=`` in the body's expressions, and in the parts of
+        nested scopes evaluated in it (decorators, defaults, bases)."""
+        for node in body_nodes(scope_node):
+            parts = [node] if node.__class__ is ast.NamedExpr else (
+                _outer_parts(node) if isinstance(node, _NESTED) else ())
+            for part in parts:
+                for sub in ast.walk(part):
+                    if sub.__class__ is ast.NamedExpr:
+                        self.store(sub.target, sub.value)
+
+
+class _Facts:
+    """The facts :class:`Flow` makes in one walk over the whole body (see there)."""
+
+    def __init__(self, scope_node: ast.AST) -> None:
+        self.assigned: Dict[str, List[ast.AST]] = {}
+        self.backward: Set[str] = set()
+        self.backward_plain: Set[str] = set()
+        self.requires_grad: Set[str] = set()
+        self.subscripts: Dict[str, Set[object]] = {}
+        self.roots: Set[str] = set()  # keys read by backward receivers and returns
+        handlers = _FACTS
+        for node in body_nodes(scope_node):
+            handler = handlers.get(node.__class__)
+            if handler is not None:
+                handler(self, node)
+        if isinstance(scope_node, ast.Lambda):
+            self.roots.update(read_keys(scope_node.body, through_detach=False))
+
+    def assign(self, node: ast.Assign) -> None:
+        value = node.value
+        for target in node.targets:
+            k = key(target)
+            if k is not None:
+                self.assigned.setdefault(k, []).append(value)
+            if (
+                target.__class__ is ast.Attribute
+                and target.attr == "requires_grad"
+                and isinstance(value, ast.Constant)
+                and value.value is True
+            ):
+                k = key(target.value)
+                if k:
+                    self.requires_grad.add(k)
+
+    def update(self, node: ast.AST) -> None:
+        """``x += v``, ``x: T = v``, ``(x := v)``."""
+        k = key(node.target)
+        if k is not None and node.value is not None:
+            self.assigned.setdefault(k, []).append(node.value)
+
+    def call(self, node: ast.Call) -> None:
+        func = node.func
+        if func.__class__ is ast.Attribute:
+            attr = func.attr
+            if attr == "backward":
+                self.roots.update(read_keys(func.value))
+                _backward_call(node, self.backward, self.backward_plain)
+            elif attr == "requires_grad_":
+                k = key(func.value)
+                if k:
+                    self.requires_grad.add(k)
+            elif attr != "grad":
+                return
+        elif func.__class__ is not ast.Name:
+            return
+        callee = key(func)
+        if callee and callee.rsplit(".", 1)[-1] in ("backward", "grad") and node.args:
+            if "autograd" in callee or callee in ("backward", "grad"):
+                self.roots.update(read_keys(node.args[0]))
+
+    def subscript(self, node: ast.Subscript) -> None:
+        index = node.slice
+        if index.__class__ is ast.Constant and type(index.value) is int:
+            k = key(node.value)
+            if k is not None:
+                self.subscripts.setdefault(k, set()).add(index.value)
+
+    def attribute(self, node: ast.Attribute) -> None:
+        """``out[0].x``: ``out`` is indexed like a tuple."""
+        value = node.value
+        if value.__class__ is ast.Subscript and isinstance(value.slice, ast.Constant):
+            k = key(value.value)
+            if k is not None:
+                self.subscripts.setdefault(k, set()).add(".")
+
+    def result(self, node: ast.AST) -> None:
+        """``return v``, ``yield v``: ``v`` leaves the function."""
+        if node.value is not None:
+            self.roots.update(read_keys(node.value, through_detach=False))
+
+
+def _backward_call(call: ast.Call, backward: Set[str], plain: Set[str]) -> None:
+    """Record ``x.backward(...)``: ``x`` in ``backward``; the scalar terms of ``x``
+    in ``plain`` when no gradient is given."""
+    func = call.func
+    k = key(func.value)
+    if k:
+        backward.add(k)
+    if not call.args and not any(kw.arg == "gradient" for kw in call.keywords):
+        plain.update(_scalar_terms(func.value))
+
+
+def _backward_calls(scope_node: ast.AST, lines: Sequence[int]) -> Tuple[Set[str], Set[str]]:
+    """``Flow.backward`` and ``Flow.backward_plain`` found in the statements of the
+    body that span one of ``lines`` (sorted line numbers: those that say
+    ``backward``), rather than in the whole body."""
+    backward: Set[str] = set()
+    plain: Set[str] = set()
+
+    def spans(node: ast.AST) -> bool:
+        i = bisect_left(lines, node.lineno)
+        return i < len(lines) and lines[i] <= node.end_lineno
+
+    expressions: List[ast.AST] = []
+    if isinstance(scope_node, ast.Lambda):
+        expressions.append(scope_node.body)
+        stack: List[ast.AST] = []
+    else:
+        stack = list(scope_node.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _NESTED) or (isinstance(node, ast.stmt) and not spans(node)):
+            continue
+        if node.__class__ in _COMPOUND or isinstance(node, _CLAUSES):
+            for child in children(node):
+                (stack if isinstance(child, (ast.stmt, *_CLAUSES)) else expressions).append(child)
+        else:
+            expressions.append(node)
+    for node in _walk(expressions):
+        func = getattr(node, "func", None)
+        if func.__class__ is ast.Attribute and func.attr == "backward":
+            _backward_call(node, backward, plain)
+    return backward, plain
+
+
+_FACTS: Dict[type, Callable[[_Facts, ast.AST], None]] = {
+    ast.Assign: _Facts.assign,
+    ast.AugAssign: _Facts.update,
+    ast.AnnAssign: _Facts.update,
+    ast.NamedExpr: _Facts.update,
+    ast.Call: _Facts.call,
+    ast.Subscript: _Facts.subscript,
+    ast.Attribute: _Facts.attribute,
+    ast.Return: _Facts.result,
+    ast.Yield: _Facts.result,
+    ast.YieldFrom: _Facts.result,
+}
+_NONE: FrozenSet[str] = frozenset()
+
+
+def _nfkc(text: str) -> str:
+    """``text`` as Python reads identifiers: ``ｂackward`` is ``backward``."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)
+
+
+#: the lines of the last file :func:`tokenizer_lines` checked, and its answer
+_checked: Tuple[object, Optional[Sequence[str]]] = (None, None)
+
+
+def tokenizer_lines(lines: Sequence[str], text: str) -> Optional[Sequence[str]]:
+    """``lines`` if they are split where Python's tokenizer splits ``text`` (so
+    that the line numbers of its tree index them), else ``None``.  The answer
+    for the last file is remembered."""
+    global _checked
+    checked = _checked
+    if checked[0] is not lines:
+        ends = text.count("\n") + text.count("\r") - text.count("\r\n")
+        whole = len(lines) == ends + (not text.endswith(("\n", "\r")))
+        checked = _checked = (lines, lines if whole else None)
+    return checked[1]
+
+
 class Flow:
     """Facts about the keys of one function body.
 
-    Made in one walk:
+    Made in one walk over the body, when one of them is first asked for:
 
     - ``assigned[k]``: the value nodes assigned to ``k`` (``=``, ``+=``, ``:=``),
       in source order;
     - ``backward``: keys on which ``.backward(...)`` is called;
       ``backward_plain``: keys that must hold one element because ``.backward()``
       is called without a gradient on them or on a sum of them
-      (``(value_loss + action_loss - entropy * coef).backward()``);
+      (``(value_loss + action_loss - entropy * coef).backward()``); both empty
+      without a walk when the source never says ``backward``;
     - ``requires_grad``: keys that were ``.requires_grad_()``-ed or had
       ``.requires_grad = True`` set;
     - ``subscripts[k]``: the constant integer indexes used on ``k``, and ``"."``
       when an attribute of ``k[<constant>]`` is read (``out[0].backward()``): a
       key indexed like a tuple.
 
-    Made when first asked: :meth:`reaching`, :meth:`carried`, :attr:`sinks`.
+    Made in a walk over the statements alone: ``bound``, every key the body
+    may bind (a superset: a key outside it has no binding here, so
+    :meth:`defs` is empty and :meth:`reaching` finds nothing, ``()`` or
+    ``None``); ``assignments[k]`` (see :meth:`assignments_to`), the values the
+    body may bind to ``k`` by ``=``, ``+=``, ``:=`` or an annotated assignment,
+    elements of ``a, b = x, y`` paired, in no particular order (a superset of
+    the values of the bindings :meth:`reaching` can find of those kinds);
+    ``loops[k]`` (see :meth:`loops_over`), the iterables of the ``for`` loops
+    that bind ``k``.  With them a rule can dismiss evidence before asking for
+    the reaching definitions.
+
+    Made when first asked: :meth:`reaching`, :meth:`carried`, :meth:`defs`,
+    :attr:`sinks`.  ``ctx`` (a :class:`~flake8_torch04._core.Context`) gives
+    the source, which lets some answers skip a walk.
     """
 
     def __init__(self, scope_node: ast.AST, ctx=None) -> None:
         self.node = scope_node
-        self.assigned: Dict[str, List[ast.AST]] = {}
-        self.backward: Set[str] = set()
-        self.backward_plain: Set[str] = set()
-        self.requires_grad: Set[str] = set()
-        self.subscripts: Dict[str, Set[object]] = {}
-        self._roots: Set[str] = set()  # keys read by backward receivers and returns
+        self._ctx = ctx
+        self._lines: Optional[List[str]] = None
+        self._text: Optional[str] = None
+        self._backward: Optional[Tuple[Set[str], Set[str]]] = None
+        self._bindings: Optional[_Bindings] = None
+        self._facts: Optional[_Facts] = None
         self._reaching: Optional[_ReachingDefinitions] = None
+        #: loop -> binding index -> whether it builds on a value from before
+        #: the iteration (see :meth:`carried`)
+        self._carried: Dict[ast.AST, Dict[int, bool]] = {}
         self._sinks: Optional[Set[str]] = None
-        for node in body_nodes(scope_node):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    self._assign(target, node.value)
-                    self._requires_grad_store(target, node.value)
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
-                if node.value is not None:
-                    self._assign(node.target, node.value)
-            elif isinstance(node, ast.Call):
-                self._call(node)
-            elif isinstance(node, ast.Subscript):
-                self._subscript(node)
-            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Subscript):
-                k = key(node.value.value)
-                if k is not None and isinstance(node.value.slice, ast.Constant):
-                    self.subscripts.setdefault(k, set()).add(".")
-            elif isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)):
-                if node.value is not None:
-                    self._roots.update(read_keys(node.value, through_detach=False))
-        if isinstance(scope_node, ast.Lambda):
-            self._roots.update(read_keys(scope_node.body, through_detach=False))
 
-    def _assign(self, target: ast.AST, value: ast.AST) -> None:
-        k = key(target)
-        if k is not None:
-            self.assigned.setdefault(k, []).append(value)
+    def _body_lines(self) -> Optional[List[str]]:
+        """The source lines of the body, NFKC-normalized like identifiers
+        (``ｂackward`` is ``backward``); ``None`` without a source, or when its
+        lines are not numbered like the tree's."""
+        if self._lines is None and self._ctx is not None:
+            lines = tokenizer_lines(self._ctx.source.lines, self._ctx.text)
+            if lines is not None:
+                node = self.node
+                if not isinstance(node, ast.Module):
+                    lines = lines[node.lineno - 1:node.end_lineno]
+                self._lines = [_nfkc(line) for line in lines]
+        return self._lines
 
-    def _requires_grad_store(self, target: ast.AST, value: ast.AST) -> None:
-        if (
-            isinstance(target, ast.Attribute)
-            and target.attr == "requires_grad"
-            and isinstance(value, ast.Constant)
-            and value.value is True
-        ):
-            k = key(target.value)
-            if k:
-                self.requires_grad.add(k)
+    def _says(self, word: str) -> bool:
+        """Whether the body's source may say ``word`` (``False`` only when it
+        surely does not)."""
+        if self._text is None:
+            lines = self._body_lines()
+            if lines is not None:
+                self._text = "".join(lines)
+            elif self._ctx is not None:
+                self._text = _nfkc(self._ctx.text)  # the whole file
+            else:
+                return True
+        return word in self._text
 
-    def _call(self, node: ast.Call) -> None:
-        func = node.func
-        if isinstance(func, ast.Attribute):
-            k = key(func.value)
-            if func.attr == "backward":
-                self._roots.update(read_keys(func.value))
-                if k:
-                    self.backward.add(k)
-                if not node.args and not any(kw.arg == "gradient" for kw in node.keywords):
-                    self.backward_plain.update(_scalar_terms(func.value))
-            elif func.attr == "requires_grad_" and k:
-                self.requires_grad.add(k)
-        callee = key(func)
-        if callee and callee.rsplit(".", 1)[-1] in ("backward", "grad") and node.args:
-            if "autograd" in callee or callee in ("backward", "grad"):
-                self._roots.update(read_keys(node.args[0]))
+    def _backward_facts(self) -> Tuple[Set[str], Set[str]]:
+        """``backward`` and ``backward_plain``: none when the source never says
+        ``backward``, else from the statements on the lines that do (from the
+        whole walk if it is made anyway, or the lines are not known)."""
+        if self._backward is None:
+            lines = self._body_lines() if self._facts is None else None
+            if not self._says("backward"):
+                self._backward = (_NONE, _NONE)
+            elif lines is not None:
+                first = getattr(self.node, "lineno", 1)
+                numbers = [i for i, line in enumerate(lines, first) if "backward" in line]
+                self._backward = _backward_calls(self.node, numbers)
+            else:
+                self._backward = (self._scan().backward, self._scan().backward_plain)
+        return self._backward
 
-    def _subscript(self, node: ast.Subscript) -> None:
-        index = node.slice
-        k = key(node.value)
-        if k is not None and isinstance(index, ast.Constant) and type(index.value) is int:
-            self.subscripts.setdefault(k, set()).add(index.value)
+    def _scan(self) -> _Facts:
+        if self._facts is None:
+            self._facts = _Facts(self.node)
+        return self._facts
+
+    def _binds(self) -> _Bindings:
+        if self._bindings is None:
+            self._bindings = _Bindings(self.node, walrus=self._says(":="))
+        return self._bindings
+
+    @property
+    def assigned(self) -> Dict[str, List[ast.AST]]:
+        return self._scan().assigned
+
+    @property
+    def backward(self) -> Set[str]:
+        return self._backward_facts()[0]
+
+    @property
+    def backward_plain(self) -> Set[str]:
+        return self._backward_facts()[1]
+
+    @property
+    def requires_grad(self) -> Set[str]:
+        return self._scan().requires_grad
+
+    @property
+    def subscripts(self) -> Dict[str, Set[object]]:
+        return self._scan().subscripts
+
+    @property
+    def bound(self) -> Set[str]:
+        return self._binds().bound
+
+    def assignments_to(self, k: Optional[str]) -> Optional[List[ast.AST]]:
+        """``assignments[k]`` (``[]`` for no key), or ``None`` when there are more
+        than :data:`MANY`: too many to look through at every question."""
+        values = self._binds().assignments.get(k, []) if k else []
+        return values if len(values) <= MANY else None
+
+    def loops_over(self, k: Optional[str]) -> Optional[List[ast.AST]]:
+        """``loops[k]``, as :meth:`assignments_to`."""
+        values = self._binds().loops.get(k, []) if k else []
+        return values if len(values) <= MANY else None
 
     def values(self, node: ast.AST) -> List[ast.AST]:
         k = key(node)
@@ -705,32 +1146,64 @@ class Flow:
         reach = self._reach()
         return reach.expand(reach.reads.get(id(node)), k)
 
-    def carried(self, node: ast.AST, loop: ast.AST, _seen: Optional[Set[int]] = None) -> bool:
+    def carried(self, node: ast.AST, loop: ast.AST) -> bool:
         """Whether the value read at ``node`` inside ``loop`` may come from before
         the current iteration (an earlier iteration, or before the loop), directly
         or through bindings in this iteration that add to it (``acc += x``)."""
-        reach = self._reach()
-        raw = reach.reads.get(id(node))
-        k = key(node)
-        if raw is None or k is None:
+        if key(node) is None:
             return False
-        seen = _seen if _seen is not None else set()
+        found, pending = self._carried_into(node, loop)
+        if found or not pending:
+            return found
+        return any(self._carried_by(d, loop) for d in pending)
+
+    def _carried_into(self, read: ast.AST, loop: ast.AST) -> Tuple[bool, List[Def]]:
+        """Whether what reaches ``read`` comes from before this iteration of
+        ``loop`` by itself; else the bindings in it still to be asked about."""
+        reach = self._reach()
         lo, hi = reach.loop_range.get(loop, (0, 0))
-        for item in raw:
+        known = self._carried.setdefault(loop, {})
+        pending = []
+        for item in reach.reads.get(id(read)) or ():
             if not isinstance(item, Def):
                 if item is loop or _encloses(item, loop):
-                    return True
-            elif not lo <= item.index < hi:
-                return True
-            elif item.index not in seen:
-                seen.add(item.index)
-                if any(self.carried(read, loop, seen) for read in _self_reads(item)):
-                    return True
-        return False
+                    return True, []
+            elif not lo <= item.index < hi or known.get(item.index):
+                return True, []
+            elif item.index not in known:
+                pending.append(item)
+        return False, pending
 
-    def defs(self, k: str) -> List[Def]:
+    def _carried_by(self, d: Def, loop: ast.AST) -> bool:
+        """Whether binding ``d`` in ``loop`` builds on a value from before the
+        iteration, remembered per binding.  The bindings a binding builds on
+        come before it (the reads of a statement precede its bindings), so
+        they are settled first, without recursion."""
+        known = self._carried[loop]
+        stack = [d]
+        while stack:
+            top = stack[-1]
+            if top.index in known:
+                stack.pop()
+                continue
+            found, pending = False, []
+            for read in _self_reads(top):
+                found, more = self._carried_into(read, loop)
+                if found:
+                    break
+                pending += [earlier for earlier in more if earlier.index < top.index]
+            if found or not pending:
+                known[top.index] = found
+                stack.pop()
+            else:
+                stack += pending
+        return known[d.index]
+
+    def defs(self, k: str) -> Sequence[Def]:
         """Every binding of ``k`` in this body, in source order."""
-        return list(self._reach().defs.get(k, ()))
+        if k not in self.bound:
+            return ()
+        return self._reach().defs.get(k, ())
 
     @property
     def sinks(self) -> Set[str]:
@@ -738,7 +1211,7 @@ class Flow:
         ``torch.autograd.backward/grad`` or a ``return``/``yield`` (not through
         ``.item()``, ``.data``, ``float()``...)."""
         if self._sinks is None:
-            sinks = set(self._roots)
+            sinks = set(self._scan().roots)
             todo = list(sinks)
             while todo:
                 k = todo.pop()
@@ -796,9 +1269,23 @@ def enclosing_loop(parents: Sequence[ast.AST], node: ast.AST) -> Optional[ast.AS
     for parent in reversed(parents):
         if isinstance(parent, _NESTED):
             return None
-        if isinstance(parent, _LOOPS) and child in parent.body:
+        if isinstance(parent, _LOOPS) and _in_body(parent, child):
             return parent
         if isinstance(parent, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
             return None
         child = parent
     return None
+
+
+def _in_body(loop: ast.AST, child: ast.AST) -> bool:
+    """``child in loop.body``, by a binary search on positions (a body can be long)."""
+    body = loop.body
+    where = (getattr(child, "lineno", 0), getattr(child, "col_offset", 0))
+    lo, hi = 0, len(body)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if (body[mid].lineno, body[mid].col_offset) < where:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < len(body) and body[lo] is child

@@ -1,9 +1,20 @@
 """Data-flow facts (``_flow``): reaching definitions through branches, loops,
 ``try``/``with`` blocks, accumulation across iterations, sinks, no-grad regions."""
 import ast
+import pathlib
 import textwrap
+import time
 
-from flake8_torch04._flow import Flow, enclosing_loop, grad_disabled, key
+import pytest
+
+from flake8_torch04._core import check
+from flake8_torch04._flow import (
+    MANY, Flow, body_nodes, enclosing_loop, grad_disabled, key, tokenizer_lines,
+)
+from flake8_torch04.rules import scalar_extraction
+
+HERE = pathlib.Path(__file__).parent
+SOURCES = sorted([*(HERE / "fixtures").glob("*.py"), *(HERE.parent / "examples").glob("*.py")])
 
 
 def function(source):
@@ -218,17 +229,268 @@ def test_grad_disabled_and_enclosing_loop():
     assert enclosing_loop([tree, func], loop1) is None
 
 
-def test_linear_in_size():
-    """A long function with many keys and branches is walked quickly."""
-    import time
-
-    body = "".join(
-        f"    if c:\n        v{i} = v{i - 1} + 1\n    else:\n        v{i} = 0\n"
-        f"    for _ in r:\n        v{i} += v{i}\n"
-        for i in range(1, 2000)
-    )
-    func = function(f"def f(c, r):\n    v0 = 0\n{body}    return v1999\n")
-    start = time.perf_counter()
+def test_long_accumulation_chains_in_one_loop():
+    """Each ``acc += ...`` builds on the one before: thousands of them in one
+    loop body are followed without recursion."""
+    chain = "".join(f"        acc += x{i}\n" for i in range(3000))
+    func = function(f"def f(loader):\n    acc = 0\n    for b in loader:\n{chain}")
     flow = Flow(func)
-    flow.reaching(reads(func, "v1999")[-1])
-    assert time.perf_counter() - start < 5
+    loop = func.body[1]
+    targets = [stmt.target for stmt in loop.body]
+    assert all(flow.carried(target, loop) for target in reversed(targets))
+    fresh = function(f"def f(loader):\n    for b in loader:\n        acc = 0\n{chain}")
+    flow = Flow(fresh)
+    loop = fresh.body[0]
+    assert not any(flow.carried(stmt.target, loop) for stmt in loop.body[1:])
+
+
+def test_enclosing_loop_in_a_long_body():
+    func = function("def f(xs):\n    for x in g(xs):\n" + "        h(x)\n" * 2000
+                    + "    else:\n        h(0)\n")
+    loop = func.body[0]
+    last, other = loop.body[-1], loop.orelse[0]
+    assert enclosing_loop([func, loop, last], last.value) is loop
+    assert enclosing_loop([func, loop, other], other.value) is None
+    assert enclosing_loop([func, loop, loop.iter], loop.iter.args[0]) is None
+
+
+def test_bindings_from_the_statements():
+    func = function("""
+        def f(p, *rest, **options):
+            a, (b, c) = 1, (g(), 3)
+            d, e = pair
+            self.x += 1
+            for i, (j, k) in enumerate(model.parameters()):
+                with open(p) as fh, lock:
+                    del a
+            try:
+                import numpy as np
+            except ValueError as err:
+                pass
+            def inner(z=(w := 5)):
+                q = 1
+            [u for u in rest]
+    """)
+    flow = Flow(func)
+    assert flow.bound >= {"p", "rest", "options", "a", "b", "c", "d", "e", "self.x", "i",
+                          "j", "k", "fh", "np", "err", "inner", "w"}
+    assert not flow.bound & {"q", "z", "pair", "g", "lock"}
+    assert [type(v).__name__ for v in flow.assignments_to("a")] == ["Constant"]
+    assert [type(v).__name__ for v in flow.assignments_to("b")] == ["Call"]
+    assert flow.assignments_to("d") == []  # unpacked: no value of its own
+    assert len(flow.assignments_to("self.x")) == 1
+    assert len(flow.assignments_to("w")) == 1
+    (loop,) = flow.loops_over("j")
+    assert loop.func.id == "enumerate"
+
+
+def test_too_many_assignments_are_not_listed():
+    body = "".join(f"    x = {i}\n    y = {i}\n" for i in range(MANY))
+    flow = Flow(function(f"def f():\n{body}    x = 0\n"))
+    assert flow.assignments_to("x") is None
+    assert len(flow.assignments_to("y")) == MANY
+
+
+class _Context:
+    """The part of ``_core.Context`` a :class:`Flow` reads: the source."""
+
+    def __init__(self, lines):
+        self.source = type("Source", (), {"lines": lines})()
+        self.text = "".join(lines)
+
+
+def _flows(source, lines=None):
+    tree = ast.parse(source)
+    ctx = _Context(lines if lines is not None else source.splitlines(True))
+    scopes = [tree, *(n for n in ast.walk(tree) if isinstance(
+        n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))]
+    return [(Flow(scope, ctx), Flow(scope)) for scope in scopes]
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_backward_facts_from_the_lines_that_say_backward(path):
+    """Found from the statements on lines that say ``backward``, they are those
+    of the walk over the whole body."""
+    for with_source, without in _flows(path.read_text(encoding="utf-8")):
+        assert with_source.backward == without.backward
+        assert with_source.backward_plain == without.backward_plain
+
+
+def test_backward_facts_read_identifiers_like_python():
+    source = textwrap.dedent("""
+        def f(a, b):
+            x = 1
+            (a +
+             b).\
+                ｂackward()
+            if x:
+                y = [l.backward(g) for l in ls]
+            return lambda: z.backward()
+    """)
+    (module, _), (func, _), (lam, _) = _flows(source)
+    assert func.backward == {"l"} and func.backward_plain == {"a", "b"}
+    assert lam.backward == {"z"}
+    assert module.backward == set()
+
+
+def test_backward_facts_when_lines_are_not_the_tokenizers():
+    """A form feed splits a line for ``str.splitlines`` but not for Python."""
+    source = "def f(loss):\n    # page\x0c break\n    x = 1\n    loss.backward()\n"
+    lines = source.splitlines(True)
+    assert tokenizer_lines(lines, source) is None
+    assert tokenizer_lines(source.split("\n"), source) is None
+    proper = [line + "\n" for line in source.split("\n")[:-1]]
+    assert tokenizer_lines(proper, source) is proper
+    (_, _), (func, _) = _flows(source, lines)
+    assert func.backward == {"loss"}
+
+
+def _reference_nodes(scope):
+    """``body_nodes`` as written with ``ast.iter_child_nodes``."""
+    skip = (ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+    stack = [scope.body] if isinstance(scope, ast.Lambda) else list(reversed(scope.body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                 ast.ClassDef)):
+            stack.extend(reversed([c for c in ast.iter_child_nodes(node)
+                                   if not isinstance(c, skip)]))
+
+
+_EVERY_SYNTAX = """
+import a.b as c
+from d import *
+async def f(x, /, y=1, *args, z: int = 2, **kw):
+    global g
+    async with a as (b, c), d:
+        async for e in f:
+            await g
+    try:
+        pass
+    except (A, B) as err:
+        raise X from err
+    else:
+        del a[1:2, ::3], b.c
+    finally:
+        assert x, "msg"
+    while (n := next(it)) is not None:
+        yield from {k: v for k, v in d.items() if k} | {*s}
+    lam = lambda q, *r: q + r[0]
+    s = f"{x!r:>{w}} {{}}" + b"x".decode()
+    t: List[int] = [i ** 2 for i in range(3) for _ in range(i)]
+    u = not a and b or -c if d < e <= f else ~g
+    class K(Base, metaclass=M):
+        attr = 1
+    return {**kw, 1: 2}, (yield)
+"""
+_MATCH = """
+def m(p):
+    match p:
+        case {"k": 1, **rest} if rest:
+            pass
+        case [1, *others] | Point(x=0, y=_) as whole:
+            pass
+        case None:
+            pass
+"""
+
+
+@pytest.mark.parametrize("path", ["every syntax", *SOURCES], ids=str)
+def test_body_nodes_are_the_child_nodes(path):
+    source = _EVERY_SYNTAX if path == "every syntax" else path.read_text(encoding="utf-8")
+    if path == "every syntax" and hasattr(ast, "Match"):
+        source += _MATCH
+    if path == "every syntax" and hasattr(ast, "TypeAlias"):
+        source += "type Pair[T: int, *Ts, **P] = tuple[T, T]\n"
+    tree = ast.parse(source)
+    scopes = [tree, *(n for n in ast.walk(tree) if isinstance(
+        n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)))]
+    for scope in scopes:
+        assert [id(n) for n in body_nodes(scope)] == [id(n) for n in _reference_nodes(scope)]
+
+
+def _legacy_code(statements):
+    """A training script of about ``statements`` statements: a function of
+    repeated training loops, and one loop with a long body of accumulations."""
+    block = textwrap.dedent("""\
+        for batch_idx, (data, target) in enumerate(loader):
+            output = model(Variable(data))
+            loss = criterion(output, Variable(target))
+            loss.backward()
+            total_loss += loss.data[0]
+            losses.append(loss)
+            running = running + loss
+            if batch_idx % 10 == 0:
+                print(loss.data[0], output[0], x.size()[0])
+            for p in model.parameters():
+                p.data.add_(-lr, p.grad.data)
+    """)
+    blocks = textwrap.indent(block, "    ") * (statements // 24)
+    chain = "".join(f"        cost{i} = crit(out, y)\n        total += cost{i}\n"
+                    for i in range(statements // 4))
+    return (
+        "import torch\nfrom torch.autograd import Variable\n\n\n"
+        "def train(model, loader, criterion, lr, x):\n"
+        "    total_loss = running = 0\n    losses = []\n" + blocks
+        + "\n\ndef evaluate(loader, crit, out, y):\n    total = 0\n    for b in loader:\n"
+        + chain
+    )
+
+
+def _cost_per_statement(statements, runs):
+    source = _legacy_code(statements)
+    tree = ast.parse(source)
+    lines = source.splitlines(True)
+    count = sum(isinstance(node, ast.stmt) for node in ast.walk(tree))
+    loops = [(func, loop) for func in tree.body[2:] for loop in func.body
+             if isinstance(loop, ast.For)]
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        found = check(tree, lines, codes=["TV003", "TV004"])
+        flows = {func: Flow(func) for func in tree.body[2:]}
+        for func, loop in loops:
+            for stmt in loop.body:
+                if isinstance(stmt, ast.AugAssign):
+                    flows[func].carried(stmt.target, loop)
+                    flows[func].reaching(stmt.target)
+        best = min(best, time.perf_counter() - start)
+    assert found, "the code exercises the rules"
+    return best / count
+
+
+def test_cost_grows_linearly():
+    """The time per statement does not grow with the size of a function."""
+    small = _cost_per_statement(1000, runs=3)
+    assert _cost_per_statement(4000, runs=1) < 3 * small
+    assert _cost_per_statement(16000, runs=1) < 3 * small
+
+
+def test_evidence_bounds_hold(monkeypatch):
+    """The cheap searches of TV003 never rule out evidence the full analysis finds."""
+    Evidence = scalar_extraction.Evidence
+    scalar, history = Evidence.scalar, Evidence.history
+    may_be_scalar, may_carry_history = Evidence.may_be_scalar, Evidence.may_carry_history
+    checked = []
+
+    def checked_scalar(self, node, by_name):
+        found = scalar(self, node, by_name)
+        checked.append(found)
+        assert not found or may_be_scalar(self, node, by_name)
+        return found
+
+    def checked_history(self, node):
+        found = history(self, node)
+        checked.append(found)
+        assert not found or may_carry_history(self, node)
+        return found
+
+    monkeypatch.setattr(Evidence, "scalar", checked_scalar)
+    monkeypatch.setattr(Evidence, "history", checked_history)
+    monkeypatch.setattr(Evidence, "may_be_scalar", lambda self, node, by_name: True)
+    monkeypatch.setattr(Evidence, "may_carry_history", lambda self, node: True)
+    for path in SOURCES:
+        source = path.read_text(encoding="utf-8")
+        check(ast.parse(source), source.splitlines(True), codes=["TV003"])
+    assert checked.count(True) > 50 and checked.count(False) > 50

@@ -67,13 +67,18 @@ def _iterated_parameters(flow: Flow, node: ast.AST) -> bool:
     k = key(node)
     if k is None or not isinstance(node, ast.Name):
         return False
-    for d in flow.defs(k):
-        value = d.value
-        if d.kind == "for" and isinstance(value, ast.Call):
-            func = value.func
-            if isinstance(func, ast.Attribute) and func.attr in _PARAM_SOURCES:
-                return True
-    return False
+    iterables = flow.loops_over(k)
+    if iterables is not None and not any(_parameters(value) for value in iterables):
+        return False  # no such loop: decided without the reaching definitions
+    return any(d.kind == "for" and _parameters(d.value) for d in flow.defs(k))
+
+
+def _parameters(value: Optional[ast.AST]) -> bool:
+    """``model.parameters()``, ``m.named_parameters()``."""
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    return isinstance(func, ast.Attribute) and func.attr in _PARAM_SOURCES
 
 
 #: autograd libraries whose values also have ``.data``, ``Variable`` and ``.backward()``
@@ -100,10 +105,14 @@ def _stored_tensor(ctx: Context, tensor: ast.AST) -> bool:
     k = key(base)
     if k is None:
         return not plainly_not_tensor(tensor, ctx.resolve)
+    flow = ctx.flow()
+    values = flow.assignments_to(k)
+    if values is not None and not any(plainly_not_tensor(v, ctx.resolve) for v in values):
+        return True  # no such assignment: decided without the reaching definitions
     return not any(
         d.value is not None and d.kind in ("assign", "augassign", "walrus")
         and plainly_not_tensor(d.value, ctx.resolve)
-        for d in ctx.flow().defs(k)
+        for d in flow.defs(k)
     )
 
 

@@ -147,15 +147,48 @@ class Evidence:
             return True  # ``x.data[0]``: a Python number under 0.3
         return self.foreign(value)
 
+    def _may_not_tensor(self, value: ast.AST) -> bool:
+        """Whether :meth:`_not_tensor_def` can hold for a binding to ``value``,
+        whatever the answer about a loss call."""
+        if isinstance(value, ast.Call) and _per_element(value):
+            return True
+        if isinstance(value, ast.Subscript) and peel(value.value)[1]:
+            return True
+        return self.foreign(value)
+
+    def assignments(self, node: ast.AST) -> Optional[List[ast.AST]]:
+        """Every value the function assigns to ``node``'s key (``=``, ``+=``,
+        ``:=``), or ``None`` when too many (see :meth:`Flow.assignments_to`)."""
+        return self.flow.assignments_to(key(node))
+
+    def reaching(self, node: ast.AST) -> Optional[Tuple[Def, ...]]:
+        """The bindings of ``node``'s key that reach it, as :meth:`Flow.reaching`,
+        but ``()`` without any analysis when the function never assigns the key.
+
+        The evidence below comes only from assignments (``=``, ``+=``, ``:=``),
+        and treats ``None`` (not known) like ``()``.
+        """
+        if self.assignments(node) == []:
+            return ()
+        return self.flow.reaching(node)
+
     def not_tensor(self, node: ast.AST) -> bool:
         """``node`` (a key read) is visibly not a scalar tensor: a list, an array, a
         Python number, a per-element loss."""
-        defs = self.flow.reaching(node)
+        values = self.assignments(node)
+        if values is not None and not any(self._may_not_tensor(value) for value in values):
+            return False
+        defs = self.reaching(node)
         return bool(defs) and any(self._not_tensor_def(d) for d in defs)
 
     # -- calls ------------------------------------------------------------
-    def loss_call(self, call: ast.Call, per_element_too: bool = False) -> bool:
-        """``criterion(...)``, ``F.nll_loss(...)``, ``loss_fn(...)``, an ``nn.*Loss`` instance."""
+    def loss_call(self, call: ast.Call, per_element_too: bool = False,
+                  exact: bool = True) -> bool:
+        """``criterion(...)``, ``F.nll_loss(...)``, ``loss_fn(...)``, an ``nn.*Loss`` instance.
+
+        ``exact=False`` takes every assignment of the callee for one that
+        reaches: an upper bound that needs no reaching definitions.
+        """
         if not per_element_too and _per_element(call):
             return False
         func = call.func
@@ -169,7 +202,14 @@ class Evidence:
             return False
         if _loss_callee(func):
             return True
-        defs = self.flow.reaching(func) if key(func) else None
+        values = self.assignments(func)
+        if values is not None and not any(
+            isinstance(value, ast.Call) and self._loss_class(value) for value in values
+        ):
+            return False
+        if not exact:
+            return True
+        defs = self.reaching(func)
         return bool(defs) and any(
             d.kind == "assign" and isinstance(d.value, ast.Call) and self._loss_class(d.value)
             for d in defs
@@ -179,8 +219,9 @@ class Evidence:
         name = self.ctx.resolve(call.func) or ""
         return name.startswith("torch.nn.") and name.endswith("Loss") and not _per_element(call)
 
-    def reduction(self, call: ast.Call) -> bool:
-        """A reduction over every element: ``x.sum()``, ``x.norm(2)``, ``torch.mean(x)``."""
+    def reduction(self, call: ast.Call, exact: bool = True) -> bool:
+        """A reduction over every element: ``x.sum()``, ``x.norm(2)``, ``torch.mean(x)``
+        (``exact=False``: without asking whether the receiver is visibly not a tensor)."""
         if any(kw.arg in _DIM_KEYWORDS or kw.arg is None for kw in call.keywords):
             return False
         if any(isinstance(a, ast.Starred) for a in call.args):
@@ -195,7 +236,7 @@ class Evidence:
         if len(call.args) > _REDUCTIONS[func.attr] or self.foreign(func.value):
             return False
         receiver = func.value
-        return not (key(receiver) and self.not_tensor(receiver))
+        return not (exact and key(receiver) and self.not_tensor(receiver))
 
     # -- TV003 (a): the value is a scalar under 0.3 ------------------------
     def scalar(self, node: ast.AST, by_name: bool) -> bool:
@@ -219,21 +260,13 @@ class Evidence:
                 return self.scalar(inner, by_name)
             return self.reduction(node) or self.loss_call(node)
         if isinstance(node, ast.Subscript):
-            # ``losses[name].data[0]``: an element of a collection of losses
-            index = node.slice
-            base = key(node.value)
-            return (
-                by_name
-                and base is not None
-                and isinstance(index, (ast.Name, ast.Attribute, ast.Constant))
-                and _loss_words(words(base.rsplit(".", 1)[-1]), plurals=True)
-            )
+            return by_name and _element_of_losses(node)
         k = key(node)
         if k is None or self.not_tensor(node):
             return False
-        if k in self.flow.backward_plain or (by_name and loss_name(node)):
+        if (by_name and loss_name(node)) or k in self.flow.backward_plain:
             return True
-        defs = self.flow.reaching(node)
+        defs = self.reaching(node)
         relevant = [d for d in defs or () if not _initial(d)]
         return bool(relevant) and all(
             d.kind in ("assign", "augassign", "walrus")
@@ -241,6 +274,38 @@ class Evidence:
             and self.scalar(d.value, True)
             for d in relevant
         )
+
+    def may_be_scalar(self, node: ast.AST, by_name: bool) -> bool:
+        """Whether :meth:`scalar` can hold, cheaply: the same search for evidence,
+        through every assignment of a key rather than the ones that reach, and
+        without the evidence against (``not_tensor``, "all assignments")."""
+        return _search((node, by_name), self._scalar_steps)
+
+    def _scalar_steps(self, node: ast.AST, by_name: bool) -> Tuple[bool, List[_State]]:
+        node = peel(node)[0]
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            return False, [(node.operand, by_name)]
+        if isinstance(node, ast.BinOp) and isinstance(
+            node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)
+        ):
+            return False, [(node.left, by_name), (node.right, by_name)]
+        if isinstance(node, ast.Call):
+            inner = self._elementwise_input(node)
+            if inner is not None:
+                return False, [(inner, by_name)]
+            found = self.reduction(node, exact=False) or self.loss_call(node, exact=False)
+            return found, []
+        if isinstance(node, ast.Subscript):
+            return by_name and _element_of_losses(node), []
+        k = key(node)
+        if k is None:
+            return False, []
+        if (by_name and loss_name(node)) or k in self.flow.backward_plain:
+            return True, []
+        values = self.assignments(node)
+        if values is None:
+            return True, []  # too many to look through: cannot rule it out
+        return False, [(value, True) for value in values]
 
     def _elementwise_input(self, call: ast.Call) -> Optional[ast.AST]:
         """``x`` in ``x.exp()``, ``torch.log(x)``, ``x.pow(2)``."""
@@ -262,6 +327,32 @@ class Evidence:
         that ``.backward()`` is called on."""
         return self._cached("history", node, False, lambda: self._history(node))
 
+    def may_carry_history(self, node: ast.AST) -> bool:
+        """Whether :meth:`history` can hold, cheaply (see :meth:`may_be_scalar`)."""
+        return _search((node, False), self._history_steps)
+
+    def _history_steps(self, node: ast.AST, _: bool) -> Tuple[bool, List[_State]]:
+        if detaches(node):
+            return False, []
+        if isinstance(node, ast.UnaryOp):
+            return False, [(node.operand, False)]
+        if isinstance(node, ast.BinOp):
+            return False, [(node.left, False), (node.right, False)]
+        if isinstance(node, ast.Call):
+            if self.loss_call(node, exact=False):
+                return True, []
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in _REDUCTIONS and not node.args:
+                return False, [(func.value, False)]
+            return False, []
+        k = key(node)
+        if k is None:
+            return False, []
+        values = self.assignments(node)
+        if values is None or k in self.flow.backward:
+            return True, []
+        return False, [(value, False) for value in values]
+
     def _history(self, node: ast.AST) -> bool:
         if detaches(node):
             return False
@@ -279,6 +370,10 @@ class Evidence:
         k = key(node)
         if k is None:
             return False
+        if self.assignments(node) == []:
+            # no assignment can reach: only the backward call is evidence, unless
+            # the analysis does not know (``None``)
+            return k in self.flow.backward and self.flow.reaching(node) is not None
         defs = self.flow.reaching(node)
         if defs is None:
             return False
@@ -291,6 +386,46 @@ class Evidence:
         ):
             return True
         return k in self.flow.backward
+
+
+def _element_of_losses(node: ast.Subscript) -> bool:
+    """``losses[name]``: an element of a collection of losses."""
+    index = node.slice
+    base = key(node.value)
+    return (
+        base is not None
+        and isinstance(index, (ast.Name, ast.Attribute, ast.Constant))
+        and _loss_words(words(base.rsplit(".", 1)[-1]), plurals=True)
+    )
+
+
+#: a question about a node: the node, and a flag (``by_name``)
+_State = Tuple[ast.AST, bool]
+
+
+#: questions a search asks before it gives up (and answers "maybe")
+_SEARCH_LIMIT = 64
+
+
+def _search(start: _State, steps: Callable[[ast.AST, bool], Tuple[bool, List[_State]]]) -> bool:
+    """Whether evidence may be reached from ``start``: ``steps(node, flag)`` tells
+    whether a question is answered yes by itself, and the questions its answer
+    may come from.  Each question is asked once, so cycles end; after
+    :data:`_SEARCH_LIMIT` questions the answer is yes (not ruled out)."""
+    seen = {(id(start[0]), start[1])}
+    todo = [start]
+    while todo:
+        found, following = steps(*todo.pop())
+        if found:
+            return True
+        for state in following:
+            state_id = (id(state[0]), state[1])
+            if state_id not in seen:
+                if len(seen) == _SEARCH_LIMIT:
+                    return True
+                seen.add(state_id)
+                todo.append(state)
+    return False
 
 
 def _initial(d: Def) -> bool:
@@ -398,7 +533,8 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
     tensor, steps = peel(node.value)
     by_name = any(step in ("data", "numpy", "tolist") for step in steps)
     flow = ctx.flow()
-    if not Evidence(ctx, flow).scalar(tensor, by_name):
+    evidence = Evidence(ctx, flow)
+    if not (evidence.may_be_scalar(tensor, by_name) and evidence.scalar(tensor, by_name)):
         return None
     if not by_name and _indexed_as_sequence(flow, tensor):
         return None
@@ -438,13 +574,17 @@ def _accumulation(ctx: Context, node: ast.AST) -> Optional[Report]:
     loop = enclosing_loop(ctx.parents, node)
     if loop is None:
         return None
-    flow = ctx.flow()
     acc = key(acc_read)
-    if acc is None or acc in flow.sinks or not flow.carried(acc_read, loop):
+    if acc is None:
         return None
+    flow = ctx.flow()
     evidence = Evidence(ctx, flow)
+    if not evidence.may_carry_history(added):
+        return None  # decided without the reaching definitions
     leak = _leaking_part(evidence, added)
-    if leak is None or grad_disabled(ctx.parents, ctx.resolve):
+    if leak is None or acc in flow.sinks or not flow.carried(acc_read, loop):
+        return None
+    if grad_disabled(ctx.parents, ctx.resolve):
         return None
     src = ctx.source
     text = src.text(leak)
