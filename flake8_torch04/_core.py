@@ -19,7 +19,7 @@ from typing import (
 
 from . import _resolve
 from ._resolve import Binding, Scope
-from ._source import Edit, Source
+from ._source import Edit, Source, lines_of
 
 SAFE = "safe"
 UNSAFE = "unsafe"
@@ -657,4 +657,4 @@ def _dedupe(findings: List[Finding]) -> List[Finding]:
 def check_source(source: str, filename: str = "", codes=None) -> List[Finding]:
     """Parse ``source`` and check it (raises ``SyntaxError`` when it does not parse)."""
     tree = ast.parse(source, filename or "<unknown>")
-    return check(tree, source.splitlines(keepends=True), filename, codes)
+    return check(tree, lines_of(source), filename, codes)

@@ -6,6 +6,7 @@ or edits is a 0-based *character* column, as editors and pycodestyle count.
 from __future__ import annotations
 
 import ast
+import re
 from typing import List, NamedTuple, Sequence, Tuple, Type, Union
 
 Position = Tuple[int, int]  # (1-based line, 0-based character column)
@@ -110,5 +111,13 @@ def has_comment(text: str) -> bool:
     return "#" in text
 
 
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
 def lines_of(source_text: str) -> List[str]:
-    return source_text.splitlines(keepends=True)
+    """Lines with their endings, broken where Python's tokenizer breaks them.
+
+    ``str.splitlines`` also breaks at form feeds and other separators, which
+    would put line numbers out of step with the tree.
+    """
+    return _LINE.findall(source_text)

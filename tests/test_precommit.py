@@ -46,10 +46,11 @@ LEGACY = textwrap.dedent(
         return model(x)
     """
 )
-# --fix applies the two safe TV001 fixes and nothing else: TV005's fix is
+# --fix applies the two safe TV001 fixes and nothing else (together they drop
+# the statement, which would be `data, target = data, target`): TV005's fix is
 # unsafe, and Variable(x, volatile=True) waits for the user's choice of region.
 LEGACY_SAFE_FIXED = LEGACY.replace(
-    "data, target = Variable(data), Variable(target)", "data, target = data, target"
+    "        data, target = Variable(data), Variable(target)\n", ""
 )
 SAFE_FINDINGS = ["legacy.py:7:24: TV001 [*] ", "legacy.py:7:40: TV001 [*] "]
 NOTEBOOK = json.dumps({
@@ -65,6 +66,10 @@ NOTEBOOK = json.dumps({
 }, indent=1) + "\n"
 NOTEBOOK_FINDING = "legacy.ipynb:cell 2, line 4, col 5: TV001 [*] "
 OTHER_FINDINGS = ["legacy.py:13:8: TV005 ", "legacy.py:14:13: TV001 ", "legacy.py:14:25: TV002 "]
+# the same findings once the fix has removed line 7
+OTHER_FINDINGS_FIXED = [
+    "legacy.py:12:8: TV005 ", "legacy.py:13:13: TV001 ", "legacy.py:13:25: TV002 "
+]
 
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "test", "GIT_AUTHOR_EMAIL": "test@example.com",
@@ -182,7 +187,7 @@ def test_try_repo_check_fails_and_fix_applies_safe_fixes(hook_repo, project, env
     assert fix.status == "Failed"
     assert "- files were modified by this hook" in fix.output
     # what remains needs --unsafe-fixes or a hand edit, and is still reported
-    assert_reports(fix.output, OTHER_FINDINGS)
+    assert_reports(fix.output, OTHER_FINDINGS_FIXED)
     assert not any("[*]" in line for line in finding_lines(fix.output))
     assert (project / "legacy.py").read_text(encoding="utf-8") == LEGACY_SAFE_FIXED
     notebook = json.loads((project / "legacy.ipynb").read_text(encoding="utf-8"))
@@ -211,7 +216,7 @@ def test_pinned_hooks_fix_once_then_report_only_what_is_left(hook_repo, project,
     assert "- files were modified by this hook" in result["torch04-fix"].output
     assert (project / "legacy.py").read_text(encoding="utf-8") == LEGACY_SAFE_FIXED
     assert result["torch04"].status == "Failed"
-    assert_reports(result["torch04"].output, OTHER_FINDINGS)
+    assert_reports(result["torch04"].output, OTHER_FINDINGS_FIXED)
     assert not any("[*]" in line for line in finding_lines(result["torch04"].output))
 
     second = pre_commit("run", "--files", "legacy.py", "--verbose", cwd=project, env=env)
