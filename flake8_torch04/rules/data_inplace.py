@@ -128,7 +128,7 @@ def _without_data(ctx: Context, data: ast.Attribute) -> Optional[str]:
     head = head[:-1].rstrip()
     if not head or head.endswith("\\") or has_comment(text[len(head):]):
         return None
-    if needs_parens(data.value, ast.Attribute(), ctx.source) and not head.endswith(")"):
+    if needs_parens(data.value, ast.Attribute, ctx.source) and not head.endswith(")"):
         head = f"({head})"
     return head
 

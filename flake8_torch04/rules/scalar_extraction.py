@@ -540,7 +540,7 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         return None
     src = ctx.source
     text = src.text(tensor)
-    if needs_parens(tensor, ast.Attribute(), src):
+    if needs_parens(tensor, ast.Attribute, src):
         text = f"({text})"
     fixed = f"{text}.item()"
     if "tolist" in steps:
@@ -588,7 +588,7 @@ def _accumulation(ctx: Context, node: ast.AST) -> Optional[Report]:
         return None
     src = ctx.source
     text = src.text(leak)
-    if needs_parens(leak, ast.Attribute(), src):
+    if needs_parens(leak, ast.Attribute, src):
         text = f"({text})"
     fixed = f"{text}.item()"
     whole = src.between(src.start(node), src.start(leak)) + fixed + src.between(

@@ -314,7 +314,7 @@ def torch_name(ctx: Context) -> Tuple[str, Tuple[str, ...]]:
 
 def _subject_text(ctx: Context, e: ast.AST) -> str:
     text = ctx.source.text(e)
-    return f"({text})" if needs_parens(e, ast.Call(), ctx.source) else text
+    return f"({text})" if needs_parens(e, ast.Call, ctx.source) else text
 
 
 def _types_text(ctx: Context, types: Types) -> Optional[Tuple[str, Tuple[str, ...]]]:
