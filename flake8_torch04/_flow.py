@@ -33,18 +33,7 @@ from typing import (
     Tuple, Union,
 )
 
-
-def key(node: ast.AST) -> Optional[str]:
-    """``"a.b.c"`` for a ``Name``/``Attribute`` chain, else ``None``."""
-    parts: List[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
+from ._resolve import key  # noqa: F401  (re-exported: the rules take it from here)
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)

@@ -133,21 +133,28 @@ def lookup(name: str, scope: Scope) -> Optional[str]:
     return None
 
 
-def resolve(node: ast.AST, scope: Scope) -> Optional[str]:
-    """Canonical qualified name of a ``Name``/``Attribute`` chain, or ``None``."""
+def key(node: ast.AST) -> Optional[str]:
+    """``"a.b.c"`` for a ``Name``/``Attribute`` chain, else ``None``."""
     parts: List[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
         node = node.value
     if not isinstance(node, ast.Name):
         return None
-    base = lookup(node.id, scope)
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def resolve(node: ast.AST, scope: Scope) -> Optional[str]:
+    """Canonical qualified name of a ``Name``/``Attribute`` chain, or ``None``."""
+    dotted = key(node)
+    if dotted is None:
+        return None
+    head, dot, rest = dotted.partition(".")
+    base = lookup(head, scope)
     if base is None:
         return None
-    if parts:
-        parts.reverse()
-        base = base + "." + ".".join(parts)
-    return canonical(base)
+    return canonical(base + dot + rest)
 
 
 def import_bindings(node: ast.AST) -> List[tuple]:
