@@ -12,9 +12,10 @@ import ast
 import inspect
 import re
 from bisect import bisect_left, bisect_right
+from collections import deque
 from itertools import accumulate
 from typing import (
-    Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple,
+    Callable, Deque, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, Union,
 )
 
 from . import _resolve
@@ -64,7 +65,8 @@ class Rule(NamedTuple):
     name: str
     check: Callable[["Context", ast.AST], Iterable[Report]]
     node_types: Tuple[type, ...]
-    markers: Tuple[str, ...]
+    #: (regular expression, the node types whose findings it may announce)
+    markers: Tuple[Tuple[str, Tuple[type, ...]], ...]
     doc: str
 
 
@@ -73,7 +75,7 @@ RULES: Dict[str, Rule] = {}
 _CODE = re.compile(r"TV\d{3}\Z")
 
 
-def rule(code: str, *node_types: type, markers: Sequence[str]) -> Callable:
+def rule(code: str, *node_types: type, markers: Sequence[Union[str, tuple]]) -> Callable:
     """Register a rule.
 
     ``markers`` are regular expressions, one of which must match a line of the
@@ -81,19 +83,29 @@ def rule(code: str, *node_types: type, markers: Sequence[str]) -> Callable:
     body).  Names bound by ``import ... as NAME`` count as markers of every
     rule.  A file in which no marker of a rule matches is not walked for it,
     and the walker enters only the statements whose lines match a marker of
-    an active rule: the others only have their bindings recorded.  Markers
-    must therefore be complete: a test checks each rule's fixtures with and
-    without them.
+    an active rule: the others only have their bindings recorded.  Inside a
+    statement, a rule sees only the nodes its matching markers announce: a
+    marker written ``(regex, *types)`` announces findings at nodes of those
+    types only (TV003's ``+`` matters only at an assignment statement, so a
+    statement whose only marker is ``+`` is dispatched whole and its
+    expressions are not walked).  Markers must therefore be complete: a test
+    checks each rule's fixtures with and without them.
     """
     if not _CODE.match(code):
         raise ValueError(f"bad rule code {code!r}")
+    announced = tuple(
+        (m, node_types) if isinstance(m, str) else (m[0], tuple(m[1:])) for m in markers
+    )
+    for _, types in announced:
+        if not set(types) <= set(node_types):
+            raise ValueError(f"{code}: a marker announces a node type the rule does not visit")
 
     def register(func: Callable) -> Callable:
         if code in RULES:
             raise ValueError(f"rule code {code} registered twice")
         RULES[code] = Rule(
             code, func.__name__.replace("_", "-"), func, tuple(node_types),
-            tuple(markers), inspect.getdoc(func) or "",
+            announced, inspect.getdoc(func) or "",
         )
         return func
 
@@ -176,11 +188,13 @@ class Context:
         self._flows: Dict[ast.AST, object] = {}
         #: per-file caches a rule may keep, under a key of its own
         self.memo: Dict[str, object] = {}
-        self.imports_torch = bool(re.search(r"^\s*(?:import|from)\s+torch\b", self.text, re.M))
+        self.imports_torch = _imports_torch(self.text)
         #: the file works with torch tensors: imports torch, or uses
         #: ``Variable``/``.backward(`` (helper modules often import nothing)
-        self.uses_torch = self.imports_torch or bool(
-            re.search(r"\bVariable\b|\.backward\(", self.text)
+        self.uses_torch = (
+            self.imports_torch
+            or ".backward(" in self.text
+            or bool(_marker_offsets(self.text, r"\bVariable\b"))
         )
 
     @property
@@ -219,26 +233,44 @@ def _child_fields(cls: type) -> Tuple[str, ...]:
     return fields
 
 
+_COMPOUND = frozenset(
+    cls for cls in vars(ast).values()
+    if isinstance(cls, type) and issubclass(cls, ast.stmt) and "body" in cls._fields
+)
+
+
 class _Walker:
     def __init__(
-        self, ctx: Context, dispatch: Dict[type, List[Rule]], marker_lines: List[int]
+        self, ctx: Context, licences: List[tuple], masks: Optional[Dict[int, int]]
     ) -> None:
         self.ctx = ctx
-        self.dispatch = dispatch
-        #: sorted numbers of the lines that match a marker (see :func:`rule`)
-        self.marker_lines = marker_lines
+        #: what the markers announce: bit ``i`` of a mask stands for ``licences[i]``
+        self.licences = licences
+        #: sorted numbers of the lines that match a marker, and what each announces
+        #: (``masks=None``: every line announces everything)
+        if masks is None:
+            self.marker_lines, self.masks = [], []
+            self.every: Optional[int] = (1 << len(licences)) - 1
+        else:
+            self.marker_lines = sorted(masks)
+            self.masks = [masks[line] for line in self.marker_lines]
+            self.every = None
+        #: the rules to call by node type, in the statement being walked
+        self.dispatch: Dict[type, List[Rule]] = {}
+        self._dispatch_by_mask: Dict[int, Tuple[Dict[type, List[Rule]], bool]] = {}
         self.findings: List[Finding] = []
         self.compat = 0  # depth of old-PyTorch-only branches around the node
         self.fallback = 0  # depth of ``except ImportError`` handlers
-        self.deferred: List[tuple] = []
+        self.deferred: Deque[tuple] = deque()
 
     # -- entry ------------------------------------------------------------
     def run(self) -> List[Finding]:
         ctx = self.ctx
         self.visit_list(getattr(ctx.tree, "body", ()))
         while self.deferred:
-            func, scope, parents, compat = self.deferred.pop(0)
+            func, scope, parents, compat, dispatch = self.deferred.popleft()
             ctx.scope, ctx.parents, self.compat, self.fallback = scope, parents, compat, 0
+            self.dispatch = dispatch
             self.visit_function_body(func)
         return self.findings
 
@@ -262,10 +294,34 @@ class _Walker:
         return polarity is not None and polarity >= 0
 
     def visit(self, node: ast.AST) -> None:
-        cls = node.__class__
-        if isinstance(node, ast.stmt) and not self.gate(node):
+        if isinstance(node, ast.stmt):
+            self.visit_statement(node)
+        else:
+            self.visit_node(node)
+
+    def visit_statement(self, node: ast.stmt) -> None:
+        """Gate a statement on its markers, and walk it with what they announce."""
+        mask = self.statement_mask(node)
+        if not mask:
             self.bind_statement(node)
             return
+        entry = self._dispatch_by_mask.get(mask)
+        if entry is None:
+            entry = self._dispatch_by_mask[mask] = self.dispatch_for(mask)
+        outer = self.dispatch
+        self.dispatch, descend = entry
+        cls = node.__class__
+        if descend or cls in _COMPOUND:
+            self.visit_node(node)
+        else:  # only statement-level nodes are announced: no need to walk the expressions
+            rules = self.dispatch.get(cls)
+            if rules and not self.compat:
+                self.report(node, rules)
+            self.bind_statement(node)
+        self.dispatch = outer
+
+    def visit_node(self, node: ast.AST) -> None:
+        cls = node.__class__
         if not self.compat:
             rules = self.dispatch.get(cls)
             if rules:
@@ -289,6 +345,37 @@ class _Walker:
                     self.visit(value)
         parents.pop()
 
+    # -- the statement gate -----------------------------------------------
+    def statement_mask(self, node: ast.stmt) -> int:
+        """What the markers on the lines of ``node`` announce (0: nothing)."""
+        if self.every is not None:
+            return self.every
+        lines = self.marker_lines
+        i = bisect_left(lines, node.lineno)
+        end = node.end_lineno or node.lineno
+        mask = 0
+        masks = self.masks
+        count = len(lines)
+        while i < count and lines[i] <= end:
+            mask |= masks[i]
+            i += 1
+        return mask
+
+    def dispatch_for(self, mask: int) -> Tuple[Dict[type, List[Rule]], bool]:
+        """The rules to call by node type under ``mask``, and whether any of them
+        wants a node below the statement level (else the walk can stop there)."""
+        dispatch: Dict[type, List[Rule]] = {}
+        descend = bool(mask & 1)  # a core marker: walk it all
+        for bit, (rule_, types) in enumerate(self.licences):
+            if rule_ is None or not mask >> bit & 1:
+                continue
+            for node_type in types:
+                rules = dispatch.setdefault(node_type, [])
+                if rule_ not in rules:
+                    rules.append(rule_)
+                descend = descend or not issubclass(node_type, ast.stmt)
+        return dispatch, descend
+
     def visit_field(self, node: ast.AST, name: str) -> None:
         value = getattr(node, name, None)
         if value is None:
@@ -308,13 +395,6 @@ class _Walker:
                 self.findings.append(
                     Finding(rule_.code, line, col, rep.message, rep.fix, end_line, end_col)
                 )
-
-    # -- the statement gate -----------------------------------------------
-    def gate(self, node: ast.stmt) -> bool:
-        """Whether any line of ``node`` matches a marker of an active rule."""
-        lines = self.marker_lines
-        i = bisect_left(lines, node.lineno)
-        return i < len(lines) and lines[i] <= (node.end_lineno or node.lineno)
 
     def bind_statement(self, node: ast.stmt) -> None:
         """The bindings of a statement that cannot hold a finding, without its expressions.
@@ -415,7 +495,7 @@ class _Walker:
         if not isinstance(node, ast.Lambda):
             self.bind(node.name)
         ctx = self.ctx
-        self.deferred.append((node, ctx.scope, list(ctx.parents), self.compat))
+        self.deferred.append((node, ctx.scope, list(ctx.parents), self.compat, self.dispatch))
 
     def visit_function_body(self, node: ast.AST) -> None:
         ctx = self.ctx
@@ -558,8 +638,16 @@ if hasattr(ast, "TryStar"):  # Python 3.11+
 
 #: what the walker itself must see wherever it is: tests of the torch version
 _CORE_MARKERS = ("__version__",)
-_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+[\w.]+[ \t]+import\b(\([^)]*\)|.*)", re.M)
+_FROM_IMPORT = re.compile(r"from[ \t]+[\w.]+[ \t]+import\b(\([^)]*\)|.*)")
 _ALIAS = re.compile(r"\bas\s+([A-Za-z_]\w*)")
+_TORCH_IMPORT = re.compile(r"[^\S\n]*(?:import|from)[^\S\n]+")
+
+
+_INDENT = re.compile(r"[ \t]*")
+
+
+def _at_line_start(text: str, start: int) -> bool:
+    return bool(_INDENT.fullmatch(text, text.rfind("\n", 0, start) + 1, start))
 
 
 def _aliases(text: str) -> Set[str]:
@@ -569,32 +657,109 @@ def _aliases(text: str) -> Set[str]:
     every other spelling keeps that name in view (``ag.Variable``,
     ``nn.Sequential``) except such an alias, which may then be used anywhere.
     """
-    return {
-        alias for match in _FROM_IMPORT.finditer(text) for alias in _ALIAS.findall(match.group(1))
-    }
+    aliases: Set[str] = set()
+    match = _FROM_IMPORT.search(text)
+    while match:
+        if _at_line_start(text, match.start()):
+            aliases.update(_ALIAS.findall(match.group(1)))
+            match = _FROM_IMPORT.search(text, match.end())
+        else:
+            match = _FROM_IMPORT.search(text, match.start() + 1)
+    return aliases
+
+
+def _imports_torch(text: str) -> bool:
+    """Whether a line starts with ``import torch`` or ``from torch``."""
+    for match in re.finditer(r"torch\b", text):
+        start = match.start()
+        if _TORCH_IMPORT.fullmatch(text, text.rfind("\n", 0, start) + 1, start):
+            return True
+    return False
+
+
+#: regular expressions and the characters that must not come before a match
+_COMPILED: Dict[str, Tuple["re.Pattern[str]", Optional[str]]] = {}
+
+#: A leading zero-width test defeats the regex engine's literal-prefix scan
+#: (about 30x slower on real files): for a marker that starts with one of these
+#: and then a word character, the gate searches for the rest of the pattern
+#: and tests the character before each match itself.
+_LEADING_TESTS = ((r"\b", ""), (r"(?<![\w.])", "."))
+
+
+def _compiled(pattern: str) -> Tuple["re.Pattern[str]", Optional[str]]:
+    found = _COMPILED.get(pattern)
+    if found is None:
+        found = (re.compile(pattern), None)
+        for test, also in _LEADING_TESTS:
+            rest = pattern[len(test):]
+            if pattern.startswith(test) and rest[:1].isidentifier():
+                found = (re.compile(rest), also)
+        _COMPILED[pattern] = found
+    return found
 
 
 def _marker_offsets(text: str, pattern: str) -> List[int]:
-    return [m.start() for m in re.finditer(pattern, text)]
-
-
-def _name_offsets(text: str, name: str) -> List[int]:
-    """Offsets of ``name`` as a whole word (a literal search: much faster than ``\\b``)."""
+    """Offsets where ``pattern`` matches ``text`` (patterns that cannot overlap themselves)."""
+    regex, not_after = _compiled(pattern)
+    if not_after is None:
+        return [m.start() for m in regex.finditer(text)]
     offsets = []
-    end = len(text)
-    for match in re.finditer(re.escape(name), text):
-        start, stop = match.start(), match.end()
-        if start and (text[start - 1].isalnum() or text[start - 1] == "_"):
-            continue
-        if stop < end and (text[stop].isalnum() or text[stop] == "_"):
-            continue
+    for match in regex.finditer(text):
+        start = match.start()
+        if start:
+            before = text[start - 1]
+            if before.isalnum() or before == "_" or before in not_after:
+                continue
         offsets.append(start)
     return offsets
 
 
 def _line_numbers(lines: Sequence[str], offsets: Iterable[int]) -> List[int]:
     ends = list(accumulate(map(len, lines)))
-    return sorted({bisect_right(ends, offset) + 1 for offset in offsets})
+    return [bisect_right(ends, offset) + 1 for offset in offsets]
+
+
+#: the licence of the core markers: walk the statement whole, dispatch nothing more
+_WALK = (None, ())
+
+
+def _gate(rules: List[Rule], lines: Sequence[str], text: str):
+    """What the markers announce, line by line.
+
+    Returns the licences -- ``(rule, node types)`` pairs, bit ``i`` of a mask
+    standing for ``licences[i]`` -- and a map from each line that matches a
+    marker to the mask of what it announces; ``None`` when no rule's marker
+    matches at all.
+    """
+    licences: List[tuple] = [_WALK]
+    announced: List[Tuple[int, List[int]]] = []
+    full = 0  # every active rule, all its node types
+    for rule_ in rules:
+        hits = [(types, _marker_offsets(text, pattern)) for pattern, types in rule_.markers]
+        if not any(offsets for _, offsets in hits):
+            continue
+        rule_bit = 1 << len(licences)
+        full |= rule_bit
+        licences.append((rule_, rule_.node_types))
+        for types, offsets in hits:
+            if offsets:
+                bit = rule_bit
+                if types != rule_.node_types:
+                    bit = 1 << len(licences)
+                    licences.append((rule_, types))
+                announced.append((bit, offsets))
+    if not full:
+        return None
+    for marker in _CORE_MARKERS:
+        announced.append((1, _marker_offsets(text, marker)))
+    for alias in _aliases(text):
+        announced.append((full, _marker_offsets(text, rf"\b{alias}\b")))
+    masks: Dict[int, int] = {}
+    for bit, offsets in announced:
+        for line in _line_numbers(lines, offsets):
+            masks[line] = masks.get(line, 0) | bit
+    return licences, masks
 
 
 def check(
@@ -615,24 +780,14 @@ def check(
         return []
     text = "".join(lines)
     if prefilter:
-        hits = {m: _marker_offsets(text, m) for r in selected for m in r.markers}
-        active = [r for r in selected if any(hits[m] for m in r.markers)]
-        if not active:
+        gate = _gate(selected, lines, text)
+        if gate is None:
             return []
-        offsets = [o for r in active for m in r.markers for o in hits[m]]
-        for marker in _CORE_MARKERS:
-            offsets += _marker_offsets(text, marker)
-        for alias in _aliases(text):
-            offsets += _name_offsets(text, alias)
-        marker_lines = _line_numbers(lines, offsets)
+        licences, masks = gate
     else:
-        active = selected
-        marker_lines = list(range(1, len(lines) + 2))
-    dispatch: Dict[type, List[Rule]] = {}
-    for rule_ in active:
-        for node_type in rule_.node_types:
-            dispatch.setdefault(node_type, []).append(rule_)
-    walker = _Walker(Context(tree, lines, filename), dispatch, marker_lines)
+        licences = [_WALK] + [(r, r.node_types) for r in selected]
+        masks = None
+    walker = _Walker(Context(tree, lines, filename), licences, masks)
     try:
         walker.run()
     except RecursionError:

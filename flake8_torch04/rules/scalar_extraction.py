@@ -450,8 +450,13 @@ def _detached(d: Def) -> bool:
 # -- the rule --------------------------------------------------------------
 
 #: every finding's statement holds an index ``[0]`` (any spelling of the int
-#: zero starts with ``0``; comments may come between), a ``+`` or an ``append``
-_MARKERS = (r"\[(?:[\s(\\]|#[^\n]*)*0", r"\+", r"\bappend\b")
+#: zero starts with ``0``; or a comment after the ``[``), a ``+`` (which only
+#: matters at an assignment statement) or an ``append`` (a call)
+_MARKERS = (
+    (r"\[[\s(\\]*[0#]", ast.Subscript),
+    (r"\+", ast.AugAssign, ast.Assign),
+    (r"\bappend\b", ast.Call),
+)
 
 
 @rule("TV003", ast.Subscript, ast.AugAssign, ast.Assign, ast.Call, markers=_MARKERS)

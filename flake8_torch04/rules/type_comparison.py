@@ -40,7 +40,9 @@ _LOOSE_FOR_NOT = (
 _WHY = "since PyTorch 0.4 (type(t) is Tensor)"
 
 
-@rule("TV005", ast.Compare, ast.Call, ast.Subscript, markers=("type", "__class__"))
+@rule(
+    "TV005", ast.Compare, ast.Call, ast.Subscript, markers=(r"(?<![\w.])type\b", "__class__"),
+)
 def type_comparison(ctx: Context, node: ast.AST) -> Iterator[Report]:
     """Flags ``type(x) == torch.FloatTensor`` and other exact-type tests of tensors.
 

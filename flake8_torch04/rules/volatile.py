@@ -11,7 +11,7 @@ from .variable_wrap import VARIABLE
 _SINCE = "has no effect since PyTorch 0.4"
 
 
-@rule("TV002", ast.Call, ast.Attribute, markers=("volatile", "Variable"))
+@rule("TV002", ast.Call, ast.Attribute, markers=("volatile", (r"Variable", ast.Call)))
 def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     """Flags ``volatile=`` in ``Variable(...)`` and every ``.volatile`` access.
 

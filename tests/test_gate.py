@@ -1,0 +1,113 @@
+"""The marker gate's text searches: fast, and exactly what their regular expressions say.
+
+The gate only saves time (test_fixtures checks that it loses no finding);
+these tests pin the searches themselves, which take shortcuts the regex
+engine cannot (a leading ``\\b`` tested by hand, imports found from ``torch``).
+"""
+import ast
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from flake8_torch04._core import (
+    _aliases, _imports_torch, _marker_offsets, all_rules, check_source,
+)
+
+#: text made of the pieces markers look for, so matches and near-misses are common
+PIECES = st.sampled_from([
+    "Variable", "xVariable", "Variable_", ".Variable", "type", "dtype", ".type", "type(",
+    "append", "_append", "append_", " ", "\n", "\t", "(", "[", "0", "#", "+", ".", "data",
+    "from", "import", "torch", "as", "V", "é", "ß1", "\\", ",", ")", "\r\n",
+])
+TEXTS = st.lists(PIECES, max_size=40).map("".join)
+
+
+def every_pattern():
+    patterns = {pattern for r in all_rules().values() for pattern, _ in r.markers}
+    return sorted(patterns | {r"\bVariable\b", r"\bV\b", r"\bas\b", "__version__"})
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=TEXTS)
+def test_marker_offsets_match_the_regex(text):
+    for pattern in every_pattern():
+        expected = [m.start() for m in re.finditer(pattern, text)]
+        assert _marker_offsets(text, pattern) == expected, pattern
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=TEXTS)
+def test_imports_torch_matches_the_regex(text):
+    expected = bool(re.search(r"^[^\S\n]*(?:import|from)[^\S\n]+torch\b", text, re.M))
+    assert _imports_torch(text) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=TEXTS)
+def test_aliases_match_the_regex(text):
+    line_start = re.compile(r"^[ \t]*from[ \t]+[\w.]+[ \t]+import\b(\([^)]*\)|.*)", re.M)
+    expected = {
+        alias
+        for match in line_start.finditer(text)
+        for alias in re.findall(r"\bas\s+([A-Za-z_]\w*)", match.group(1))
+    }
+    assert _aliases(text) == expected
+
+
+def test_aliases_after_a_decoy_on_the_line_above():
+    text = "x = 1  # from a import (\nfrom torch.autograd import Variable as V\n)\n"
+    assert _aliases(text) == {"V"}
+
+
+def test_a_statement_announced_only_by_plus_is_not_walked():
+    """``total = total + x`` holds TV003's ``+`` marker, which announces only the
+    assignment: the calls inside it are not dispatched to TV003."""
+    seen = []
+    rule = all_rules()["TV003"]
+    original = rule.check
+
+    def spy(ctx, node):
+        seen.append(type(node).__name__)
+        return original(ctx, node)
+
+    from flake8_torch04 import _core
+
+    _core.RULES["TV003"] = rule._replace(check=spy)
+    try:
+        check_source("import torch\nfor x in xs:\n    total = total + f(g(x))\n", codes=["TV003"])
+    finally:
+        _core.RULES["TV003"] = rule
+    assert seen == ["Assign"]
+
+
+def test_markers_announce_only_node_types_the_rule_visits():
+    for r in all_rules().values():
+        for _, types in r.markers:
+            assert set(types) <= set(r.node_types)
+            assert types, r.code
+    assert any(
+        not issubclass(t, ast.stmt) for r in all_rules().values() for _, ts in r.markers for t in ts
+    )
+
+
+def test_a_comment_after_a_bracket_does_not_hang_the_gate():
+    """Session 1's TV003 marker ``\\[(?:[\\s(\\\\]|#[^\\n]*)*0`` backtracked
+    exponentially on ``[`` followed by a comment of ``#`` characters (torch's own
+    common_methods_invocations.py hung flake8).  With 80 of them the old marker
+    would not finish in the age of the universe; the limit below is only a hang
+    detector, 1000 times what the check takes."""
+    import subprocess
+    import sys
+
+    comment = "  # " + "#" * 80 + "\n"
+    source = "import torch\nx = [" + comment + "    1]\ny = loss.data[" + comment + "    0]\n"
+    code = (
+        "import sys; from flake8_torch04._core import check_source; "
+        "print(len(check_source(sys.stdin.read())))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], input=source, capture_output=True, text=True, timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "1"  # loss.data[0] across the comment is still found
