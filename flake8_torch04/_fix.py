@@ -42,7 +42,7 @@ from typing import (
 from ._core import SAFE, UNSAFE, Finding, check
 from ._noqa import Noqa
 from ._resolve import import_bindings
-from ._source import Edit
+from ._source import Edit, lines_of
 
 #: rounds of fixing before giving up on reaching a fixpoint
 MAX_ROUNDS = 10
@@ -55,20 +55,8 @@ VARIABLE_MODULES = ("torch.autograd", "torch.autograd.variable")
 # lines and newlines
 
 
-def split_lines(text: str) -> List[str]:
-    """Lines with their endings, split where Python's tokenizer splits them."""
-    lines = []
-    start = 0
-    for match in _NEWLINE.finditer(text):
-        lines.append(text[start:match.end()])
-        start = match.end()
-    if start < len(text):
-        lines.append(text[start:])
-    return lines
-
-
 def normalize_newlines(text: str) -> str:
-    return _NEWLINE.sub("\n", text)
+    return _NEWLINE.sub("\n", text) if "\r" in text else text
 
 
 def dominant_newline(text: str) -> str:
@@ -107,7 +95,7 @@ class Analysis:
     ) -> None:
         self.text = text
         self.tree = parse(text)
-        self.lines = split_lines(normalize_newlines(text))
+        self.lines = lines_of(normalize_newlines(text))
         self.noqa = Noqa(self.lines)
         self.locked = locked
         findings: List[Finding] = []
@@ -192,7 +180,7 @@ def _offset(lines: Sequence[str], starts: Sequence[int], pos: Tuple[int, int]) -
 
 def edit_spans(text: str, edits: Iterable[Edit]) -> List[Tuple[int, int, str]]:
     """``(start, end, replacement)`` character offsets of edits into ``text``."""
-    lines = split_lines(text)
+    lines = lines_of(text)
     starts = _offsets(lines)
     spans = []
     for edit in edits:
@@ -303,7 +291,7 @@ def add_imports(text: str, specs: Iterable[str], newline: str) -> str:
             missing.append(statement)
     if not missing:
         return text
-    lines = split_lines(text)
+    lines = lines_of(text)
     line = import_line(tree)
     block = "".join(statement + newline for statement in missing)
     if line > len(lines):
@@ -359,7 +347,7 @@ def remove_variable_imports(text: str, names: Iterable[str], newline: str) -> st
     the only statement of its body is changed; other imported names stay.
     """
     tree = parse(text)
-    lines = split_lines(normalize_newlines(text))
+    lines = lines_of(normalize_newlines(text))
     edits = []
     for stmt, alias, body in _variable_imports(tree):
         bound = alias.asname or alias.name

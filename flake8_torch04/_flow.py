@@ -33,6 +33,7 @@ from typing import (
     Tuple, Union,
 )
 
+from ._nodes import HOLDS_STATEMENTS, node_fields
 from ._resolve import key  # noqa: F401  (re-exported: the rules take it from here)
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -43,22 +44,9 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _CLAUSES: Tuple[type, ...] = (ast.ExceptHandler, *(
     [ast.match_case] if hasattr(ast, "match_case") else []))
 #: statements that hold statements
-_COMPOUND = frozenset(
-    getattr(ast, name) for name in (
-        "If", "For", "AsyncFor", "While", "With", "AsyncWith", "Try", "TryStar", "Match",
-    ) if hasattr(ast, name)
-)
+_COMPOUND = HOLDS_STATEMENTS - frozenset(_NESTED)
 
 
-#: fields that hold identifiers, numbers or constants, never child nodes
-_SCALAR_FIELDS = frozenset((
-    "ctx", "op", "ops", "id", "attr", "arg", "asname", "module", "level", "rest",
-    "kwd_attrs", "type_comment", "kind", "simple", "is_async", "conversion", "tag", "lineno",
-))
-_SCALAR_FIELDS_OF = {
-    "Global": ("names",), "Nonlocal": ("names",), "MatchSingleton": ("value",),
-    "Constant": ("value",),
-}
 #: class -> its node fields, last first (a walk pushes them on a stack)
 _NODE_FIELDS: Dict[type, Tuple[str, ...]] = {}
 #: the same, with none for nested scopes (not entered by :func:`body_nodes`)
@@ -68,12 +56,7 @@ _BODY_FIELDS: Dict[type, Tuple[str, ...]] = {cls: () for cls in _NESTED}
 def _node_fields(cls: type) -> Tuple[str, ...]:
     fields = _NODE_FIELDS.get(cls)
     if fields is None:
-        skip = _SCALAR_FIELDS_OF.get(cls.__name__, ())
-        fields = _NODE_FIELDS[cls] = tuple(
-            f for f in reversed(cls._fields)
-            if f not in _SCALAR_FIELDS and f not in skip
-            and (f != "name" or cls.__name__ == "TypeAlias")  # elsewhere an identifier
-        )
+        fields = _NODE_FIELDS[cls] = tuple(reversed(node_fields(cls)))
         _BODY_FIELDS.setdefault(cls, fields)
     return fields
 

@@ -76,13 +76,14 @@ class Noqa:
 
     def __init__(self, lines: Sequence[str]) -> None:
         self.lines = lines
-        self.exempt = file_is_exempt(lines)
+        #: no line can hold a ``# noqa`` (the common case: skip the per-line work)
+        self.none = "noqa" not in "".join(lines).lower()
+        self.exempt = not self.none and file_is_exempt(lines)
         self._mapping: Optional[Dict[int, str]] = None
 
     def text_for(self, line: int) -> Optional[str]:
         if self._mapping is None:
-            self._mapping = line_mapping(self.lines) if any(
-                "noqa" in ln.lower() for ln in self.lines) else {}
+            self._mapping = {} if self.none else line_mapping(self.lines)
         text = self._mapping.get(line)
         if text is None and 0 < line <= len(self.lines):
             text = self.lines[line - 1]  # flake8 falls back to the physical line

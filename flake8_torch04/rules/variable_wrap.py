@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, Iterator, Optional
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
 from .._flow import key
@@ -125,9 +125,9 @@ def _is_const(node: Optional[ast.AST], value: object) -> bool:
 def _carries_history(ctx: Context, data: ast.AST) -> bool:
     """Whether ``data`` visibly carries autograd history in the enclosing function.
 
-    Evidence is read off the function's text (a regular expression search, so
-    this costs no walk): ``data.backward(``, ``data.requires_grad_(``, or
-    ``data = <loss or model call>(``.  It only chooses between ``x`` and
+    Evidence is read off the function's text (so this costs no walk):
+    ``data.backward(``, ``data.requires_grad_(``, or ``data = <loss or model
+    call>(`` at the start of a line.  It only chooses between ``x`` and
     ``x.detach()``, which behave the same on 0.3 code.
     """
     if isinstance(data, ast.Call):
@@ -136,14 +136,37 @@ def _carries_history(ctx: Context, data: ast.AST) -> bool:
     k = key(data)
     if k is None:
         return False
+    backpropagated, assigned = _history_evidence(ctx)
+    return k in backpropagated or any(_history_callee(c) for c in assigned.get(k, ()))
+
+
+#: ``.backward(`` and ``.requires_grad_(``, after the name they are called on
+_BACKWARD = re.compile(r"\.\s*(?:backward|requires_grad_)\s*\(")
+#: ``name = callee(`` at the start of a line
+_ASSIGNED_CALL = re.compile(r"^[ \t]*([\w.]+)\s*=\s*([\w.]+)\s*\(", re.M)
+
+
+def _history_evidence(ctx: Context) -> Tuple[Set[str], Dict[str, List[str]]]:
+    """For the enclosing function's text, read once: the names ``.backward(`` or
+    ``.requires_grad_(`` is called on, and the callees assigned to each name."""
     text = _scope_text(ctx)
-    name = re.escape(k)
-    if re.search(rf"(?<![\w.]){name}\s*\.\s*(?:backward|requires_grad_)\s*\(", text):
-        return True
-    return any(
-        _history_callee(m.group(1))
-        for m in re.finditer(rf"(?m)^[ \t]*{name}\s*=\s*([\w.]+)\s*\(", text)
-    )
+    cache = ctx.memo.setdefault("history_evidence", {})
+    found = cache.get(text)
+    if found is None:
+        backpropagated = set()
+        for match in _BACKWARD.finditer(text):
+            end = match.start()
+            while end and text[end - 1].isspace():
+                end -= 1
+            start = end
+            while start and (text[start - 1].isalnum() or text[start - 1] in "_."):
+                start -= 1
+            backpropagated.add(text[start:end])
+        assigned: Dict[str, List[str]] = {}
+        for match in _ASSIGNED_CALL.finditer(text):
+            assigned.setdefault(match.group(1), []).append(match.group(2))
+        found = cache[text] = (backpropagated, assigned)
+    return found
 
 
 def _scope_text(ctx: Context) -> str:
