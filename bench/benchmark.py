@@ -16,11 +16,16 @@ It measures, on the same files:
    file in one process (both as fresh processes);
 3. TorchFix (``torchfix``), where it is installed in the running environment;
 
-Times are CPU seconds (user + system) of each child process.
 4. ``flake8 -`` on a 1,000-line legacy file, as editors call it: the time the
    plugin adds, in milliseconds;
 5. the plugin's own cost on legacy files of 1k, 10k and 100k lines, per line,
    to show it grows linearly.
+
+Times are CPU seconds (user + system) of each child process.  Where Linux
+``perf`` can count them, each comparison also shows the ratio of user-space
+instructions (``perf stat -e instructions:u``, one more run of each command):
+CPU time on a shared virtual machine varies by several percent between
+identical runs, instruction counts by well under one.
 """
 from __future__ import annotations
 
@@ -35,7 +40,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "legacy_train.py"
@@ -70,6 +75,33 @@ def run(cmd: Sequence[str], stdin: bytes = b"") -> Tuple[float, int]:
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(cmd[:3])} ... failed ({proc.returncode}):\n{err[-2000:]}")
     return elapsed, usage.ru_maxrss
+
+
+def instructions(cmd: Sequence[str], stdin: bytes = b"") -> Optional[int]:
+    """User-space instructions of one run of ``cmd`` (``None`` without ``perf``)."""
+    perf = shutil.which("perf")
+    if perf is None:
+        return None
+    with tempfile.NamedTemporaryFile("r", suffix=".perf") as out:
+        proc = subprocess.run(
+            [perf, "stat", "-x,", "-e", "instructions:u", "-o", out.name, *cmd],
+            input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        if proc.returncode not in (0, 1):
+            return None
+        for line in out.read().splitlines():
+            fields = line.split(",")
+            if len(fields) > 2 and fields[2].startswith("instructions") and fields[0].isdigit():
+                return int(fields[0])
+    return None
+
+
+def instruction_ratio(a: Sequence[str], b: Sequence[str], stdin: bytes = b"") -> str:
+    count_a, count_b = instructions(a, stdin), instructions(b, stdin)
+    if not count_a or not count_b:
+        return "instructions: perf not available"
+    return (f"instructions {count_a / 1e6:,.0f} M -> {count_b / 1e6:,.0f} M "
+            f"(ratio {count_b / count_a:.3f}, +{(count_b - count_a) / 1e6:,.1f} M)")
 
 
 def paired(a: Sequence[str], b: Sequence[str], pairs: int, stdin: bytes = b""):
@@ -185,6 +217,26 @@ def plugin_cost(path: Path, repeat: int = 5) -> Tuple[float, int]:
     return statistics.median(times), len(lines)
 
 
+CHECK_ONE = """
+import ast, sys
+sys.path.insert(0, sys.argv[1])
+from flake8_torch04._core import all_rules, check
+from flake8_torch04._source import lines_of
+all_rules()
+source = open(sys.argv[2], encoding="utf-8").read()
+tree, lines = ast.parse(source), lines_of(source)
+if sys.argv[3] == "check":
+    check(tree, lines)
+"""
+
+
+def check_instructions(path: Path) -> Optional[int]:
+    """Instructions of ``check()`` on ``path``: a child that checks minus one that only parses."""
+    runs = [instructions([sys.executable, "-c", CHECK_ONE, str(ROOT), str(path), step])
+            for step in ("parse", "check")]
+    return runs[1] - runs[0] if all(runs) else None
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", nargs="*", type=Path, help="files or directories")
@@ -220,15 +272,20 @@ def main(argv=None) -> int:
     print(f"    with plugin:    {t_plugin:.3f} s, peak {m_plugin / 1024:.1f} MiB")
     print(f"    time ratio {t_plugin / t_plain:.3f} (budget 1.05), "
           f"memory ratio {m_plugin / m_plain:.3f} (budget 1.05)")
+    print("    " + instruction_ratio([str(plain), "-j1", "--exit-zero", *names],
+                                     [str(plugin), "-j1", "--exit-zero", *names]))
 
     torch04 = shutil.which("torch04", path=str(plugin.parent))
     floor_cmd = [sys.executable, "-c", PARSE_FLOOR, *names]
     print(f"\n[2] torch04 check vs ast.parse floor, median of {pairs} alternated pairs")
     if torch04:
-        check_cmd = [str(plugin.parent / "python"), "-m", "flake8_torch04", "check", *names]
+        # the installed command: ``python -m`` would import this checkout from the
+        # current directory instead (without its bytecode when writing it is off)
+        check_cmd = [torch04, "check", "--quiet", *names]
         t_floor, _, t_check, _ = paired(floor_cmd, check_cmd, pairs)
         print(f"    ast.parse floor: {t_floor:.3f} s; torch04 check: {t_check:.3f} s; "
               f"ratio {t_check / t_floor:.3f} (budget 1.5)")
+        print("    " + instruction_ratio(floor_cmd, check_cmd))
     else:
         print("    skipped: no torch04 command in the plugin environment")
 
@@ -259,12 +316,18 @@ def main(argv=None) -> int:
             print(f"    {what}, {n_lines} lines:"
                   f" without plugin {e_plain * 1000:.1f} ms, with {e_plugin * 1000:.1f} ms, "
                   f"plugin adds {(e_plugin - e_plain) * 1000:.1f} ms (budget 5 ms)")
+            print("      " + instruction_ratio(
+                [str(plain), "--stdin-display-name", "x.py", "-"],
+                [str(plugin), "--stdin-display-name", "x.py", "-"], stdin))
 
         print("\n[5] plugin cost by file size (check() on a parsed tree, median of 5)")
         for size in (1000, 10000, 100000):
-            seconds, n = plugin_cost(legacy_file(size, tmpdir))
+            path = legacy_file(size, tmpdir)
+            seconds, n = plugin_cost(path)
+            counted = check_instructions(path)
+            per_line = f", {counted / n:,.0f} instructions/line" if counted else ""
             print(f"    {n:>7} lines: {seconds * 1000:8.1f} ms, "
-                  f"{seconds / n * 1e6:.2f} us/line")
+                  f"{seconds / n * 1e6:.2f} us/line{per_line}")
     return 0
 
 

@@ -9,72 +9,69 @@ node to the rules registered for its type.
 from __future__ import annotations
 
 import ast
-import inspect
 import re
 from bisect import bisect_left, bisect_right
 from collections import deque
 from itertools import accumulate
 from typing import (
-    Callable, Deque, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple,
+    Callable, Deque, Dict, Iterable, List, Optional, Sequence, Set, Tuple,
     Union,
 )
 
 from . import _resolve
 from ._nodes import HOLDS_STATEMENTS, node_fields
+from ._record import record
 from ._resolve import Binding, Scope
-from ._source import Edit, Source, lines_of
+from ._source import Source, lines_of
 
 SAFE = "safe"
 UNSAFE = "unsafe"
 
 
-class Fix(NamedTuple):
+class Fix(record("edits safety imports", defaults=((),))):
     """Edits that resolve a finding, with a safety class.
 
+    ``edits`` is a tuple of :class:`Edit`; ``safety`` is ``SAFE`` or ``UNSAFE``;
     ``imports`` names modules the replacement text refers to (``"torch"``,
-    ``"torch.nn.init"``); the fixer adds ``import torch`` when it is missing.
+    ``"torch.nn.init"``): the fixer adds ``import torch`` when it is missing.
     flake8 never applies fixes; the ``torch04`` command does.
     """
 
-    edits: Tuple[Edit, ...]
-    safety: str
-    imports: Tuple[str, ...] = ()
+    __slots__ = ()
 
 
-class Report(NamedTuple):
-    """What a rule yields: the node the finding is placed at, and what to say."""
+class Report(record("node message fix", defaults=(None,))):
+    """What a rule yields: the node the finding is placed at, what to say, and
+    an optional :class:`Fix`."""
 
-    node: ast.AST
-    message: str
-    fix: Optional[Fix] = None
+    __slots__ = ()
 
 
-class Finding(NamedTuple):
-    code: str
-    line: int
-    col: int  # 0-based character column
-    message: str  # without the code
-    fix: Optional[Fix] = None
-    end_line: int = 0
-    end_col: int = 0
+class Finding(record("code line col message fix end_line end_col", defaults=(None, 0, 0))):
+    """A finding: ``col`` is the 0-based character column, ``message`` has no code."""
+
+    __slots__ = ()
 
     def __str__(self) -> str:
         return f"{self.line}:{self.col + 1}: {self.code} {self.message}"
 
 
-class Rule(NamedTuple):
-    code: str
-    name: str
-    check: Callable[["Context", ast.AST], Iterable[Report]]
-    node_types: Tuple[type, ...]
-    #: (regular expression, the node types whose findings it may announce)
-    markers: Tuple[Tuple[str, Tuple[type, ...]], ...]
-    doc: str
+class Rule(record("code name check node_types markers")):
+    """A registered rule: ``check(ctx, node)`` yields :class:`Report` for nodes of
+    ``node_types``; ``markers`` holds ``(regular expression, the node types whose
+    findings it may announce)`` pairs (see :func:`rule`)."""
+
+    __slots__ = ()
+
+    @property
+    def doc(self) -> str:
+        """The documentation: the docstring of ``check``."""
+        import inspect
+
+        return inspect.getdoc(self.check) or ""
 
 
 RULES: Dict[str, Rule] = {}
-
-_CODE = re.compile(r"TV\d{3}\Z")
 
 
 def rule(code: str, *node_types: type, markers: Sequence[Union[str, tuple]]) -> Callable:
@@ -93,7 +90,7 @@ def rule(code: str, *node_types: type, markers: Sequence[Union[str, tuple]]) -> 
     expressions are not walked).  Markers must therefore be complete: a test
     checks each rule's fixtures with and without them.
     """
-    if not _CODE.match(code):
+    if not (len(code) == 5 and code.startswith("TV") and code[2:].isdigit()):
         raise ValueError(f"bad rule code {code!r}")
     announced = tuple(
         (m, node_types) if isinstance(m, str) else (m[0], tuple(m[1:])) for m in markers
@@ -106,8 +103,7 @@ def rule(code: str, *node_types: type, markers: Sequence[Union[str, tuple]]) -> 
         if code in RULES:
             raise ValueError(f"rule code {code} registered twice")
         RULES[code] = Rule(
-            code, func.__name__.replace("_", "-"), func, tuple(node_types),
-            announced, inspect.getdoc(func) or "",
+            code, func.__name__.replace("_", "-"), func, tuple(node_types), announced,
         )
         return func
 
@@ -123,7 +119,9 @@ def all_rules() -> Dict[str, Rule]:
 # ---------------------------------------------------------------------------
 # compatibility code
 
-_MODERN_IN_TRY = re.compile(
+#: (regular expressions used only now and then are left to ``re``'s cache:
+#: compiling them all at import would cost every editor save)
+_MODERN_IN_TRY = (
     r"\.item\(|no_grad|set_grad_enabled|\.detach\(|\.requires_grad_\(|"
     r"torch\.tensor\(|reduction\s*=|isinstance\([^)]*Tensor|\.to\("
 )
@@ -628,7 +626,7 @@ class _Walker:
             return False
         first, last = body[0].lineno, body[-1].end_lineno or body[-1].lineno
         text = "".join(self.ctx.source.lines[first - 1:last])
-        return bool(_MODERN_IN_TRY.search(text))
+        return bool(re.search(_MODERN_IN_TRY, text))
 
 
 def _catches(handler: ast.ExceptHandler, names: set) -> bool:
@@ -698,15 +696,11 @@ _BODIES: Dict[type, Tuple[str, ...]] = {
 _CORE_MARKERS = ("__version__", r"\bhasattr\b", ":=")
 _FROM_IMPORT = re.compile(r"from[ \t]+[\w.]+[ \t]+import\b(\([^)]*\)|.*)")
 _ALIAS = re.compile(r"\bas\s+([A-Za-z_]\w*)")
-_TORCH_IMPORT = re.compile(r"[^\S\n]*(?:import|from)[^\S\n]+")
-
-
-_INDENT = re.compile(r"[ \t]*")
 
 
 def at_line_start(text: str, start: int) -> bool:
     """Whether only blanks and tabs come before ``start`` on its line."""
-    return bool(_INDENT.fullmatch(text, text.rfind("\n", 0, start) + 1, start))
+    return not text[text.rfind("\n", 0, start) + 1:start].strip(" \t")
 
 
 def _aliases(text: str) -> Set[str]:
@@ -732,7 +726,8 @@ def _imports_torch(text: str) -> bool:
     """Whether a line starts with ``import torch`` or ``from torch``."""
     for match in re.finditer(r"torch\b", text):
         start = match.start()
-        if _TORCH_IMPORT.fullmatch(text, text.rfind("\n", 0, start) + 1, start):
+        before = text[text.rfind("\n", 0, start) + 1:start]  # ``import ``, `` from ``
+        if before[-1:].isspace() and before.split() in (["import"], ["from"]):
             return True
     return False
 
@@ -742,7 +737,6 @@ def _imports_torch(text: str) -> bool:
 #: these and then a word character, the search tests the character before
 #: each match itself.
 _LEADING_TESTS = ((r"\b", ""), (r"(?<![\w.])", "."))
-_LEADING_WORD = re.compile(r"\w+")
 
 
 class _Search:
@@ -754,24 +748,41 @@ class _Search:
     the word; any other pattern is searched with the regex.
     """
 
-    __slots__ = ("word", "regex", "not_after")
+    __slots__ = ("word", "regex", "not_after", "word_ends")
 
     def __init__(self, pattern: str) -> None:
         self.not_after: Optional[str] = None
         for test, also in _LEADING_TESTS:
             if pattern.startswith(test) and pattern[len(test):][:1].isidentifier():
                 pattern, self.not_after = pattern[len(test):], also
-        word = _LEADING_WORD.match(pattern)
-        self.word = word.group() if word and "|" not in pattern else ""
+        length = 0
+        while length < len(pattern) and (pattern[length].isalnum() or pattern[length] == "_"):
+            length += 1
+        self.word = pattern[:length] if "|" not in pattern else ""
         rest = pattern[len(self.word):]
         if self.word and rest[:1] in ("*", "+", "?", "{"):  # the word's last letter repeats
             self.word, rest = self.word[:-1], pattern[len(self.word) - 1:]
-        self.regex = re.compile(rest if self.word else pattern)
+        #: the word must end there (a trailing ``\\b``, tested by hand too)
+        self.word_ends = bool(self.word) and rest == r"\b"
+        if self.word_ends:
+            rest = ""
+        #: what must follow the word (``None``: nothing)
+        self.regex = re.compile(rest if self.word else pattern) if rest else None
 
     def offsets(self, text: str) -> List[int]:
         word, not_after = self.word, self.not_after
         if not word:
             found = [m.start() for m in self.regex.finditer(text)]
+        elif self.regex is None:
+            found = []
+            start = text.find(word)
+            while start != -1:
+                end = start + len(word)
+                if not self.word_ends or end == len(text) or not (
+                    text[end].isalnum() or text[end] == "_"
+                ):
+                    found.append(start)
+                start = text.find(word, end)
         else:
             found = []
             match = self.regex.match

@@ -26,7 +26,7 @@ by ``:=`` inside a comprehension is forgotten after it.
 from __future__ import annotations
 
 import ast
-import unicodedata
+import re
 from bisect import bisect_left
 from typing import (
     Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set,
@@ -103,6 +103,15 @@ def _walk(roots: Sequence[ast.AST]) -> Iterator[ast.AST]:
                 extend(reversed(value))
             elif value is not None:
                 push(value)
+
+
+#: the words of a name: runs of capitals, capitalised or lower-case words, digits
+_WORD = r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+"
+
+
+def words(name: str) -> List[str]:
+    """``rpn_loss_cls`` -> rpn, loss, cls; ``errD_real`` -> err, d, real (lowercased)."""
+    return [w.lower() for w in re.findall(_WORD, name)]
 
 
 # ---------------------------------------------------------------------------
@@ -939,7 +948,11 @@ _NONE: FrozenSet[str] = frozenset()
 
 def _nfkc(text: str) -> str:
     """``text`` as Python reads identifiers: ``ｂackward`` is ``backward``."""
-    return text if text.isascii() else unicodedata.normalize("NFKC", text)
+    if text.isascii():
+        return text
+    import unicodedata  # (rarely needed: not imported with the plugin)
+
+    return unicodedata.normalize("NFKC", text)
 
 
 #: the lines of the last file :func:`tokenizer_lines` checked, and its answer

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import List, NamedTuple, Sequence, Tuple, Type, Union
+from typing import List, Sequence, Tuple, Type, Union
+
+from ._record import record
 
 Position = Tuple[int, int]  # (1-based line, 0-based character column)
 
 
-class Edit(NamedTuple):
+class Edit(record("start end text")):
     """Replace the text from ``start`` to ``end`` (character positions) by ``text``."""
 
-    start: Position
-    end: Position
-    text: str
+    __slots__ = ()
 
 
 class Source:
@@ -111,7 +111,7 @@ def has_comment(text: str) -> bool:
     return "#" in text
 
 
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_LINE = r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z"
 
 
 def lines_of(source_text: str) -> List[str]:
@@ -121,7 +121,7 @@ def lines_of(source_text: str) -> List[str]:
     would put line numbers out of step with the tree.
     """
     if "\r" in source_text:
-        return _LINE.findall(source_text)
+        return re.findall(_LINE, source_text)
     lines = source_text.split("\n")  # the common case, three times faster
     last = lines.pop()
     lines = [line + "\n" for line in lines]

@@ -35,22 +35,23 @@ everything else to stderr.
 from __future__ import annotations
 
 import argparse
-import difflib
 import io
-import json
 import os
 import re
 import stat
 import sys
-import tempfile
 import tokenize
 from collections import Counter
-from typing import Iterator, List, NamedTuple, Optional, Sequence, TextIO, Tuple
+from typing import TYPE_CHECKING, Iterator, List, NamedTuple, Optional, Sequence, TextIO, Tuple
 
-from . import __version__, _docs
+from . import __version__
 from ._core import SAFE, Finding, all_rules
 from ._fix import Analysis, Dropped, fix_text
-from ._notebook import LOCKED, Notebook, NotebookError
+
+# (difflib, json, tempfile, the notebook and documentation modules are imported
+# where they are needed: a plain check should not pay for them at start-up)
+if TYPE_CHECKING:  # pragma: no cover
+    from ._notebook import Notebook
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -237,13 +238,15 @@ class Located(NamedTuple):
 class Document:
     """A file's bytes as the text that is checked and fixed, and back to bytes."""
 
-    notebook: Optional[Notebook] = None
+    notebook: Optional["Notebook"] = None
     locked = None
 
     def __init__(self, data: bytes, name: str) -> None:
         self.name = name
         self.data = data
         if name.endswith(".ipynb"):
+            from ._notebook import LOCKED, Notebook, NotebookError
+
             self.encoding = "utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8"
             try:
                 raw = data.decode(self.encoding)
@@ -291,6 +294,8 @@ class Document:
             pairs = [(self.name, self.text, text)] if text != self.text else []
         chunks = []
         for name, old, new in pairs:
+            import difflib
+
             lines = difflib.unified_diff(
                 old.splitlines(True), new.splitlines(True), f"a/{name}", f"b/{name}"
             )
@@ -316,6 +321,8 @@ def write_atomically(path: str, data: bytes) -> None:
     keeping its mode (and its owner, where allowed); a symlink's target is written."""
     real = os.path.realpath(path)
     info = os.stat(real)
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=".torch04-", suffix=".tmp", dir=os.path.dirname(real))
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -612,6 +619,8 @@ def _patterns(values: Optional[Sequence[str]]) -> List[str]:
 
 
 def run_explain(code: Optional[str], out: TextIO) -> int:
+    from . import _docs
+
     rules = all_rules()
     if code is None:
         for rule in rules.values():
@@ -675,6 +684,8 @@ def _report(results: List[FileResult], options: Options, fmt: str, stdout: TextI
     else:
         if fmt == "json":
             records = [json_record(r, loc) for r in results for loc in r.findings]
+            import json
+
             out.write(json.dumps(records, indent=2, ensure_ascii=False) + "\n")
         for r in results:
             if fmt == "text":

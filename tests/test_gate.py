@@ -131,3 +131,41 @@ def test_a_comment_after_a_bracket_does_not_hang_the_gate():
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "1"  # loss.data[0] across the comment is still found
+
+
+def test_records_behave_like_named_tuples():
+    import copy
+    import pickle
+
+    from flake8_torch04._core import Finding, Fix
+    from flake8_torch04._source import Edit
+
+    edit = Edit((1, 2), (1, 4), "x")
+    fix = Fix((edit,), "safe")
+    finding = Finding("TV001", 3, 4, "msg", fix)
+    assert finding == ("TV001", 3, 4, "msg", fix, 0, 0)
+    assert (finding.line, finding.end_col, fix.imports) == (3, 0, ())
+    assert Finding(code="TV001", line=3, col=4, message="msg", fix=fix) == finding
+    assert finding._replace(line=9).line == 9 and finding.line == 3
+    assert repr(edit) == "Edit(start=(1, 2), end=(1, 4), text='x')"
+    assert str(finding) == "3:5: TV001 msg"
+    assert pickle.loads(pickle.dumps(finding)) == finding
+    assert copy.deepcopy(finding) == finding
+    start, end, text = edit
+    assert sorted([Edit((2, 0), (2, 1), ""), edit]) == [edit, Edit((2, 0), (2, 1), "")]
+    assert Finding._fields == ("code", "line", "col", "message", "fix", "end_line", "end_col")
+    with pytest.raises(TypeError):
+        Finding("TV001", 3)
+    with pytest.raises(TypeError):
+        Finding("TV001", 3, 4, "msg", nope=1)
+
+
+def test_every_rule_module_is_imported_and_registers_one_rule():
+    from pathlib import Path
+
+    import flake8_torch04.rules as package
+
+    modules = sorted(p.stem for p in Path(package.__file__).parent.glob("*.py")
+                     if p.stem != "__init__")
+    registered = sorted(r.check.__module__.rsplit(".", 1)[1] for r in all_rules().values())
+    assert registered == modules

@@ -5,8 +5,6 @@ docstring is the rule's documentation, with the sections
 ``## What it does``, ``## Why is this bad?``, ``## Example``, ``Use instead:``
 and ``## Fix safety``.
 """
-import importlib
-import pkgutil
-
-for _module in pkgutil.iter_modules(__path__):
-    importlib.import_module(f"{__name__}.{_module.name}")
+from . import (  # noqa: F401  (importing a rule module registers its rule)
+    data_inplace, module_names, scalar_extraction, type_comparison, variable_wrap, volatile,
+)

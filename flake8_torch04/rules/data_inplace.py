@@ -7,10 +7,9 @@ from typing import Iterable, Iterator, List, Optional, Tuple
 
 from .. import _resolve
 from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
-from .._flow import Flow, grad_disabled, key, plainly_not_tensor
+from .._flow import Flow, grad_disabled, key, plainly_not_tensor, words
 from .._source import Edit, has_comment, needs_parens, shorten
 
-_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _PARAM_WORDS = frozenset(("weight", "bias", "weights", "biases"))
 _BUFFERS = frozenset(("running_mean", "running_var"))
 _PARAM_SOURCES = frozenset(("parameters", "named_parameters"))
@@ -54,7 +53,7 @@ def _param_attr(node: ast.AST) -> bool:
         return False
     if node.attr in _BUFFERS:
         return True
-    ws = [w.lower() for w in _WORD.findall(node.attr)]
+    ws = words(node.attr)
     return bool(ws) and (ws[0] in _PARAM_WORDS or ws[-1] in _PARAM_WORDS)
 
 
@@ -82,15 +81,16 @@ def _parameters(value: Optional[ast.AST]) -> bool:
 
 
 #: autograd libraries whose values also have ``.data``, ``Variable`` and ``.backward()``
-_OTHER_AUTOGRAD = re.compile(
-    r"^[ \t]*(?:import|from)[ \t]+(?:chainer|micrograd|mxnet|dynet|autograd|theano|tensorflow"
-    r"|jax|cupy|tinygrad)\b", re.M)
+_OTHER_AUTOGRAD = (
+    r"(?m)^[ \t]*(?:import|from)[ \t]+(?:chainer|micrograd|mxnet|dynet|autograd|theano"
+    r"|tensorflow|jax|cupy|tinygrad)\b"
+)
 
 
 def _torch_file(ctx: Context) -> bool:
     """The file imports torch, or uses ``Variable``/``.backward(`` and no other
     autograd library (chainer's and micrograd's values have ``.data`` too)."""
-    return ctx.imports_torch or (ctx.uses_torch and not _OTHER_AUTOGRAD.search(ctx.text))
+    return ctx.imports_torch or (ctx.uses_torch and not re.search(_OTHER_AUTOGRAD, ctx.text))
 
 
 def _stored_tensor(ctx: Context, tensor: ast.AST) -> bool:

@@ -28,7 +28,7 @@ _ORDERED_DICTS = ("collections.OrderedDict", "typing.OrderedDict")
 _UNBOUND_RECEIVERS = ("torch.nn.Module",)
 
 #: a %-format conversion specifier, whose ``.`` is a precision, not a character
-_PERCENT_SPEC = re.compile(
+_PERCENT_SPEC = (
     r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+)?)?[hlL]?[diouxXeEfFgGcrsa%]"
 )
 _MAX_DEPTH = 4
@@ -226,7 +226,7 @@ def _template(expr: ast.AST) -> Optional[Tuple[str, ast.Constant]]:
 def _literal_text(template: str, style: str) -> str:
     """The characters of a template outside its replacement fields."""
     if style == "percent":
-        return _PERCENT_SPEC.sub("", template)
+        return re.sub(_PERCENT_SPEC, "", template)
     try:
         return "".join(lit for lit, *_ in string.Formatter().parse(template))
     except ValueError:
@@ -242,8 +242,8 @@ def undot(text: str, style: str) -> str:
     if style == "plain":
         return text.replace(".", "_")
     if style == "percent":
-        parts = _PERCENT_SPEC.split(text)
-        specs = _PERCENT_SPEC.findall(text)
+        parts = re.split(_PERCENT_SPEC, text)
+        specs = re.findall(_PERCENT_SPEC, text)
         out = [parts[0].replace(".", "_")]
         for spec, part in zip(specs, parts[1:]):
             out.append(spec + part.replace(".", "_"))

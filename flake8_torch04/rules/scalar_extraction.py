@@ -2,18 +2,16 @@
 from __future__ import annotations
 
 import ast
-import re
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
 from .._flow import (
-    Def, Flow, detaches, enclosing_loop, grad_disabled, key, plainly_not_tensor,
+    Def, Flow, detaches, enclosing_loop, grad_disabled, key, plainly_not_tensor, words,
 )
 from .._source import has_comment, needs_parens, shorten
 
 # -- names ---------------------------------------------------------------
 
-_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 LOSS_WORDS = frozenset(("loss", "cost", "nll", "kl"))
 _PLURALS = frozenset(("losses", "costs"))
 #: words that make ``err`` a GAN loss (``errD``, ``err_real``, ``errG_fake``)
@@ -26,11 +24,6 @@ _NOT_A_VALUE = frozenset((
     "key", "keys", "idx", "index", "indices", "values", "vals", "log", "logs", "array",
     "arr", "shape", "size", "scale", "scales", "coef", "lambda", "lr", "weighting",
 ))
-
-
-def words(name: str) -> List[str]:
-    """``rpn_loss_cls`` -> rpn, loss, cls; ``errD_real`` -> err, d, real (lowercased)."""
-    return [w.lower() for w in _WORD.findall(name)]
 
 
 def _loss_words(ws: Sequence[str], plurals: bool = False) -> bool:

@@ -4,9 +4,10 @@ from __future__ import annotations
 import ast
 import io
 import tokenize
-from typing import Iterator, List, NamedTuple, Optional, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 from .._core import UNSAFE, Context, Fix, Report, rule
+from .._record import record
 from .._flow import Flow, body_nodes
 from .._resolve import LEGACY_TENSOR_TYPES, Scope
 from .._source import Edit, has_comment, needs_parens, shorten
@@ -211,12 +212,11 @@ def assigned_literal(ctx: Context, node: ast.AST) -> Optional[ast.AST]:
     return values[0]
 
 
-class Types(NamedTuple):
-    """The type side of a comparison: one type, or the elements of a container."""
+class Types(record("node elts kinds")):
+    """The type side of a comparison: one type (``elts`` is ``None``), or the
+    elements of a container; ``kinds`` holds the legacy_kind of each type."""
 
-    node: ast.AST
-    elts: Optional[List[ast.AST]]  # ``None`` when ``node`` is one type
-    kinds: List[Optional[str]]  # legacy_kind of each type
+    __slots__ = ()
 
 
 def _single_type(ctx: Context, node: ast.AST) -> Optional[Types]:
@@ -244,11 +244,11 @@ def _legacy_name(ctx: Context, node: ast.AST) -> Optional[str]:
     return None
 
 
-class Match(NamedTuple):
-    subject: ast.AST  # the ``E`` of ``type(E)``
-    types: Optional[Types]  # ``None`` for a ``__name__`` comparison
-    names: Tuple[str, ...]  # the class names a ``__name__`` comparison tests
-    negated: bool
+class Match(record("subject types names negated")):
+    """A legacy type test: ``subject`` is the ``E`` of ``type(E)``; ``types`` is
+    ``None`` for a ``__name__`` comparison, and ``names`` the class names it tests."""
+
+    __slots__ = ()
 
 
 def _match(ctx: Context, op: ast.cmpop, left: ast.AST, right: ast.AST) -> Optional[Match]:

@@ -141,9 +141,9 @@ def _carries_history(ctx: Context, data: ast.AST) -> bool:
 
 
 #: ``.backward(`` and ``.requires_grad_(``, after the name they are called on
-_BACKWARD = re.compile(r"\.\s*(?:backward|requires_grad_)\s*\(")
+_BACKWARD = r"\.\s*(?:backward|requires_grad_)\s*\("
 #: ``name = callee(`` at the start of a line
-_ASSIGNED_CALL = re.compile(r"^[ \t]*([\w.]+)\s*=\s*([\w.]+)\s*\(", re.M)
+_ASSIGNED_CALL = r"(?m)^[ \t]*([\w.]+)\s*=\s*([\w.]+)\s*\("
 
 
 def _history_evidence(ctx: Context) -> Tuple[Set[str], Dict[str, List[str]]]:
@@ -154,7 +154,7 @@ def _history_evidence(ctx: Context) -> Tuple[Set[str], Dict[str, List[str]]]:
     found = cache.get(text)
     if found is None:
         backpropagated = set()
-        for match in _BACKWARD.finditer(text):
+        for match in re.finditer(_BACKWARD, text):
             end = match.start()
             while end and text[end - 1].isspace():
                 end -= 1
@@ -163,7 +163,7 @@ def _history_evidence(ctx: Context) -> Tuple[Set[str], Dict[str, List[str]]]:
                 start -= 1
             backpropagated.add(text[start:end])
         assigned: Dict[str, List[str]] = {}
-        for match in _ASSIGNED_CALL.finditer(text):
+        for match in re.finditer(_ASSIGNED_CALL, text):
             assigned.setdefault(match.group(1), []).append(match.group(2))
         found = cache[text] = (backpropagated, assigned)
     return found
