@@ -737,73 +737,82 @@ def _imports_torch(text: str) -> bool:
 #: these and then a word character, the search tests the character before
 #: each match itself.
 _LEADING_TESTS = ((r"\b", ""), (r"(?<![\w.])", "."))
+#: an attribute access before a word: ``.data``, ``. data``, ``.\<newline>data``
+_MEMBER = r"\.[\s\\]*"
 
 
 class _Search:
     """How to find one regular expression fast.
 
-    A pattern that starts with a plain word (``Variable``, ``append\\b``,
-    ``type[\\s\\\\]*\\(``) is found with ``str.find`` (about three times faster
-    than the regex engine's own scan), and the regex only checks what follows
-    the word; any other pattern is searched with the regex.
+    ``str.find`` scans about three times faster than the regex engine, so a
+    pattern that is a plain string (``Variable``, ``\\+``, ``:=``), or starts
+    with a word (``append\\b``, ``type[\\s\\\\]*\\(``), or with an attribute access
+    and a word (``\\.[\\s\\\\]*data\\b``) is found by searching for that string or
+    word; the characters around it are tested by hand (a leading ``\\b`` or
+    ``(?<![\\w.])``, the ``.`` before, a trailing ``\\b``) and a regex checks
+    only what else must follow.  Any other pattern is searched with the regex.
     """
 
-    __slots__ = ("word", "regex", "not_after", "word_ends")
+    __slots__ = ("literal", "not_after", "member", "word_ends", "after", "regex")
 
     def __init__(self, pattern: str) -> None:
-        self.not_after: Optional[str] = None
+        self.not_after: Optional[str] = None  # characters that may not come before
+        self.member = False  # the literal must follow ``.`` (and blanks); report the ``.``
         for test, also in _LEADING_TESTS:
             if pattern.startswith(test) and pattern[len(test):][:1].isidentifier():
                 pattern, self.not_after = pattern[len(test):], also
-        length = 0
-        while length < len(pattern) and (pattern[length].isalnum() or pattern[length] == "_"):
-            length += 1
-        self.word = pattern[:length] if "|" not in pattern else ""
-        rest = pattern[len(self.word):]
-        if self.word and rest[:1] in ("*", "+", "?", "{"):  # the word's last letter repeats
-            self.word, rest = self.word[:-1], pattern[len(self.word) - 1:]
-        #: the word must end there (a trailing ``\\b``, tested by hand too)
-        self.word_ends = bool(self.word) and rest == r"\b"
+        if pattern.startswith(_MEMBER) and pattern[len(_MEMBER):][:1].isidentifier():
+            pattern, self.member = pattern[len(_MEMBER):], True
+        plain = re.sub(r"\\(.)", r"\1", pattern)
+        if re.escape(plain) == pattern:  # a plain string
+            self.literal, rest = plain, ""
+        else:
+            length = 0
+            while length < len(pattern) and (pattern[length].isalnum() or pattern[length] == "_"):
+                length += 1
+            if length and pattern[length:length + 1] in ("*", "+", "?", "{"):
+                length -= 1  # the word's last letter repeats
+            self.literal = pattern[:length] if "|" not in pattern else ""
+            rest = pattern[len(self.literal):]
+        self.word_ends = bool(self.literal) and rest == r"\b"  # tested by hand
         if self.word_ends:
             rest = ""
-        #: what must follow the word (``None``: nothing)
-        self.regex = re.compile(rest if self.word else pattern) if rest else None
+        #: the regex for what must follow the literal, or for the whole pattern
+        self.after = re.compile(rest).match if self.literal and rest else None
+        self.regex = None if self.literal else re.compile(pattern)
 
     def offsets(self, text: str) -> List[int]:
-        word, not_after = self.word, self.not_after
-        if not word:
-            found = [m.start() for m in self.regex.finditer(text)]
-        elif self.regex is None:
-            found = []
-            start = text.find(word)
-            while start != -1:
-                end = start + len(word)
-                if not self.word_ends or end == len(text) or not (
-                    text[end].isalnum() or text[end] == "_"
-                ):
-                    found.append(start)
-                start = text.find(word, end)
-        else:
-            found = []
-            match = self.regex.match
-            start = text.find(word)
-            while start != -1:
-                end = start + len(word)
-                rest = match(text, end)
-                if rest is not None:
-                    found.append(start)
-                    end = max(rest.end(), end)
-                start = text.find(word, end if rest is not None else start + 1)
-        if not_after is None:
-            return found
-        offsets = []
-        for start in found:
-            if start:
+        if self.regex is not None:
+            return [m.start() for m in self.regex.finditer(text)]
+        literal, not_after, after = self.literal, self.not_after, self.after
+        found = []
+        start = text.find(literal)
+        while start != -1:
+            end = start + len(literal)
+            at = start
+            if not_after is not None and start:
                 before = text[start - 1]
                 if before.isalnum() or before == "_" or before in not_after:
-                    continue
-            offsets.append(start)
-        return offsets
+                    at = -1
+            if self.member and at != -1:
+                while at and (text[at - 1].isspace() or text[at - 1] == "\\"):
+                    at -= 1
+                at = at - 1 if at and text[at - 1] == "." else -1
+            if self.word_ends and at != -1 and end < len(text):
+                if text[end].isalnum() or text[end] == "_":
+                    at = -1
+            if after is not None and at != -1:
+                rest = after(text, end)
+                if rest is None:
+                    at = -1
+                else:
+                    end = max(rest.end(), end)
+            if at != -1:
+                found.append(at)
+                start = text.find(literal, end)
+            else:
+                start = text.find(literal, start + 1)
+        return found
 
 
 _SEARCHES: Dict[str, _Search] = {}
@@ -835,8 +844,14 @@ def _gate(rules: List[Rule], lines: Sequence[str], text: str):
     licences: List[tuple] = [_WALK]
     announced: List[Tuple[int, List[int]]] = []
     full = 0  # every active rule, all its node types
+    searched: Dict[str, List[int]] = {}  # (``Variable`` is a marker of two rules)
     for rule_ in rules:
-        hits = [(types, match_offsets(text, pattern)) for pattern, types in rule_.markers]
+        hits = []
+        for pattern, types in rule_.markers:
+            offsets = searched.get(pattern)
+            if offsets is None:
+                offsets = searched[pattern] = match_offsets(text, pattern)
+            hits.append((types, offsets))
         if not any(offsets for _, offsets in hits):
             continue
         rule_bit = 1 << len(licences)

@@ -190,13 +190,14 @@ class Excludes:
 
 def discover(paths: Sequence[str], excludes: Excludes) -> Iterator[str]:
     """Files to check: named files as given, ``.py``/``.ipynb`` files under directories."""
-    seen = set()
+    seen = set()  # (device, inode): one file under two names is checked once
     for path in paths:
-        if path == "-" or not os.path.isdir(path):
-            real = os.path.realpath(path) if path != "-" else "-"
-            if real not in seen:
-                seen.add(real)
-                yield path
+        info = _stat(path) if path != "-" else None
+        if info is None or not stat.S_ISDIR(info.st_mode):
+            identity = (info.st_dev, info.st_ino) if info is not None else path
+            if identity not in seen:
+                seen.add(identity)
+                yield path  # (one that vanished is reported when it is read)
             continue
         for dirpath, dirnames, filenames in os.walk(path):
             rel_dir = os.path.relpath(dirpath, path).replace(os.sep, "/")
@@ -210,10 +211,19 @@ def discover(paths: Sequence[str], excludes: Excludes) -> Iterator[str]:
                 if excludes.excluded(rel_dir + name, is_dir=False):
                     continue
                 full = os.path.join(dirpath, name)
-                real = os.path.realpath(full)
-                if real not in seen and os.path.isfile(full):
-                    seen.add(real)
-                    yield full
+                info = _stat(full)  # ``None``: a dangling link
+                if info is not None and stat.S_ISREG(info.st_mode):
+                    identity = (info.st_dev, info.st_ino)
+                    if identity not in seen:
+                        seen.add(identity)
+                        yield full
+
+
+def _stat(path: str) -> Optional[os.stat_result]:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
 
 
 # ---------------------------------------------------------------------------

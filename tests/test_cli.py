@@ -556,3 +556,16 @@ def test_unsafe_fixes_without_fix_only_count(tree):
     assert (tree / "pkg" / "legacy.py").read_text() == LEGACY
     assert "pkg/legacy.py:6:4: TV002 [*] `y.volatile`" in out
     assert out.splitlines()[-1].endswith("; 2 fixable with --fix --unsafe-fixes.")
+
+
+def test_one_file_under_several_names_is_checked_once(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    target = tmp_path / "pkg" / "train.py"
+    target.write_text("from torch.autograd import Variable\nx = Variable(y)\n")
+    (tmp_path / "alias.py").symlink_to(target)
+    (tmp_path / "dangling.py").symlink_to(tmp_path / "missing.py")
+    code, out, _ = torch04("check", "pkg/train.py", "./pkg/train.py", "alias.py", ".",
+                           "--output-format", "json", cwd=tmp_path)
+    records = json.loads(out)
+    assert code == 1
+    assert [r["filename"] for r in records] == ["pkg/train.py"]

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flake8_torch04._core import (
-    _aliases, _imports_torch, match_offsets, all_rules, check_source,
+    _CORE_MARKERS, _aliases, _imports_torch, all_rules, check_source, match_offsets,
 )
 
 #: text made of the pieces markers look for, so matches and near-misses are common
@@ -20,14 +20,15 @@ PIECES = st.sampled_from([
     "Variable", "xVariable", "Variable_", ".Variable", "type", "dtype", ".type", "type(",
     "append", "_append", "append_", " ", "\n", "\t", "(", "[", "0", "#", "+", ".", "data",
     "from", "import", "torch", "as", "V", "é", "ß1", "\\", ",", ")", "\r\n", "]", ":", "0x",
-    "e", "0.5", "__class__", "typee",
+    "e", "0.5", "__class__", "typee", "hasattr", ":", "=", "\\\n", ". ", "ata",
 ])
 TEXTS = st.lists(PIECES, max_size=40).map("".join)
 
 
 def every_pattern():
     patterns = {pattern for r in all_rules().values() for pattern, _ in r.markers}
-    return sorted(patterns | {r"\bVariable\b", r"\bV\b", r"\bas\b", "__version__"})
+    extra = {r"\bVariable\b", r"\bV\b", r"\bas\b", r"\.[\s\\]*ata\b", r"a\+b", "a[b0]c"}
+    return sorted(patterns | extra | set(_CORE_MARKERS))
 
 
 @settings(max_examples=300, deadline=None)
