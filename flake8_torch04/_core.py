@@ -315,7 +315,7 @@ class _Walker:
         if mask is None:
             lines = self.marker_lines
             i = bisect_left(lines, node.lineno)
-            end = node.end_lineno
+            end = node.end_lineno or node.lineno
             mask = 0
             while i < self.marker_count and lines[i] <= end:
                 mask |= self.masks[i]

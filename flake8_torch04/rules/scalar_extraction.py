@@ -42,12 +42,24 @@ def loss_name(node: ast.AST) -> bool:
     return bool(ws) and ws[-1] not in _NOT_A_VALUE and _loss_words(ws)
 
 
+#: last words of a callee named for what computes a loss (``loss_fn``, ``cost_func``)
+_LOSS_FUNCTION_WORDS = frozenset(("fn", "func", "function", "fun", "criterion", "crit"))
+
+
 def _loss_callee(node: ast.AST) -> bool:
+    """``criterion``, ``loss_fn``, ``compute_loss``, ``self.nll``: a callee named for a
+    loss; not ``nll_loss_forward`` or ``select_min_cost_strategy``, whose last
+    word says they compute something else."""
     k = key(node)
     if k is None:
         return False
     ws = words(k.rsplit(".", 1)[-1])
-    return "criterion" in ws or "crit" in ws or _loss_words(ws)
+    if "criterion" in ws or "crit" in ws:
+        return True
+    return bool(ws) and _loss_words(ws) and (
+        ws[-1] in LOSS_WORDS or ws[-1] in _LOSS_FUNCTION_WORDS or ws[-1] in _ERR_PARTNERS
+        or ws[-1] == "err"
+    )
 
 
 # -- values --------------------------------------------------------------
@@ -110,12 +122,20 @@ def _per_element(call: ast.Call) -> bool:
 class Evidence:
     """Questions about the values of one function, answered from its flow."""
 
-    def __init__(self, ctx: Context, flow: Flow) -> None:
+    def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.flow = flow
+        self._flow: Optional[Flow] = None
         #: answers so far, by question and node; a question met again while it is
         #: being answered (a cycle through loop bindings) counts as no evidence
         self._memo: Dict[Tuple[str, int, bool], bool] = {}
+
+    @property
+    def flow(self) -> Flow:
+        """The function's data flow, built when a question first needs it (many
+        are answered from the expression alone: ``i += 1``, ``x.item()``)."""
+        if self._flow is None:
+            self._flow = self.ctx.flow()
+        return self._flow
 
     def _cached(self, question: str, node: ast.AST, flag: bool,
                 answer: Callable[[], bool]) -> bool:
@@ -477,7 +497,10 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``float()``), or ``E.backward()`` is called in the same function.
 
     Not flagged: ``output.data[0]`` (the first sample of a batch),
-    ``self.data[0]``, ``x.shape[0]``, ``x.size()[0]``, per-element losses
+    ``self.data[0]``, ``x.shape[0]``, ``x.size()[0]``, the results of callees
+    whose last word names something else (``nll_loss_forward(...)[0]``,
+    ``select_min_cost_strategy(...)``; ``loss_fn``, ``compute_loss`` and
+    ``criterion`` are loss calls), per-element losses
     (``reduction='none'``), values visibly built as lists or numpy arrays, an
     accumulator that is itself backpropagated or returned (``total += crit(...)``
     then ``total.backward()`` builds a loss on purpose), and loops under
@@ -531,11 +554,10 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         return None
     tensor, steps = peel(node.value)
     by_name = any(step in ("data", "numpy", "tolist") for step in steps)
-    flow = ctx.flow()
-    evidence = Evidence(ctx, flow)
+    evidence = Evidence(ctx)
     if not (evidence.may_be_scalar(tensor, by_name) and evidence.scalar(tensor, by_name)):
         return None
-    if not by_name and _indexed_as_sequence(flow, tensor):
+    if not by_name and _indexed_as_sequence(evidence.flow, tensor):
         return None
     src = ctx.source
     text = src.text(tensor)
@@ -576,11 +598,11 @@ def _accumulation(ctx: Context, node: ast.AST) -> Optional[Report]:
     acc = key(acc_read)
     if acc is None:
         return None
-    flow = ctx.flow()
-    evidence = Evidence(ctx, flow)
+    evidence = Evidence(ctx)
     if not evidence.may_carry_history(added):
         return None  # decided without the reaching definitions
     leak = _leaking_part(evidence, added)
+    flow = evidence.flow
     if leak is None or acc in flow.sinks or not flow.carried(acc_read, loop):
         return None
     if grad_disabled(ctx.parents, ctx.resolve):

@@ -21,8 +21,8 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     read or write in a file that works with torch (it imports torch, or uses
     ``Variable``, ``.data`` or ``.backward(``).  ``volatile=`` given to other
     functions (a project's own helper) and ``.volatile`` of an imported module
-    or class (``torch.Tensor.volatile.__get__`` in an override table) are left
-    alone.
+    or class, also through a name bound once to one (``Tensor = torch.Tensor``;
+    ``Tensor.volatile.__get__`` in an override table) are left alone.
 
     ## Why is this bad?
     ``volatile`` was removed in PyTorch 0.4 and now only warns "volatile was
@@ -60,9 +60,24 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     elif (
         node.attr == "volatile"
         and (ctx.uses_torch or ".data" in ctx.text)
-        and ctx.resolve(node.value) is None  # a module or class (``Tensor.volatile``)
+        and not _module_or_class(ctx, node.value)
     ):
         yield _attribute(ctx, node)
+
+
+def _module_or_class(ctx: Context, node: ast.AST) -> bool:
+    """``torch.Tensor`` or ``Tensor`` (imported, or bound once by ``Tensor =
+    torch.Tensor`` in the function or module): ``Tensor.volatile`` is a
+    descriptor, not a tensor's flag."""
+    if ctx.resolve(node) is not None:
+        return True
+    if not isinstance(node, ast.Name):
+        return False
+    values = ctx.flow().assignments_to(node.id)
+    return bool(values) and all(
+        isinstance(value, (ast.Name, ast.Attribute)) and ctx.resolve(value) is not None
+        for value in values
+    )
 
 
 def _keyword(ctx: Context, node: ast.Call) -> Iterator[Report]:
