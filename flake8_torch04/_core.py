@@ -846,18 +846,18 @@ def _gate(rules: List[Rule], lines: Sequence[str], text: str):
     full = 0  # every active rule, all its node types
     searched: Dict[str, List[int]] = {}  # (``Variable`` is a marker of two rules)
     for rule_ in rules:
-        hits = []
+        found = []
         for pattern, types in rule_.markers:
             offsets = searched.get(pattern)
             if offsets is None:
                 offsets = searched[pattern] = match_offsets(text, pattern)
-            hits.append((types, offsets))
-        if not any(offsets for _, offsets in hits):
+            found.append((types, offsets))
+        if not any(offsets for _, offsets in found):
             continue
         rule_bit = 1 << len(licences)
         full |= rule_bit
         licences.append((rule_, rule_.node_types))
-        for types, offsets in hits:
+        for types, offsets in found:
             if offsets:
                 bit = rule_bit
                 if types != rule_.node_types:
