@@ -87,22 +87,29 @@ def body_nodes(scope_node: ast.AST) -> Iterator[ast.AST]:
 def _walk(roots: Sequence[ast.AST]) -> Iterator[ast.AST]:
     """The nodes of ``roots`` and below, in source order, nested scopes not entered."""
     stack: List[Optional[ast.AST]] = list(reversed(roots))
-    pop, push, extend = stack.pop, stack.append, stack.extend
-    table = _BODY_FIELDS
     while stack:
-        node = pop()
+        node = stack.pop()
         if node is None:  # from a list with holes: ``Dict.keys``, ``kw_defaults``
             continue
         yield node
-        fields = table.get(node.__class__)
-        if fields is None:
-            fields = _node_fields(node.__class__)
-        for name in fields:
-            value = getattr(node, name, None)
-            if value.__class__ is list:
-                extend(reversed(value))
-            elif value is not None:
-                push(value)
+        _push_children(stack, node, _BODY_FIELDS)
+
+
+def _push_children(
+    stack: List[Optional[ast.AST]], node: ast.AST, table: Dict[type, Tuple[str, ...]]
+) -> None:
+    """Push the child nodes of ``node`` so that they pop in source order; ``table``
+    gives the fields to take, last first (:data:`_BODY_FIELDS` leaves nested
+    scopes closed).  ``None`` holes of lists are pushed too."""
+    fields = table.get(node.__class__)
+    if fields is None:
+        fields = _node_fields(node.__class__)
+    for name in fields:
+        value = getattr(node, name, None)
+        if value.__class__ is list:
+            stack.extend(reversed(value))
+        elif value is not None:
+            stack.append(value)
 
 
 #: the words of a name: runs of capitals, capitalised or lower-case words, digits
@@ -539,8 +546,7 @@ class _ReachingDefinitions:
         """Record the reads in ``node``, in evaluation order (a ``:=`` binds
         between them)."""
         stack = [node]
-        pop, push, extend = stack.pop, stack.append, stack.extend
-        fields_of = _NODE_FIELDS
+        pop, push = stack.pop, stack.append
         while stack:
             node = pop()
             cls = node.__class__
@@ -562,15 +568,7 @@ class _ReachingDefinitions:
             elif cls in _COMPREHENSIONS:
                 self.comprehension(node)
             else:
-                fields = fields_of.get(cls)
-                if fields is None:
-                    fields = _node_fields(cls)
-                for name in fields:
-                    value = getattr(node, name, None)
-                    if value.__class__ is list:
-                        extend(reversed(value))
-                    elif value is not None:
-                        push(value)
+                _push_children(stack, node, _NODE_FIELDS)
 
     def chain(self, node: ast.Attribute) -> Optional[ast.AST]:
         """Record the reads of ``a.b.c``, ``a.b`` and ``a`` (only the prefixes when
