@@ -285,11 +285,35 @@ class _Walker:
         return self.findings
 
     # -- generic ----------------------------------------------------------
-    def visit_body(self, statements: List[ast.stmt]) -> None:
+    def visit_body(self, statements: List[ast.stmt], old_paths: bool = True) -> None:
+        """Gate each statement on the markers of its lines and walk it with what
+        they announce; a statement without a marker only has its bindings
+        recorded.  ``old_paths``: note an ``if`` that leaves the old-PyTorch
+        path (see :meth:`leaves_old_path`)."""
         old_rest = 0
+        every = self.every
+        lines, masks, count = self.marker_lines, self.masks, self.marker_count
+        i = 0  # the first marker line not before the statement (they come in order)
         for node in statements:
-            self.visit_statement(node)
-            if not old_rest and node.__class__ is ast.If and self.leaves_old_path(node):
+            cls = node.__class__
+            if every is None:
+                i = bisect_left(lines, node.lineno, i)
+                mask = 0
+                if i < count:
+                    end = node.end_lineno or node.lineno
+                    j = i
+                    while j < count and lines[j] <= end:
+                        mask |= masks[j]
+                        j += 1
+            else:
+                mask = every
+            if mask:
+                self.visit_statement(node, mask)
+            elif cls in _BINDS:
+                self.bind_statement(node)
+                if cls is ast.Assign and self.ctx.version_flags:
+                    self.note_version_flag(node)  # ``OLD = not NEW``: no marker, but a flag
+            if old_paths and not old_rest and cls is ast.If and self.leaves_old_path(node):
                 old_rest = 1
                 self.compat += 1
         self.compat -= old_rest
@@ -308,23 +332,8 @@ class _Walker:
         polarity = version_polarity(node.test, self.ctx)
         return polarity is not None and polarity >= 0
 
-    def visit_statement(self, node: ast.stmt) -> None:
-        """Gate a statement on its markers, and walk it with what they announce."""
-        # what the markers on the statement's lines announce
-        mask = self.every
-        if mask is None:
-            lines = self.marker_lines
-            i = bisect_left(lines, node.lineno)
-            end = node.end_lineno or node.lineno
-            mask = 0
-            while i < self.marker_count and lines[i] <= end:
-                mask |= self.masks[i]
-                i += 1
-        if not mask:
-            self.bind_statement(node)
-            if node.__class__ is ast.Assign and self.ctx.version_flags:
-                self.note_version_flag(node)  # ``OLD = not NEW``: no marker, but a flag
-            return
+    def visit_statement(self, node: ast.stmt, mask: int) -> None:
+        """Walk a statement with what the markers on its lines announce (``mask``)."""
         entry = self._dispatch_by_mask.get(mask)
         if entry is None:
             entry = self._dispatch_by_mask[mask] = self.dispatch_for(mask)
@@ -365,8 +374,7 @@ class _Walker:
                 value = getattr(node, name, None)
                 if value.__class__ is list:
                     if name in _STATEMENT_LISTS:
-                        for item in value:
-                            self.visit_statement(item)
+                        self.visit_body(value, old_paths=False)
                     else:
                         for item in value:
                             if item is not None and (not prune or self.holds_hit(item)):
@@ -688,6 +696,8 @@ _BODIES: Dict[type, Tuple[str, ...]] = {
     for cls in HOLDS_STATEMENTS
     if cls not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 }
+#: the statements that bind something outside the gate (the others are skipped)
+_BINDS = frozenset(_BINDERS) | frozenset(cls for cls, fields in _BODIES.items() if fields)
 
 
 #: what the walker itself must see wherever it is, in full: tests of the torch
@@ -715,7 +725,8 @@ def _aliases(text: str) -> Set[str]:
     while start != -1:
         match = _FROM_IMPORT.match(text, start) if at_line_start(text, start) else None
         if match is not None:
-            aliases.update(_ALIAS.findall(match.group(1)))
+            if "as" in match.group(1):
+                aliases.update(_ALIAS.findall(match.group(1)))
             start = text.find("from", match.end())
         else:
             start = text.find("from", start + 1)
@@ -873,12 +884,14 @@ def _gate(rules: List[Rule], lines: Sequence[str], text: str):
     ends = [0, *accumulate(map(len, lines))]  # the offset each line starts at
     masks: Dict[int, int] = {}
     hits: List[int] = []
+    ascii = text.isascii()
     for bit, offsets in announced:
         for offset in offsets:
             line = bisect_right(ends, offset)
             masks[line] = masks.get(line, 0) | bit
             col = offset - ends[line - 1]
-            if line <= len(lines) and not lines[line - 1].isascii():  # a node's columns are bytes
+            if not ascii and line <= len(lines) and not lines[line - 1].isascii():
+                # a node's columns are bytes
                 col = len(lines[line - 1][:col].encode("utf-8", "replace"))
             hits.append(line << 32 | col)
     hits.sort()

@@ -1028,7 +1028,10 @@ class Flow:
                 node = self.node
                 if not isinstance(node, ast.Module):
                     lines = lines[node.lineno - 1:node.end_lineno]
-                self._lines = [_nfkc(line) for line in lines]
+                if self._ctx.text.isascii():  # (the common case: nothing to normalize)
+                    self._lines = list(lines)
+                else:
+                    self._lines = [_nfkc(line) for line in lines]
         return self._lines
 
     def _says(self, word: str) -> bool:

@@ -20,9 +20,7 @@ flake8 (``defaults.NOQA_INLINE_REGEXP``, ``violation.is_inline_ignored``,
 """
 from __future__ import annotations
 
-import io
 import re
-import tokenize
 from typing import Dict, Optional, Sequence
 
 NOQA_INLINE = re.compile(
@@ -53,6 +51,9 @@ def suppresses(text: Optional[str], code: str) -> bool:
 
 def line_mapping(lines: Sequence[str]) -> Dict[int, str]:
     """Line number -> the text flake8 searches for ``# noqa`` for that line."""
+    import io
+    import tokenize  # (only for files that say ``noqa``)
+
     mapping: Dict[int, str] = {}
     readline = io.StringIO("".join(lines)).readline
     first, last = len(lines) + 2, -1

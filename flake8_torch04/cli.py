@@ -35,12 +35,11 @@ everything else to stderr.
 from __future__ import annotations
 
 import argparse
-import io
+import gc
 import os
 import re
 import stat
 import sys
-import tokenize
 from collections import Counter
 from typing import TYPE_CHECKING, Iterator, List, NamedTuple, Optional, Sequence, TextIO, Tuple
 
@@ -267,7 +266,7 @@ class Document:
             self.locked = LOCKED
         else:
             try:
-                self.encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+                self.encoding = source_encoding(data)
                 self.text = data.decode(self.encoding)
             except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
                 raise CannotParse(f"cannot decode: {_decode_error(data, exc)}") from None
@@ -313,6 +312,21 @@ class Document:
                 chunks.append(line if line.endswith("\n") else line + "\n\\ No newline at end "
                               "of file\n")
         return "".join(chunks)
+
+
+def source_encoding(data: bytes) -> str:
+    """The encoding Python reads ``data`` in (PEP 263), as ``tokenize.detect_encoding``
+    says; without a BOM and without ``coding`` in the first two lines it is UTF-8,
+    which is decided here without importing ``tokenize``."""
+    first = data.find(b"\n")
+    second = data.find(b"\n", first + 1) if first != -1 else -1
+    head = data if second == -1 else data[:second]
+    if b"coding" not in head and not data.startswith(b"\xef\xbb\xbf"):
+        return "utf-8"
+    import io
+    import tokenize
+
+    return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
 
 
 def _decode_error(data: bytes, exc: Exception) -> str:
@@ -730,7 +744,22 @@ def _report(results: List[FileResult], options: Options, fmt: str, stdout: TextI
     return EXIT_FINDINGS if remaining else EXIT_CLEAN
 
 
+#: the cyclic garbage collector's first threshold while files are checked: each
+#: file's tree is hundreds of thousands of objects, none in a cycle, and at
+#: Python's default (700) the collector keeps rescanning them (mypy raises it too)
+GC_THRESHOLD = 20_000
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    threshold = gc.get_threshold()
+    gc.set_threshold(GC_THRESHOLD, *threshold[1:])
+    try:
+        return _main(argv)
+    finally:
+        gc.set_threshold(*threshold)
+
+
+def _main(argv: Optional[Sequence[str]]) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

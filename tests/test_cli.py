@@ -10,6 +10,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from flake8_torch04 import cli
 
@@ -569,3 +571,44 @@ def test_one_file_under_several_names_is_checked_once(tmp_path):
     records = json.loads(out)
     assert code == 1
     assert [r["filename"] for r in records] == ["pkg/train.py"]
+
+
+_HEADS = st.lists(
+    st.sampled_from([
+        b"# -*- coding: latin-1 -*-", b"# coding=utf-8", b"#!/usr/bin/env python",
+        b"# vim: set fileencoding=cp1252 :", b"coding", b"x = 1", b"", b"  ", b"\xef\xbb\xbf",
+        b"# \xe9", b"s = '\xc3\xa9'", b"# coding: bogus-codec", b"\r",
+    ]),
+    max_size=4,
+)
+
+
+@given(_HEADS)
+@settings(max_examples=300, deadline=None)
+def test_source_encoding_agrees_with_tokenize(lines):
+    """The fast path (UTF-8 without ``coding`` in the first two lines, no BOM) says
+    what ``tokenize.detect_encoding`` says, and defers to it otherwise; where
+    ``detect_encoding`` rejects the first lines as UTF-8, decoding fails as well
+    (and ``_decode_error`` reports the same UTF-8 error either way)."""
+    import tokenize
+
+    data = b"\n".join(lines) + b"\nx = 1\n"
+    try:
+        expected = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    except SyntaxError:  # undecodable: so it is for the fast path too (same message)
+        try:
+            encoding = cli.source_encoding(data)
+        except SyntaxError:
+            return
+        with pytest.raises(UnicodeDecodeError):
+            data.decode(encoding)
+        return
+    assert cli.source_encoding(data) == expected
+
+
+def test_cli_restores_the_gc_threshold():
+    import gc
+
+    before = gc.get_threshold()
+    torch04("check", "--quiet", "-", stdin=CLEAN)
+    assert gc.get_threshold() == before

@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import ast
-import copy
 import re
-import string
 from typing import Iterator, List, Optional, Set, Tuple
 
 from .._core import UNSAFE, Context, Fix, Report, rule
@@ -227,6 +225,8 @@ def _literal_text(template: str, style: str) -> str:
     """The characters of a template outside its replacement fields."""
     if style == "percent":
         return re.sub(_PERCENT_SPEC, "", template)
+    import string  # (these two imports: rarely needed, not made with the plugin)
+
     try:
         return "".join(lit for lit, *_ in string.Formatter().parse(template))
     except ValueError:
@@ -354,6 +354,8 @@ def _same_fstring(source: str, original: ast.JoinedStr) -> bool:
         new = ast.parse(source.strip(), mode="eval").body
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return False
+    import copy
+
     expected = copy.deepcopy(original)
     for value in expected.values:
         if isinstance(value, ast.Constant) and isinstance(value.value, str):

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import ast
-import io
-import tokenize
 from typing import Iterator, List, Optional, Tuple
 
 from .._core import UNSAFE, Context, Fix, Report, rule
@@ -370,6 +368,9 @@ def quote(ctx: Context, start: ast.AST, end: ast.AST, limit: int = 40) -> str:
     """The source from ``start`` to ``end``, without comments, shortened."""
     text = ctx.source.between(ctx.source.start(start), ctx.source.end(end))
     if "#" in text and "\n" in text:
+        import io
+        import tokenize  # (rarely needed: not imported with the plugin)
+
         lines = text.splitlines()
         try:
             for tok in tokenize.generate_tokens(io.StringIO(text).readline):

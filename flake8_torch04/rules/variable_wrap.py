@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set
 
-from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
+from .._core import SAFE, UNSAFE, Context, Fix, Report, at_line_start, rule
 from .._flow import key
 from .._source import Edit, has_comment, needs_parens, shorten
 
@@ -136,24 +136,25 @@ def _carries_history(ctx: Context, data: ast.AST) -> bool:
     k = key(data)
     if k is None:
         return False
-    backpropagated, assigned = _history_evidence(ctx)
-    return k in backpropagated or any(_history_callee(c) for c in assigned.get(k, ()))
+    text = _scope_text(ctx)
+    return k in _backpropagated(ctx, text) or any(
+        _history_callee(c) for c in _assigned_callees(ctx, text, k)
+    )
 
 
 #: ``.backward(`` and ``.requires_grad_(``, after the name they are called on
 _BACKWARD = r"\.\s*(?:backward|requires_grad_)\s*\("
-#: ``name = callee(`` at the start of a line
-_ASSIGNED_CALL = r"(?m)^[ \t]*([\w.]+)\s*=\s*([\w.]+)\s*\("
+#: `` = callee(`` after a name at the start of a line
+_ASSIGNED_CALL = re.compile(r"\s*=\s*([\w.]+)\s*\(")
 
 
-def _history_evidence(ctx: Context) -> Tuple[Set[str], Dict[str, List[str]]]:
-    """For the enclosing function's text, read once: the names ``.backward(`` or
-    ``.requires_grad_(`` is called on, and the callees assigned to each name."""
-    text = _scope_text(ctx)
-    cache = ctx.memo.setdefault("history_evidence", {})
+def _backpropagated(ctx: Context, text: str) -> Set[str]:
+    """The names ``.backward(`` or ``.requires_grad_(`` is called on in ``text``
+    (the enclosing function's, read once)."""
+    cache = ctx.memo.setdefault("backpropagated", {})
     found = cache.get(text)
     if found is None:
-        backpropagated = set()
+        found = cache[text] = set()
         for match in re.finditer(_BACKWARD, text):
             end = match.start()
             while end and text[end - 1].isspace():
@@ -161,11 +162,27 @@ def _history_evidence(ctx: Context) -> Tuple[Set[str], Dict[str, List[str]]]:
             start = end
             while start and (text[start - 1].isalnum() or text[start - 1] in "_."):
                 start -= 1
-            backpropagated.add(text[start:end])
-        assigned: Dict[str, List[str]] = {}
-        for match in re.finditer(_ASSIGNED_CALL, text):
-            assigned.setdefault(match.group(1), []).append(match.group(2))
-        found = cache[text] = (backpropagated, assigned)
+            found.add(text[start:end])
+    return found
+
+
+def _assigned_callees(ctx: Context, text: str, k: str) -> List[str]:
+    """The callees in ``k = callee(`` at the start of a line of ``text``.
+
+    (``str.find`` looks for ``k``; a regex with a line-start anchor would be
+    tried at every position, and one compiled per name costs more than it saves.)
+    """
+    cache = ctx.memo.setdefault("assigned_callees", {})
+    found = cache.get((text, k))
+    if found is None:
+        found = cache[(text, k)] = []
+        start = text.find(k)
+        while start != -1:
+            if (not start or text[start - 1] in " \t\n") and at_line_start(text, start):
+                match = _ASSIGNED_CALL.match(text, start + len(k))
+                if match is not None:
+                    found.append(match.group(1))
+            start = text.find(k, start + 1)
     return found
 
 
