@@ -310,9 +310,7 @@ class _Walker:
             if mask:
                 self.visit_statement(node, mask)
             elif cls in _BINDS:
-                self.bind_statement(node)
-                if cls is ast.Assign and self.ctx.version_flags:
-                    self.note_version_flag(node)  # ``OLD = not NEW``: no marker, but a flag
+                self.bind_unwalked(node)
             if old_paths and not old_rest and cls is ast.If and self.leaves_old_path(node):
                 old_rest = 1
                 self.compat += 1
@@ -347,9 +345,7 @@ class _Walker:
             rules = self.dispatch.get(cls)
             if rules and not self.compat:
                 self.report(node, rules)
-            self.bind_statement(node)
-            if cls is ast.Assign and self.ctx.version_flags:
-                self.note_version_flag(node)
+            self.bind_unwalked(node)
         self.dispatch, self.prune = outer, outer_prune
 
     def visit_node(self, node: ast.AST) -> None:
@@ -425,6 +421,13 @@ class _Walker:
                 self.findings.append(
                     Finding(rule_.code, line, col, rep.message, rep.fix, end_line, end_col)
                 )
+
+    def bind_unwalked(self, node: ast.stmt) -> None:
+        """What a statement whose expressions are not walked binds; an assignment
+        may still set a version flag (``OLD = not NEW`` holds no marker)."""
+        self.bind_statement(node)
+        if node.__class__ is ast.Assign and self.ctx.version_flags:
+            self.note_version_flag(node)
 
     def bind_statement(self, node: ast.stmt) -> None:
         """The bindings of a statement that cannot hold a finding, without its expressions.
@@ -725,8 +728,9 @@ def _aliases(text: str) -> Set[str]:
     while start != -1:
         match = _FROM_IMPORT.match(text, start) if at_line_start(text, start) else None
         if match is not None:
-            if "as" in match.group(1):
-                aliases.update(_ALIAS.findall(match.group(1)))
+            names = match.group(1)
+            if "as" in names:
+                aliases.update(_ALIAS.findall(names))
             start = text.find("from", match.end())
         else:
             start = text.find("from", start + 1)

@@ -85,9 +85,6 @@ class Scope:
         self.globals: Set[str] = set()
         self.stars: List[str] = []
 
-    def bind(self, name: str, binding: Binding) -> None:
-        self.bindings.setdefault(name, []).append(binding)
-
     def module(self) -> "Scope":
         scope = self
         while scope.parent is not None:
