@@ -13,7 +13,9 @@ It measures, on the same files:
    with the same flake8 version (made once under ``--venv-dir``), runs
    alternated, the median of ``--pairs`` pairs, and the peak memory of each;
 2. ``torch04 check`` vs the floor of merely reading and ``ast.parse``-ing every
-   file in one process (both as fresh processes);
+   file in one process (both as fresh processes), and where ``torch04``'s
+   time goes, in this process: the parses, the marker gate and walk with every
+   rule a no-op, the full check (see :func:`breakdown`);
 3. TorchFix (``torchfix``), where it is installed in the running environment;
 
 4. ``flake8 -`` on a 1,000-line legacy file, as editors call it: the time the
@@ -217,6 +219,59 @@ def plugin_cost(path: Path, repeat: int = 5) -> Tuple[float, int]:
     return statistics.median(times), len(lines)
 
 
+def breakdown(files: Sequence[Path], repeat: int = 3) -> Tuple[float, float, float, float]:
+    """Where ``torch04 check``'s time goes, in CPU seconds in this process (the
+    minimum of ``repeat`` rounds, with ``torch04``'s garbage-collector threshold):
+    parsing every file in a row; ``check()`` on each tree with every rule
+    replaced by one that reports nothing (the marker gate and the walk alone);
+    ``check()`` in full; and the parses made between those full checks (each
+    check leaves the processor's caches to the next parse colder)."""
+    import gc
+
+    sys.path.insert(0, str(ROOT))
+    from flake8_torch04 import cli
+    from flake8_torch04._core import RULES, all_rules, check
+    from flake8_torch04._source import lines_of
+
+    rules = all_rules()
+    quiet = {c: r._replace(check=lambda ctx, node: ()) for c, r in rules.items()}
+    sources = []
+    for path in files:
+        text = path.read_bytes().decode("utf-8", "replace")
+        sources.append((text, lines_of(text)))
+    clock = time.process_time
+    threshold = gc.get_threshold()
+    gc.set_threshold(cli.GC_THRESHOLD, *threshold[1:])
+    gc.freeze()  # the sources are not the collector's work in a real run
+    best = [float("inf")] * 4
+    try:
+        for _ in range(repeat):
+            spent = [0.0] * 4
+            start = clock()
+            for text, _ in sources:
+                ast.parse(text)
+            spent[0] = clock() - start
+            for step, table in ((1, quiet), (2, rules)):
+                RULES.update(table)
+                try:
+                    for text, lines in sources:
+                        start = clock()
+                        tree = ast.parse(text)
+                        middle = clock()
+                        check(tree, lines)
+                        spent[step] += clock() - middle
+                        if step == 2:
+                            spent[3] += middle - start
+                        del tree
+                finally:
+                    RULES.update(rules)
+            best = [min(b, s) for b, s in zip(best, spent)]
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
+    return best[0], best[1], best[2], best[3]
+
+
 CHECK_ONE = """
 import ast, sys
 sys.path.insert(0, sys.argv[1])
@@ -288,6 +343,12 @@ def main(argv=None) -> int:
         print("    " + instruction_ratio(floor_cmd, check_cmd))
     else:
         print("    skipped: no torch04 command in the plugin environment")
+    t_parse, t_walk, t_check, t_between = breakdown(files)
+    print(f"    in one process, min of 3 rounds: ast.parse of every file {t_parse:.3f} s; "
+          f"check() with every rule a\n    no-op (marker gate and walk) {t_walk:.3f} s "
+          f"= {t_walk / t_parse:.2f} of a parse; check() {t_check:.3f} s = "
+          f"{t_check / t_parse:.2f} of a parse;\n    the parses between those checks "
+          f"{t_between:.3f} s = {t_between / t_parse:.2f} of the parses in a row")
 
     print("\n[3] TorchFix")
     torchfix = shutil.which("torchfix")
