@@ -178,11 +178,13 @@ def version_polarity(test: ast.AST, ctx: "Context") -> Optional[int]:
 class Context:
     """What a rule may ask about the file and the node it is looking at."""
 
-    def __init__(self, tree: ast.AST, lines: Sequence[str], filename: str = "") -> None:
+    def __init__(self, tree: ast.AST, lines: Sequence[str], filename: str = "",
+                 text: Optional[str] = None) -> None:
         self.tree = tree
         self.filename = filename
         self.source = Source(lines)
-        self.text = "".join(lines)
+        #: the lines joined (``check`` has joined them already for the gate)
+        self.text = "".join(lines) if text is None else text
         self.scope = Scope("module", tree, None)
         self.parents: List[ast.AST] = []
         #: names assigned a torch-version test, with its polarity
@@ -927,7 +929,7 @@ def check(
     else:
         licences = [_WALK] + [(r, r.node_types) for r in selected]
         masks = hits = None
-    walker = _Walker(Context(tree, lines, filename), licences, masks, hits)
+    walker = _Walker(Context(tree, lines, filename, text), licences, masks, hits)
     try:
         walker.run()
     except RecursionError:
