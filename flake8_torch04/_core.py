@@ -1,10 +1,12 @@
 """Findings, fixes, the rule registry and the single pass over a file's tree.
 
 A rule is a function ``(ctx, node) -> iterable of Report``, registered with
-:func:`rule` for the node types it wants.  Its docstring is its documentation.
-The walker visits every node once, keeps scopes and bindings up to date for
-name resolution, skips the branches of compatibility code, and dispatches each
-node to the rules registered for its type.
+:func:`rule`; its docstring is its documentation.  ``rules.TABLE`` says which
+node types it wants and which markers announce its findings, so that a file's
+text decides which rule modules are loaded at all (see :class:`Gate`).  The
+walker visits every node once, keeps scopes and bindings up to date for name
+resolution, skips the branches of compatibility code, and dispatches each node
+to the rules registered for its type.
 """
 from __future__ import annotations
 
@@ -13,10 +15,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import deque
 from itertools import accumulate
-from typing import (
-    Callable, Deque, Dict, Iterable, List, Optional, Sequence, Set, Tuple,
-    Union,
-)
+from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from . import _resolve
 from ._nodes import HOLDS_STATEMENTS, node_fields
@@ -57,9 +56,9 @@ class Finding(record("code line col message fix end_line end_col", defaults=(Non
 
 
 class Rule(record("code name check node_types markers")):
-    """A registered rule: ``check(ctx, node)`` yields :class:`Report` for nodes of
+    """A loaded rule: ``check(ctx, node)`` yields :class:`Report` for nodes of
     ``node_types``; ``markers`` holds ``(regular expression, the node types whose
-    findings it may announce)`` pairs (see :func:`rule`)."""
+    findings it may announce)`` pairs (see :class:`Gate`)."""
 
     __slots__ = ()
 
@@ -71,49 +70,87 @@ class Rule(record("code name check node_types markers")):
         return inspect.getdoc(self.check) or ""
 
 
+class Gate(record("code module node_types markers")):
+    """What the walker knows of a rule before it loads the rule's module.
+
+    From ``rules.TABLE``: the ``module`` that defines the rule, the
+    ``node_types`` it visits, and its ``markers``, ``(regular expression, the
+    node types whose findings it may announce)`` pairs.  One of them must
+    match a line of the statement that holds a finding (for a compound
+    statement: of its header or body).  Names bound by ``import ... as NAME``
+    count as markers of every rule.  A file in which no marker of a rule
+    matches is not walked for it (and its module is not loaded), and the
+    walker enters only the statements whose lines match a marker of an active
+    rule: the others only have their bindings recorded.  Inside a statement,
+    a rule sees only the nodes its matching markers announce: a marker written
+    ``(regex, *types)`` announces findings at nodes of those types only
+    (TV003's ``+`` matters only at an assignment statement, so a statement
+    whose only marker is ``+`` is dispatched whole and its expressions are not
+    walked); a plain regex announces every type the rule visits.  Markers must
+    therefore be complete: a test checks each rule's fixtures with and
+    without them.
+    """
+
+    __slots__ = ()
+
+
+_GATES: Optional[Dict[str, Gate]] = None
+#: the rules loaded so far, by code
 RULES: Dict[str, Rule] = {}
 
 
-def rule(code: str, *node_types: type, markers: Sequence[Union[str, tuple]]) -> Callable:
-    """Register a rule.
+def gates() -> Dict[str, Gate]:
+    """Every rule's :class:`Gate`, by code, read from ``rules.TABLE`` (checked once)."""
+    global _GATES
+    if _GATES is None:
+        from .rules import TABLE
 
-    ``markers`` are regular expressions, one of which must match a line of the
-    statement that holds a finding (for a compound statement: of its header or
-    body).  Names bound by ``import ... as NAME`` count as markers of every
-    rule.  A file in which no marker of a rule matches is not walked for it,
-    and the walker enters only the statements whose lines match a marker of
-    an active rule: the others only have their bindings recorded.  Inside a
-    statement, a rule sees only the nodes its matching markers announce: a
-    marker written ``(regex, *types)`` announces findings at nodes of those
-    types only (TV003's ``+`` matters only at an assignment statement, so a
-    statement whose only marker is ``+`` is dispatched whole and its
-    expressions are not walked).  Markers must therefore be complete: a test
-    checks each rule's fixtures with and without them.
-    """
-    if not (len(code) == 5 and code.startswith("TV") and code[2:].isdigit()):
-        raise ValueError(f"bad rule code {code!r}")
-    announced = tuple(
-        (m, node_types) if isinstance(m, str) else (m[0], tuple(m[1:])) for m in markers
-    )
-    for _, types in announced:
-        if not set(types) <= set(node_types):
-            raise ValueError(f"{code}: a marker announces a node type the rule does not visit")
+        table = {}  # (built whole before it is shared: a linter may run in threads)
+        for code, (module, node_types, markers) in sorted(TABLE.items()):
+            if not (len(code) == 5 and code.startswith("TV") and code[2:].isdigit()):
+                raise ValueError(f"bad rule code {code!r}")
+            announced = tuple(
+                (m, node_types) if isinstance(m, str) else (m[0], tuple(m[1:])) for m in markers
+            )
+            for _, types in announced:
+                if not set(types) <= set(node_types):
+                    raise ValueError(f"{code}: a marker announces a type the rule does not visit")
+            table[code] = Gate(code, module, tuple(node_types), announced)
+        _GATES = table
+    return _GATES
+
+
+def rule(code: str) -> Callable:
+    """Register the function that checks rule ``code``; its node types and
+    markers are in ``rules.TABLE``."""
+    gate = gates().get(code)
+    if gate is None:
+        raise ValueError(f"rule code {code!r} is not in rules.TABLE")
 
     def register(func: Callable) -> Callable:
         if code in RULES:
             raise ValueError(f"rule code {code} registered twice")
-        RULES[code] = Rule(
-            code, func.__name__.replace("_", "-"), func, tuple(node_types), announced,
-        )
+        RULES[code] = Rule(code, func.__name__.replace("_", "-"), func, gate.node_types,
+                           gate.markers)
         return func
 
     return register
 
 
-def all_rules() -> Dict[str, Rule]:
-    from . import rules  # noqa: F401  (registers every rule module)
+def load(code: str) -> Rule:
+    """The rule ``code``, its module imported on first use."""
+    rule_ = RULES.get(code)
+    if rule_ is None:
+        from importlib import import_module
 
-    return dict(sorted(RULES.items()))
+        import_module(f"{__package__}.rules.{gates()[code].module}")
+        rule_ = RULES[code]
+    return rule_
+
+
+def all_rules() -> Dict[str, Rule]:
+    """Every rule, by code (loads them all)."""
+    return {code: load(code) for code in gates()}
 
 
 # ---------------------------------------------------------------------------
@@ -849,10 +886,10 @@ def match_offsets(text: str, pattern: str) -> List[int]:
 _WALK = (None, ())
 
 
-def _gate(rules: List[Rule], lines: Sequence[str], text: str):
+def _gate(rules: List[Gate], lines: Sequence[str], text: str):
     """What the markers announce, line by line.
 
-    Returns the licences -- ``(rule, node types)`` pairs, bit ``i`` of a mask
+    Returns the licences -- ``(gate, node types)`` pairs, bit ``i`` of a mask
     standing for ``licences[i]`` --, a map from each line that matches a
     marker to the mask of what it announces, and the sorted positions of the
     matches (``line << 32 | byte column``); ``None`` when no rule's marker
@@ -916,8 +953,8 @@ def check(
     ``codes`` limits the rules run (all when ``None``); ``prefilter=False``
     runs every selected rule even on files that lack its markers.
     """
-    rules = all_rules()
-    selected = [rules[c] for c in (codes if codes is not None else rules) if c in rules]
+    known = gates()
+    selected = [known[c] for c in (codes if codes is not None else known) if c in known]
     if not selected:
         return []
     text = "".join(lines)
@@ -927,8 +964,10 @@ def check(
             return []
         licences, masks, hits = gate
     else:
-        licences = [_WALK] + [(r, r.node_types) for r in selected]
+        licences = [_WALK] + [(g, g.node_types) for g in selected]
         masks = hits = None
+    # only now are the modules of the rules that may find something loaded
+    licences[1:] = [(load(g.code), types) for g, types in licences[1:]]
     walker = _Walker(Context(tree, lines, filename, text), licences, masks, hits)
     try:
         walker.run()

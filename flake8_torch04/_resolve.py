@@ -55,6 +55,10 @@ STAR_EXPORTS: Dict[str, Set[str]] = {
 }
 
 
+#: the one name ``Variable`` resolves to in every import spelling
+VARIABLE = "torch.autograd.Variable"
+
+
 def canonical(qualname: str) -> str:
     return CANONICAL.get(qualname, qualname)
 

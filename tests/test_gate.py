@@ -5,6 +5,9 @@ these tests pin the searches themselves, which take shortcuts the regex
 engine cannot (a leading ``\\b`` tested by hand, imports found from ``torch``).
 """
 import ast
+import importlib
+import subprocess
+import sys
 import re
 
 import pytest
@@ -170,3 +173,34 @@ def test_every_rule_module_is_imported_and_registers_one_rule():
                      if p.stem != "__init__")
     registered = sorted(r.check.__module__.rsplit(".", 1)[1] for r in all_rules().values())
     assert registered == modules
+
+
+@pytest.mark.parametrize("source, loaded", [
+    ("import os\nx = os.sep\n", []),  # no marker: no rule module is imported
+    ("total += 1\n", ["scalar_extraction"]),
+    ("x = Variable(y, volatile=True)\n", ["variable_wrap", "volatile"]),
+    ("x.volatile = True\n", ["volatile"]),  # and TV002 needs no data flow
+])
+def test_only_the_rules_whose_markers_match_are_loaded(source, loaded):
+    """An editor runs flake8 on one file per process: a rule module is imported
+    only when one of its markers matches the file (``rules.TABLE``)."""
+    script = (
+        "import sys\n"
+        "from flake8_torch04._core import check_source\n"
+        f"check_source({source!r})\n"
+        "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules"
+        " if m.startswith('flake8_torch04.rules.')))\n"
+        "print('flake8_torch04._flow' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    assert out[0] == repr(loaded)
+    assert out[1] == str(bool(loaded) and loaded != ["volatile"])
+
+
+def test_the_rule_table_names_each_rule_s_module():
+    from flake8_torch04._core import gates
+
+    for code, gate in gates().items():
+        module = importlib.import_module(f"flake8_torch04.rules.{gate.module}")
+        assert all_rules()[code].check.__module__ == module.__name__

@@ -1,10 +1,42 @@
-"""One module per rule; importing this package registers them all.
+"""The rule table: what the walker must know of a rule before it loads it.
 
-A rule module defines one function decorated with ``_core.rule``; its
-docstring is the rule's documentation, with the sections
-``## What it does``, ``## Why is this bad?``, ``## Example``, ``Use instead:``
-and ``## Fix safety``.
+Each rule lives in a module of its own, which defines one function decorated
+with ``_core.rule(code)``; its docstring is the rule's documentation, with
+the sections ``## What it does``, ``## Why is this bad?``, ``## Example``,
+``Use instead:`` and ``## Fix safety``.
+
+``TABLE`` gives, for each code, that module, the node types the rule
+visits and its markers (see ``_core.rule``).  The markers are searched in a
+file's text before any rule module is imported, and only the modules of the
+rules whose markers match are loaded: an editor that runs flake8 on a file
+that no marker matches never pays for loading the rules.
 """
-from . import (  # noqa: F401  (importing a rule module registers its rule)
-    data_inplace, module_names, scalar_extraction, type_comparison, variable_wrap, volatile,
-)
+import ast
+
+#: code: (module, node types, markers)
+TABLE = {
+    "TV001": ("variable_wrap", (ast.Call,), ("Variable",)),
+    "TV002": ("volatile", (ast.Call, ast.Attribute), ("volatile", (r"Variable", ast.Call))),
+    # every finding's statement holds an index ``[0]`` (any spelling of the int
+    # zero starts with ``0`` and ends before a ``]``, parentheses, blanks,
+    # backslashes or a comment; or a comment comes right after the ``[``), a
+    # ``+`` (which only matters at an assignment statement) or an ``append`` (a call)
+    "TV003": (
+        "scalar_extraction", (ast.Subscript, ast.AugAssign, ast.Assign, ast.Call), (
+            (r"\[[\s(\\]*(?:0\w*[\s)\\]*[\]#]|#)", ast.Subscript),
+            (r"\+", ast.AugAssign, ast.Assign),
+            (r"\bappend\b", ast.Call),
+        ),
+    ),
+    # every finding's statement reads or writes ``.data``
+    "TV004": ("data_inplace", (ast.Call, ast.Assign, ast.AugAssign), (r"\.[\s\\]*data\b",)),
+    # a call of ``type``, or ``__class__``
+    "TV005": (
+        "type_comparison", (ast.Compare, ast.Call, ast.Subscript),
+        (r"(?<![\w.])type[\s\\]*\(", "__class__"),
+    ),
+    "TV006": (
+        "module_names", (ast.Call,),
+        ("add_module", "register_", "Sequential", "ModuleDict", "ParameterDict"),
+    ),
+}

@@ -272,11 +272,7 @@ def _message(ctx: Context, node: ast.AST, suggestion: str,
 # -- the rule --------------------------------------------------------------
 
 
-#: every finding's statement reads or writes ``.data``
-_MARKERS = (r"\.[\s\\]*data\b",)
-
-
-@rule("TV004", ast.Call, ast.Assign, ast.AugAssign, markers=_MARKERS)
+@rule("TV004")
 def data_inplace(ctx: Context, node: ast.AST) -> Iterator[Report]:
     """Flags in-place changes made through ``.data``.
 

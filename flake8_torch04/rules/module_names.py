@@ -32,10 +32,7 @@ _PERCENT_SPEC = (
 _MAX_DEPTH = 4
 
 
-@rule(
-    "TV006", ast.Call,
-    markers=("add_module", "register_", "Sequential", "ModuleDict", "ParameterDict"),
-)
+@rule("TV006")
 def module_names(ctx: Context, node: ast.Call) -> Iterator[Report]:
     """Flags dotted or empty names given to ``add_module`` and its relatives.
 

@@ -462,18 +462,7 @@ def _detached(d: Def) -> bool:
 
 # -- the rule --------------------------------------------------------------
 
-#: every finding's statement holds an index ``[0]`` (any spelling of the int
-#: zero starts with ``0`` and ends before a ``]``, parentheses, blanks,
-#: backslashes or a comment; or a comment comes right after the ``[``), a
-#: ``+`` (which only matters at an assignment statement) or an ``append`` (a call)
-_MARKERS = (
-    (r"\[[\s(\\]*(?:0\w*[\s)\\]*[\]#]|#)", ast.Subscript),
-    (r"\+", ast.AugAssign, ast.Assign),
-    (r"\bappend\b", ast.Call),
-)
-
-
-@rule("TV003", ast.Subscript, ast.AugAssign, ast.Assign, ast.Call, markers=_MARKERS)
+@rule("TV003")
 def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     """Flags ``loss.data[0]`` and loss accumulation that keeps every graph alive.
 

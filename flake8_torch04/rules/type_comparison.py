@@ -7,9 +7,8 @@ from typing import Iterator, List, Optional, Tuple
 from .._core import UNSAFE, Context, Fix, Report, rule
 from .._record import record
 from .._flow import Flow, body_nodes
-from .._resolve import LEGACY_TENSOR_TYPES, Scope
+from .._resolve import LEGACY_TENSOR_TYPES, VARIABLE, Scope
 from .._source import Edit, has_comment, needs_parens, shorten
-from .variable_wrap import VARIABLE
 
 #: what ``type(t).__name__`` was for the legacy classes under PyTorch 0.3
 LEGACY_NAMES = frozenset(q.rsplit(".", 1)[1] for q in LEGACY_TENSOR_TYPES) | {"Variable"}
@@ -39,10 +38,7 @@ _LOOSE_FOR_NOT = (
 _WHY = "since PyTorch 0.4 (type(t) is Tensor)"
 
 
-@rule(
-    "TV005", ast.Compare, ast.Call, ast.Subscript,
-    markers=(r"(?<![\w.])type[\s\\]*\(", "__class__"),  # a call of type, or __class__
-)
+@rule("TV005")
 def type_comparison(ctx: Context, node: ast.AST) -> Iterator[Report]:
     """Flags ``type(x) == torch.FloatTensor`` and other exact-type tests of tensors.
 

@@ -7,9 +7,8 @@ from typing import Dict, Iterator, List, Optional, Set
 
 from .._core import SAFE, UNSAFE, Context, Fix, Report, at_line_start, rule
 from .._flow import key
+from .._resolve import VARIABLE
 from .._source import Edit, has_comment, needs_parens, shorten
-
-VARIABLE = "torch.autograd.Variable"
 
 #: torch factories that take ``requires_grad=``
 FACTORIES = frozenset(
@@ -31,7 +30,7 @@ _HISTORY_WORDS = ("loss", "criterion", "crit", "model", "net", "encoder", "decod
                   "generator", "discriminator")
 
 
-@rule("TV001", ast.Call, markers=("Variable",))
+@rule("TV001")
 def variable_wrap(ctx: Context, node: ast.Call) -> Iterator[Report]:
     """Flags every use of ``torch.autograd.Variable`` as a wrapper.
 

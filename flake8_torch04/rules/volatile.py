@@ -5,13 +5,13 @@ import ast
 from typing import Iterator, List
 
 from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
+from .._resolve import VARIABLE
 from .._source import Edit, has_comment, shorten
-from .variable_wrap import VARIABLE
 
 _SINCE = "has no effect since PyTorch 0.4"
 
 
-@rule("TV002", ast.Call, ast.Attribute, markers=("volatile", (r"Variable", ast.Call)))
+@rule("TV002")
 def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     """Flags ``volatile=`` in ``Variable(...)`` and every ``.volatile`` access.
 
