@@ -1,4 +1,6 @@
 """Rule documentation: every rule documents itself, and the README agrees."""
+import configparser
+import shlex
 from pathlib import Path
 
 import pytest
@@ -41,3 +43,28 @@ def test_ci_runs_the_readme_test_command():
     assert "pip\" install -q -e '.[test]'" in ci
     assert "-m pytest" in ci
     assert '"$status" -eq 5' in ci
+
+
+def test_the_package_description_is_short_and_its_commands_work():
+    """flake8 parses the metadata of every installed plugin each time it starts,
+    in time that grows with the long description: the whole README (40 KB) cost
+    every run about 4 million instructions, so the package describes itself in
+    a few lines and points to the README."""
+    root = README.parent
+    config = configparser.ConfigParser()
+    config.read(root / "setup.cfg", encoding="utf-8")
+    source = config["metadata"]["long_description"]
+    assert source.startswith("file:")
+    name = source[len("file:"):].strip()
+    text = (root / name).read_text(encoding="utf-8")
+    assert len(text.encode("utf-8")) < 4096
+    assert "README.md" in text
+    assert f"include {name}" in (root / "MANIFEST.in").read_text(encoding="utf-8").splitlines()
+    from flake8_torch04.cli import build_parser
+
+    block = text.split("```bash", 1)[1].split("```", 1)[0]
+    commands = [shlex.split(line.split("#")[0]) for line in block.splitlines() if line.strip()]
+    assert commands and all(c[0] in ("flake8", "torch04") for c in commands)
+    for command in commands:
+        if command[0] == "torch04":
+            build_parser().parse_args(command[1:])  # exits (fails the test) on an unknown option
