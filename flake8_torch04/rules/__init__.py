@@ -6,7 +6,7 @@ the sections ``## What it does``, ``## Why is this bad?``, ``## Example``,
 ``Use instead:`` and ``## Fix safety``.
 
 ``TABLE`` gives, for each code, that module, the node types the rule
-visits and its markers (see ``_core.rule``).  The markers are searched in a
+visits and its markers (see ``_core.Gate``).  The markers are searched in a
 file's text before any rule module is imported, and only the modules of the
 rules whose markers match are loaded: an editor that runs flake8 on a file
 that no marker matches never pays for loading the rules.
