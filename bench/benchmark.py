@@ -48,6 +48,13 @@ from typing import List, Optional, Sequence, Tuple
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "legacy_train.py"
 
+
+def checkout() -> None:
+    """Make this checkout's ``flake8_torch04`` importable here (once)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+
+
 PARSE_FLOOR = """
 import ast, sys
 for path in sys.argv[1:]:
@@ -185,6 +192,9 @@ def legacy_file(lines: int, directory: Path) -> Path:
 def corpus_file(files: Sequence[Path], lines: int, directory: Path):
     """About ``lines`` lines of real torch code: whole corpus files that import
     torch, joined, largest first."""
+    checkout()
+    from flake8_torch04._core import _imports_torch
+
     chosen, total = [], 0
     for path in sorted(files, key=lambda p: -p.stat().st_size):
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -193,7 +203,7 @@ def corpus_file(files: Sequence[Path], lines: int, directory: Path):
             continue
         if re.search(r"(?im)^#\s*flake8[:=]\s*noqa", text):  # flake8 would skip it all
             continue
-        if not re.search(r"(?m)^(?:import|from)[ \t]+torch\b", text):
+        if not _imports_torch(text):
             continue
         chosen.append(text if text.endswith("\n") else text + "\n")
         total += n
@@ -212,7 +222,7 @@ def corpus_file(files: Sequence[Path], lines: int, directory: Path):
 
 def plugin_cost(path: Path, repeat: int = 5) -> Tuple[float, int]:
     """Median seconds of the plugin's ``check`` on an already parsed file."""
-    sys.path.insert(0, str(ROOT))
+    checkout()
     from flake8_torch04._core import check
 
     source = path.read_text(encoding="utf-8")
@@ -234,7 +244,7 @@ def breakdown(files: Sequence[Path], repeat: int = 3) -> Tuple[float, float, flo
     check leaves the processor's caches to the next parse colder)."""
     import gc
 
-    sys.path.insert(0, str(ROOT))
+    checkout()
     from flake8_torch04 import cli
     from flake8_torch04._core import RULES, all_rules, check
     from flake8_torch04._source import lines_of
