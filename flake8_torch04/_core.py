@@ -886,7 +886,7 @@ def match_offsets(text: str, pattern: str) -> List[int]:
 _WALK = (None, ())
 
 
-def _gate(rules: List[Gate], lines: Sequence[str], text: str):
+def _gate(selected: List[Gate], lines: Sequence[str], text: str):
     """What the markers announce, line by line.
 
     Returns the licences -- ``(gate, node types)`` pairs, bit ``i`` of a mask
@@ -899,9 +899,9 @@ def _gate(rules: List[Gate], lines: Sequence[str], text: str):
     announced: List[Tuple[int, List[int]]] = []
     full = 0  # every active rule, all its node types
     searched: Dict[str, List[int]] = {}  # (``Variable`` is a marker of two rules)
-    for rule_ in rules:
+    for gate in selected:
         found = []
-        for pattern, types in rule_.markers:
+        for pattern, types in gate.markers:
             offsets = searched.get(pattern)
             if offsets is None:
                 offsets = searched[pattern] = match_offsets(text, pattern)
@@ -910,13 +910,13 @@ def _gate(rules: List[Gate], lines: Sequence[str], text: str):
             continue
         rule_bit = 1 << len(licences)
         full |= rule_bit
-        licences.append((rule_, rule_.node_types))
+        licences.append((gate, gate.node_types))
         for types, offsets in found:
             if offsets:
                 bit = rule_bit
-                if types != rule_.node_types:
+                if types != gate.node_types:
                     bit = 1 << len(licences)
-                    licences.append((rule_, types))
+                    licences.append((gate, types))
                 announced.append((bit, offsets))
     if not full:
         return None
