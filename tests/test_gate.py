@@ -5,7 +5,6 @@ these tests pin the searches themselves, which take shortcuts the regex
 engine cannot (a leading ``\\b`` tested by hand, imports found from ``torch``).
 """
 import ast
-import importlib
 import subprocess
 import sys
 import re
@@ -15,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flake8_torch04._core import (
-    _CORE_MARKERS, _aliases, _imports_torch, all_rules, check_source, match_offsets,
+    _CORE_MARKERS, _aliases, _imports_torch, all_rules, check_source, gates, match_offsets,
 )
 
 #: text made of the pieces markers look for, so matches and near-misses are common
@@ -173,6 +172,9 @@ def test_every_rule_module_is_imported_and_registers_one_rule():
                      if p.stem != "__init__")
     registered = sorted(r.check.__module__.rsplit(".", 1)[1] for r in all_rules().values())
     assert registered == modules
+    # and the rule table names, for each code, the module that registers it
+    assert all(r.check.__module__ == f"{package.__name__}.{gates()[code].module}"
+               for code, r in all_rules().items())
 
 
 @pytest.mark.parametrize("source, loaded", [
@@ -196,11 +198,3 @@ def test_only_the_rules_whose_markers_match_are_loaded(source, loaded):
                          check=True).stdout.split("\n")
     assert out[0] == repr(loaded)
     assert out[1] == str(bool(loaded) and loaded != ["volatile"])
-
-
-def test_the_rule_table_names_each_rule_s_module():
-    from flake8_torch04._core import gates
-
-    for code, gate in gates().items():
-        module = importlib.import_module(f"flake8_torch04.rules.{gate.module}")
-        assert all_rules()[code].check.__module__ == module.__name__
