@@ -5,9 +5,9 @@ these tests pin the searches themselves, which take shortcuts the regex
 engine cannot (a leading ``\\b`` tested by hand, imports found from ``torch``).
 """
 import ast
+import re
 import subprocess
 import sys
-import re
 
 import pytest
 from hypothesis import given, settings
