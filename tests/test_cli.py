@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flake8_torch04 import cli
+from flake8_torch04 import _check, _files, _output, _select, cli
 
 LEGACY = textwrap.dedent(
     """\
@@ -111,14 +111,14 @@ def test_usage_errors_exit_2(tmp_path, args):
 
 
 def test_internal_error_exits_2_and_other_files_are_still_checked(tree, monkeypatch):
-    real = cli.check_document
+    real = _check.check_document
 
     def broken(doc, options):
         if doc.name.endswith("clean.py"):
             raise RuntimeError("boom")
         return real(doc, options)
 
-    monkeypatch.setattr(cli, "check_document", broken)
+    monkeypatch.setattr(_check, "check_document", broken)
     status, out, err = torch04("check", "pkg", cwd=tree)
     assert status == 2
     assert "pkg/clean.py: internal error: RuntimeError: boom" in err
@@ -315,8 +315,8 @@ def test_github_output_reports_unparsable_files_as_errors(tmp_path):
 
 
 def test_escaping():
-    assert cli._escape_data("a%b\r\nc") == "a%25b%0D%0Ac"
-    assert cli._escape_property("a:b,c%") == "a%3Ab%2Cc%25"
+    assert _output._escape_data("a%b\r\nc") == "a%25b%0D%0Ac"
+    assert _output._escape_property("a:b,c%") == "a%3Ab%2Cc%25"
 
 
 # ---------------------------------------------------------------------------
@@ -356,7 +356,7 @@ def test_stdin_fix_prints_the_fixed_source(tmp_path):
     ],
 )
 def test_selected_codes(select, ignore, expected):
-    assert cli.selected_codes(["TV001", "TV002"], select, ignore) == expected
+    assert _select.selected_codes(["TV001", "TV002"], select, ignore) == expected
 
 
 @pytest.mark.parametrize("select", [None, ["TV"], ["TV0"], ["TV00"], ["TV001"], ["E"]])
@@ -365,13 +365,13 @@ def test_selected_codes(select, ignore, expected):
 def test_selected_codes_agree_with_flake8(select, ignore, extend):
     style_guide = pytest.importorskip("flake8.style_guide")
     options = argparse.Namespace(
-        select=select, extend_select=extend, extended_default_select=list(cli.DEFAULT_SELECT),
+        select=select, extend_select=extend, extended_default_select=list(_select.DEFAULT_SELECT),
         ignore=ignore, extend_ignore=None, extended_default_ignore=[],
     )
     engine = style_guide.DecisionEngine(options)
     codes = ["TV001", "TV002", "TV101"]
     theirs = [c for c in codes if engine.decision_for(c) is style_guide.Decision.Selected]
-    assert cli.selected_codes(codes, select, ignore, extend or ()) == theirs
+    assert _select.selected_codes(codes, select, ignore, extend or ()) == theirs
 
 
 def test_select_on_the_command_line(tree):
@@ -451,7 +451,7 @@ def test_directories_are_walked_for_py_and_ipynb_files_only(tree, monkeypatch):
     (tree / "pkg" / "sub" / "deep.py").write_text(LEGACY)
     (tree / "pkg" / "data.json").write_text("{}")
     monkeypatch.chdir(tree)
-    assert list(cli.discover(["."], cli.Excludes([]))) == [
+    assert list(_files.discover(["."], _files.Excludes([]))) == [
         "./pkg/clean.py", "./pkg/legacy.py", "./pkg/sub/deep.py",
     ]
 
@@ -477,7 +477,7 @@ def test_gitignore_style_excludes(tmp_path, patterns, expected):
         path = tmp_path / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(CLEAN)
-    found = cli.discover([str(tmp_path)], cli.Excludes(patterns))
+    found = _files.discover([str(tmp_path)], _files.Excludes(patterns))
     assert sorted(Path(p).relative_to(tmp_path).as_posix() for p in found) == expected
 
 
@@ -597,13 +597,13 @@ def test_source_encoding_agrees_with_tokenize(lines):
         expected = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
     except SyntaxError:  # undecodable: so it is for the fast path too (same message)
         try:
-            encoding = cli.source_encoding(data)
+            encoding = _files.source_encoding(data)
         except SyntaxError:
             return
         with pytest.raises(UnicodeDecodeError):
             data.decode(encoding)
         return
-    assert cli.source_encoding(data) == expected
+    assert _files.source_encoding(data) == expected
 
 
 def test_cli_restores_the_gc_threshold():

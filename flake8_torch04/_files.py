@@ -1,0 +1,254 @@
+"""Files: which to check (discovery and excludes), their bytes as text and back,
+and writing them atomically."""
+from __future__ import annotations
+
+import os
+import re
+import stat
+from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Tuple
+
+# (difflib, tempfile and the notebook module are imported where they are needed)
+if TYPE_CHECKING:  # pragma: no cover
+    from ._notebook import Notebook
+
+DEFAULT_EXCLUDES = (
+    ".git", ".hg", ".svn", ".bzr", "CVS", ".tox", ".nox", ".venv", "venv", "__pycache__",
+    ".eggs", "*.egg-info", "*.egg", "build", "dist", "node_modules", ".ipynb_checkpoints",
+    ".mypy_cache", ".pytest_cache", ".ruff_cache", "__pypackages__", "site-packages",
+)
+SOURCE_SUFFIXES = (".py", ".ipynb")
+
+
+def _pattern_regex(pattern: str) -> str:
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] == "[" and "]" in pattern[i + 1:]:
+            end = pattern.index("]", i + 1)
+            body = pattern[i + 1:end]
+            if body.startswith("!"):
+                body = "^" + body[1:]
+            out.append("[" + body.replace("\\", "\\\\") + "]")
+            i = end + 1
+        elif pattern[i] == "\\" and i + 1 < len(pattern):
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return "".join(out)
+
+
+class Excludes:
+    """``.gitignore``-style patterns, matched against paths relative to the root walked.
+
+    A pattern without a ``/`` (other than a trailing one) matches a name at any
+    depth; one with a ``/`` is anchored at the root; a trailing ``/`` matches
+    directories only; ``*``, ``?``, ``[...]`` stay within a path segment, ``**``
+    crosses them; ``!`` re-includes; the last matching pattern decides.  A
+    directory that is excluded is not entered.
+    """
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        self.rules: List[Tuple["re.Pattern[str]", bool, bool]] = []
+        for raw in patterns:
+            pattern = raw.strip()
+            if not pattern or pattern.startswith("#"):
+                continue
+            negate = pattern.startswith("!")
+            pattern = pattern[1:] if negate else pattern
+            dir_only = pattern.endswith("/")
+            pattern = pattern.rstrip("/")
+            if pattern.startswith("./"):
+                pattern = pattern[2:]
+            anchored = "/" in pattern
+            body = _pattern_regex(pattern.lstrip("/"))
+            regex = re.compile(("" if anchored else "(?:.*/)?") + body + r"\Z", re.S)
+            self.rules.append((regex, negate, dir_only))
+
+    def excluded(self, relpath: str, is_dir: bool) -> bool:
+        result = False
+        for regex, negate, dir_only in self.rules:
+            if dir_only and not is_dir:
+                continue
+            if regex.match(relpath):
+                result = not negate
+        return result
+
+
+def discover(paths: Sequence[str], excludes: Excludes) -> Iterator[str]:
+    """Files to check: named files as given, ``.py``/``.ipynb`` files under directories."""
+    seen = set()  # (device, inode): one file under two names is checked once
+    for path in paths:
+        info = _stat(path) if path != "-" else None
+        if info is None or not stat.S_ISDIR(info.st_mode):
+            identity = (info.st_dev, info.st_ino) if info is not None else path
+            if identity not in seen:
+                seen.add(identity)
+                yield path  # (one that vanished is reported when it is read)
+            continue
+        for dirpath, dirnames, filenames in os.walk(path):
+            rel_dir = os.path.relpath(dirpath, path).replace(os.sep, "/")
+            rel_dir = "" if rel_dir == "." else rel_dir + "/"
+            dirnames[:] = sorted(
+                d for d in dirnames if not excludes.excluded(rel_dir + d, is_dir=True)
+            )
+            for name in sorted(filenames):
+                if not name.endswith(SOURCE_SUFFIXES):
+                    continue
+                if excludes.excluded(rel_dir + name, is_dir=False):
+                    continue
+                full = os.path.join(dirpath, name)
+                info = _stat(full)  # ``None``: a dangling link
+                if info is not None and stat.S_ISREG(info.st_mode):
+                    identity = (info.st_dev, info.st_ino)
+                    if identity not in seen:
+                        seen.add(identity)
+                        yield full
+
+
+def _stat(path: str) -> Optional[os.stat_result]:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
+class CannotParse(Exception):
+    """A file that cannot be checked: reported with its reason, left untouched."""
+
+
+class Document:
+    """A file's bytes as the text that is checked and fixed, and back to bytes."""
+
+    notebook: Optional["Notebook"] = None
+    locked = None
+
+    def __init__(self, data: bytes, name: str) -> None:
+        self.name = name
+        self.data = data
+        if name.endswith(".ipynb"):
+            from ._notebook import LOCKED, Notebook, NotebookError
+
+            self.encoding = "utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8"
+            try:
+                raw = data.decode(self.encoding)
+                self.notebook = Notebook(raw)
+            except (UnicodeDecodeError, NotebookError) as exc:
+                raise CannotParse(str(exc)) from None
+            self.text = self.notebook.text
+            self.locked = LOCKED
+        else:
+            try:
+                self.encoding = source_encoding(data)
+                self.text = data.decode(self.encoding)
+            except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
+                raise CannotParse(f"cannot decode: {_decode_error(data, exc)}") from None
+
+    @property
+    def applies(self) -> bool:
+        """Whether the rules apply (a notebook of another language is skipped)."""
+        return self.notebook is None or self.notebook.python
+
+    def where(self, line: int) -> Tuple[Optional[int], int]:
+        if self.notebook is None:
+            return None, line
+        return self._locator(line)
+
+    def set_text(self, text: str) -> None:
+        """Positions from now on refer to ``text``."""
+        if self.notebook is not None:
+            self._locator = self.notebook.locator(text)
+
+    def describe(self, line: int) -> str:
+        cell, line = self.where(line)
+        return f"line {line}" if cell is None else f"cell {cell}, line {line}"
+
+    def to_bytes(self, text: str) -> bytes:
+        if self.notebook is not None:
+            return self.notebook.render(text).encode(self.encoding)
+        return text.encode(self.encoding)
+
+    def diff(self, text: str) -> str:
+        if self.notebook is not None:
+            pairs = [(f"{self.name}:cell {n}", old, new)
+                     for n, (old, new) in sorted(self.notebook.changed_cells(text).items())]
+        else:
+            pairs = [(self.name, self.text, text)] if text != self.text else []
+        chunks = []
+        for name, old, new in pairs:
+            import difflib
+
+            lines = difflib.unified_diff(
+                old.splitlines(True), new.splitlines(True), f"a/{name}", f"b/{name}"
+            )
+            for line in lines:
+                chunks.append(line if line.endswith("\n") else line + "\n\\ No newline at end "
+                              "of file\n")
+        return "".join(chunks)
+
+
+def source_encoding(data: bytes) -> str:
+    """The encoding Python reads ``data`` in (PEP 263), as ``tokenize.detect_encoding``
+    says; without a BOM and without ``coding`` in the first two lines it is UTF-8,
+    which is decided here without importing ``tokenize``."""
+    first = data.find(b"\n")
+    second = data.find(b"\n", first + 1) if first != -1 else -1
+    head = data if second == -1 else data[:second]
+    if b"coding" not in head and not data.startswith(b"\xef\xbb\xbf"):
+        return "utf-8"
+    import io
+    import tokenize
+
+    return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+
+
+def _decode_error(data: bytes, exc: Exception) -> str:
+    """The most telling reason: a UTF-8 decoding error names the byte and position."""
+    if isinstance(exc, SyntaxError):
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as utf8:
+            return str(utf8)
+        return exc.msg or str(exc)
+    return str(exc)
+
+
+def write_atomically(path: str, data: bytes) -> None:
+    """Replace the file's content through a temporary file in the same directory,
+    keeping its mode (and its owner, where allowed); a symlink's target is written."""
+    real = os.path.realpath(path)
+    info = os.stat(real)
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=".torch04-", suffix=".tmp", dir=os.path.dirname(real))
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, stat.S_IMODE(info.st_mode))
+        if hasattr(os, "chown"):
+            try:
+                os.chown(tmp, info.st_uid, info.st_gid)
+            except OSError:
+                pass
+        os.replace(tmp, real)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
