@@ -103,6 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     explain = commands.add_parser("explain", help="print a rule's documentation")
     explain.add_argument("code", nargs="?", help="a rule code such as TV003 (omit to list)")
+
+    commands.add_parser(
+        "server", help="run the Language Server over stdio (needs flake8-torch04[server])",
+        description="A Language Server (LSP, over stdio) that publishes the findings as "
+                    "diagnostics and offers their fixes as code actions.",
+    )
     return parser
 
 
@@ -123,6 +129,15 @@ def run_explain(code: Optional[str], out: TextIO) -> int:
         raise UsageError(f"unknown rule {code!r}; known rules: {', '.join(rules)}")
     out.write(_docs.explain(rule))
     return EXIT_CLEAN
+
+
+def run_server() -> int:
+    try:
+        from .server import main as serve
+    except ImportError as exc:
+        raise UsageError(f"the server needs its extra: pip install 'flake8-torch04[server]' "
+                         f"({exc})") from None
+    return serve()
 
 
 def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -236,6 +251,8 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     try:
         if args.command == "explain":
             return run_explain(args.code, sys.stdout)
+        if args.command == "server":
+            return run_server()
         if args.diff and args.fix:
             args.fix = False  # --diff writes nothing
         return run_check(args, sys.stdout, sys.stderr)
