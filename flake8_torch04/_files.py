@@ -140,7 +140,7 @@ class Document:
         self.name = name
         self.data = data
         if name.endswith(".ipynb"):
-            from ._notebook import LOCKED, Notebook, NotebookError
+            from ._notebook import Notebook, NotebookError
 
             self.encoding = "utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8"
             try:
@@ -149,7 +149,7 @@ class Document:
             except (UnicodeDecodeError, NotebookError) as exc:
                 raise CannotParse(str(exc)) from None
             self.text = self.notebook.text
-            self.locked = LOCKED
+            self.locked = self.notebook.locked
         else:
             try:
                 self.encoding = source_encoding(data)

@@ -10,28 +10,27 @@ with the same indentation, and a cell opened by a cell magic (``%%time``,
 ``%%bash``) is left out.  Marker and masked lines are *locked*: a fix that
 would touch one is not applied, so magics are never modified.
 
-Writing back changes only the ``source`` of the cells that changed, keeping
-each one's form (a list of lines or one string); the JSON is re-serialized
-with the indentation, key order and ``ensure_ascii`` setting that reproduce the
-original file, outputs included.
+The markers cannot be forged: their tag (``torch04`` by default) is chosen so
+that it occurs in no cell of the notebook (``torch04.1``, ``torch04.2``, ...
+when a cell already holds ``torch04-cell`` or ``torch04-magic``), so a line a
+user wrote is never taken for a cell boundary or a masked magic.
+
+Writing back replaces only the ``source`` values of the cells that changed,
+in the file's own bytes: every other byte (outputs, metadata, the other cells,
+number formats, escapes, indentation) stays as it was.  A changed source keeps
+its form (a list of lines or one string) and the layout of the original list.
 """
 from __future__ import annotations
 
 import bisect
-import copy
 import io
 import json
 import re
 import tokenize
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Pattern, Tuple
 
 from ._source import lines_of
 
-MARKER = "# torch04-cell {}\n"
-_MARKER_LINE = re.compile(r"^# torch04-cell (\d+)\r?\n", re.M)
-_MASKED_LINE = re.compile(r"^[ \t]*pass  # torch04-magic (\d+)$", re.M)
-#: lines of the checked text that fixes must not touch
-LOCKED = re.compile(r"# torch04-cell \d+\r?\n|[ \t]*pass  # torch04-magic \d+\r?$")
 _MAGIC = re.compile(
     r"[ \t]*(?:[%!?]|[\w.]+\?\??[ \t]*$|[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*=[ \t]*[%!])"
 )
@@ -81,16 +80,23 @@ class Notebook:
         self.magics: List[str] = []
         self.sources: Dict[int, str] = {}  # cell number -> original source text
         self.skipped: List[str] = []  # cells opened by a cell magic
+        sources = {n: self._source(cell) for n, cell in enumerate(cells, 1)}
+        self.tag = _free_tag("".join(s for s in sources.values() if s is not None))
+        tag = re.escape(self.tag)
+        self._marker_line = re.compile(rf"^# {tag}-cell (\d+)\r?\n", re.M)
+        self._masked_line = re.compile(rf"^[ \t]*pass  # {tag}-magic (\d+)$", re.M)
+        #: lines of the checked text that fixes must not touch
+        self.locked: Pattern[str] = re.compile(
+            rf"# {tag}-cell \d+\r?\n|[ \t]*pass  # {tag}-magic \d+\r?$")
         parts = []
-        for number, cell in enumerate(cells, 1):
-            text = self._source(cell)
+        for number, text in sources.items():
             if text is None:
                 continue
             if text.lstrip().startswith("%%"):
                 self.skipped.append(text)
                 continue
             self.sources[number] = text
-            parts.append(MARKER.format(number) + self._mask(text))
+            parts.append(f"# {self.tag}-cell {number}\n" + self._mask(text))
         self.text = "".join(parts)
 
     def _is_python(self) -> bool:
@@ -114,7 +120,7 @@ class Notebook:
             body = line.rstrip("\r\n")
             if _MAGIC.match(body) and not _continues("".join(out)):
                 indent = body[: len(body) - len(body.lstrip(" \t"))]
-                out.append(f"{indent}pass  # torch04-magic {len(self.magics)}\n")
+                out.append(f"{indent}pass  # {self.tag}-magic {len(self.magics)}\n")
                 self.magics.append(body)
             else:
                 out.append(line)
@@ -129,16 +135,16 @@ class Notebook:
         return "\n".join(self.magics + self.skipped)
 
     def locator(self, text: str) -> "Locator":
-        return Locator(text)
+        return Locator(text, self._marker_line)
 
     # -- back to JSON -----------------------------------------------------
     def cell_sources(self, text: str) -> Dict[int, str]:
         """Cell number -> source text, for the code cells in ``text``."""
-        pieces = _MARKER_LINE.split(text)
+        pieces = self._marker_line.split(text)
         sources = {}
         for number, body in zip(pieces[1::2], pieces[2::2]):
             number = int(number)
-            body = _MASKED_LINE.sub(lambda m: self.magics[int(m.group(1))], body)
+            body = self._masked_line.sub(lambda m: self.magics[int(m.group(1))], body)
             original = self.sources.get(number, "")
             if not original.endswith(("\n", "\r")) and body.endswith("\n"):
                 body = body[:-2] if body.endswith("\r\n") else body[:-1]
@@ -155,28 +161,140 @@ class Notebook:
         }
 
     def render(self, text: str) -> str:
-        """The notebook file with the code cells of ``text``."""
+        """The notebook file with the code cells of ``text``: only the ``source``
+        values of the changed cells are rewritten, in place."""
         changed = self.changed_cells(text)
-        if not changed:
-            return self.raw.replace("\n", "\r\n") if self.crlf else self.raw
-        data = copy.deepcopy(self.data)
-        for number, (_, new) in changed.items():
-            cell = data["cells"][number - 1]
-            cell["source"] = new.splitlines(True) if isinstance(cell["source"], list) else new
-        out = json.dumps(data, indent=self.indent, ensure_ascii=self.ensure_ascii)
-        if self.raw.endswith("\n"):
-            out += "\n"
+        out = self.raw
+        if changed:
+            spans = _source_spans(self.raw)
+            for number in sorted(changed, reverse=True):
+                start, end = spans[number]
+                value = _format_source(changed[number][1], out[start:end], out,
+                                       start, self.indent, self.ensure_ascii)
+                out = out[:start] + value + out[end:]
         return out.replace("\n", "\r\n") if self.crlf else out
+
+
+def _free_tag(sources: str) -> str:
+    """A marker tag that occurs in no cell: ``torch04``, else ``torch04.N``."""
+    tag, n = "torch04", 0
+    while f"{tag}-cell" in sources or f"{tag}-magic" in sources:
+        n += 1
+        tag = f"torch04.{n}"
+    return tag
+
+
+# -- the file's own bytes ---------------------------------------------------
+_WS = " \t\n\r"
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+
+
+def _skip(raw: str, i: int) -> int:
+    while i < len(raw) and raw[i] in _WS:
+        i += 1
+    return i
+
+
+def _value_end(raw: str, i: int) -> int:
+    """The end of the JSON value that starts at ``raw[i]``."""
+    if raw[i] == '"':
+        return _STRING.match(raw, i).end()
+    if raw[i] in "[{":
+        depth = 0
+        while True:
+            c = raw[i]
+            if c == '"':
+                i = _STRING.match(raw, i).end()
+                continue
+            if c in "[{":
+                depth += 1
+            elif c in "]}":
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+            i += 1
+    j = i
+    while j < len(raw) and raw[j] not in ",]}" + _WS:
+        j += 1
+    return j
+
+
+def _members(raw: str, i: int):
+    """``(key, value start, value end)`` of the object at ``raw[i]``."""
+    i = _skip(raw, i + 1)
+    while raw[i] != "}":
+        key_end = _value_end(raw, i)
+        key = json.loads(raw[i:key_end])
+        start = _skip(raw, _skip(raw, key_end) + 1)  # past the ':'
+        end = _value_end(raw, start)
+        yield key, start, end
+        i = _skip(raw, end)
+        if raw[i] == ",":
+            i = _skip(raw, i + 1)
+
+
+def _elements(raw: str, i: int):
+    """``(start, end)`` of each value of the array at ``raw[i]``."""
+    i = _skip(raw, i + 1)
+    while raw[i] != "]":
+        end = _value_end(raw, i)
+        yield i, end
+        i = _skip(raw, end)
+        if raw[i] == ",":
+            i = _skip(raw, i + 1)
+
+
+def _source_spans(raw: str) -> Dict[int, Tuple[int, int]]:
+    """Cell number -> where its ``source`` value stands in ``raw``."""
+    spans = {}
+    for key, start, _ in _members(raw, _skip(raw, 0)):
+        if key != "cells":
+            continue
+        for number, (cell_start, _) in enumerate(_elements(raw, start), 1):
+            if raw[cell_start] != "{":
+                continue
+            for name, value_start, value_end in _members(raw, cell_start):
+                if name == "source":
+                    spans[number] = (value_start, value_end)
+    return spans
+
+
+def _format_source(source: str, old: str, raw: str, at: int, indent: object,
+                   ensure_ascii: bool) -> str:
+    """``source`` as JSON in the form and layout of the value ``old`` it replaces."""
+    if not old.startswith("["):
+        return json.dumps(source, ensure_ascii=ensure_ascii)
+    items = [json.dumps(line, ensure_ascii=ensure_ascii) for line in source.splitlines(True)]
+    if not items:
+        return "[]"
+    first = re.match(r"\[(\s*)", old).group(1)
+    last = re.search(r"(\s*)\]\Z", old).group(1)
+    if old.strip("[] \t\r\n") == "":  # an empty list: lay it out as json.dumps would
+        line_start = raw.rfind("\n", 0, at) + 1
+        base = re.match(r"[ \t]*", raw[line_start:]).group(0)
+        step = "\t" if indent == "\t" else " " * indent if isinstance(indent, int) else ""
+        if step:
+            first, last = "\n" + base + step, "\n" + base
+        else:
+            first, last = "", ""
+    separator = "," + (first if "\n" in first else " ")
+    start = len("[" + first)
+    if old[start:start + 1] == '"':  # the original's own separator, when it has two items
+        end = _value_end(old, start)
+        following = _skip(old, end + 1)
+        if old[end:end + 1] == "," and old[following:following + 1] == '"':
+            separator = old[end:following]
+    return "[" + first + separator.join(items) + last + "]"
 
 
 class Locator:
     """Maps lines of the checked text to (cell number, line in the cell)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, marker: Pattern[str]) -> None:
         self.starts: List[int] = []  # line numbers of the markers
         self.cells: List[int] = []
         for number, line in enumerate(lines_of(text), 1):
-            match = _MARKER_LINE.match(line)
+            match = marker.match(line)
             if match:
                 self.starts.append(number)
                 self.cells.append(int(match.group(1)))

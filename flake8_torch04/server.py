@@ -165,17 +165,13 @@ class Document:
     """One checked text: a file, or a notebook's code cells joined."""
 
     def __init__(self, uri: str, text: str, path: str,
-                 cells: Optional[Dict[int, str]] = None) -> None:
+                 cells: Optional[Dict[int, str]] = None, notebook=None) -> None:
         self.uri = uri
         self.text = text
         self.path = path
         self.cells = cells  # notebook: cell number -> cell URI
         self.analysis = analyse(text, path)
-        self._locator = None
-        if cells is not None and self.analysis is not None:
-            from ._notebook import Locator
-
-            self._locator = Locator(text)
+        self._locator = notebook.locator(text) if notebook is not None else None
 
     def where(self, line: int) -> Tuple[str, int]:
         """The URI and line (1-based) a line of the checked text is shown at."""
@@ -237,10 +233,11 @@ class Torch04Server(LanguageServer):
         raw = json.dumps({"cells": cells, "metadata": {"language_info": {"name": "python"}},
                           "nbformat": 4, "nbformat_minor": 5})
         try:
-            text = Notebook(raw).text
+            parsed = Notebook(raw)
         except NotebookError:
             return
-        document = Document(notebook_uri, text, _path(notebook_uri), cells=uris)
+        document = Document(notebook_uri, parsed.text, _path(notebook_uri), cells=uris,
+                            notebook=parsed)
         self.documents[notebook_uri] = document
         for uri in uris.values():
             self.documents[uri] = document

@@ -9,7 +9,7 @@ import pytest
 from flake8_torch04 import cli
 from flake8_torch04._core import SAFE, Finding, Fix
 from flake8_torch04._fix import Analysis
-from flake8_torch04._notebook import LOCKED, Notebook, NotebookError
+from flake8_torch04._notebook import Notebook, NotebookError
 from flake8_torch04._source import Edit
 
 
@@ -199,7 +199,7 @@ def test_unparsable_cell_is_reported_with_its_position(tmp_path):
 def test_fix_touching_a_magic_line_or_a_cell_boundary_is_not_applied():
     nb = Notebook(dumps(notebook(code_cell("import torch\nfor i in range(2):\n    !echo\n"
                                            "    x = 1"), code_cell("y = 2"))))
-    analysis = Analysis(nb.text, ["TV001"], locked=LOCKED)
+    analysis = Analysis(nb.text, ["TV001"], locked=nb.locked)
     lines = nb.text.splitlines()
     assert lines[3] == "    pass  # torch04-magic 0" and lines[5] == "# torch04-cell 2"
 
@@ -221,3 +221,59 @@ def test_variable_import_goes_when_no_magic_uses_it(tmp_path):
     run("check", "--fix", "v.ipynb", cwd=tmp_path)
     cells = json.loads(path.read_text())["cells"]
     assert [c["source"] for c in cells] == ["%time 1", "x = t"]
+
+
+def test_user_lines_that_look_like_markers_are_kept(tmp_path):
+    """The cell and magic markers cannot be forged by a line a user wrote."""
+    cells = [code_cell(["import torch\n", "from torch.autograd import Variable\n",
+                        "# torch04-cell 2\n", "a = 1\n", "pass  # torch04-magic 0\n",
+                        "x = Variable(torch.ones(1))\n", "b = 2"]),
+             code_cell(["%time y = 1\n", "# torch04.1-cell 1\n", "z = Variable(x)"])]
+    path = tmp_path / "forged.ipynb"
+    path.write_text(dumps(notebook(*cells)), encoding="utf-8")
+    status, out, err = run("check", "--fix", "forged.ipynb", cwd=tmp_path)
+    assert status == 0, err
+    sources = ["".join(c["source"]) for c in json.loads(path.read_text())["cells"]]
+    assert sources == [
+        "import torch\n# torch04-cell 2\na = 1\npass  # torch04-magic 0\n"
+        "x = torch.ones(1)\nb = 2",
+        "%time y = 1\n# torch04.1-cell 1\nz = x",
+    ]
+
+
+def test_only_the_changed_cell_s_bytes_change(tmp_path):
+    raw = (
+        '{"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["caf\\u00e9 1.50"]}, '
+        '{"cell_type": "code", "execution_count": 1, "metadata": {"ratio": 1.50}, '
+        '"outputs": [{"data": {"text/plain": ["0.10"]}, "execution_count": 1, '
+        '"metadata": {}, "output_type": "execute_result"}], '
+        '"source": ["import torch\\n", "from torch.autograd import Variable\\n", '
+        '"x = Variable(torch.ones(1))"]}, '
+        '{"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], '
+        '"source": "s = \\"\\u00e9\\\\u00e9\\"\\n"}], '
+        '"metadata": {"kernelspec": {"language": "python", "name": "python3"}, "x": 2.50}, '
+        '"nbformat": 4, "nbformat_minor": 2}'
+    )
+    path = tmp_path / "compact.ipynb"
+    path.write_text(raw, encoding="utf-8")
+    status, _, err = run("check", "--fix", "compact.ipynb", cwd=tmp_path)
+    assert status == 0, err
+    new = path.read_text(encoding="utf-8")
+    old_source = ('["import torch\\n", "from torch.autograd import Variable\\n", '
+                  '"x = Variable(torch.ones(1))"]')
+    new_source = '["import torch\\n", "x = torch.ones(1)"]'
+    assert old_source in raw
+    assert new == raw.replace(old_source, new_source)
+
+
+@pytest.mark.parametrize("indent", [1, 2, "\t"])
+def test_a_changed_source_keeps_its_list_layout(tmp_path, indent):
+    data = notebook(code_cell(["import torch\n", "from torch.autograd import Variable\n",
+                               "x = Variable(torch.ones(1))"]), code_cell([]))
+    raw = json.dumps(data, indent=indent) + "\n"
+    path = tmp_path / "layout.ipynb"
+    path.write_text(raw, encoding="utf-8")
+    run("check", "--fix", "layout.ipynb", cwd=tmp_path)
+    new = path.read_text(encoding="utf-8")
+    data["cells"][0]["source"] = ["import torch\n", "x = torch.ones(1)"]
+    assert new == json.dumps(data, indent=indent) + "\n"
