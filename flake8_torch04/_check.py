@@ -41,6 +41,7 @@ class FileResult(NamedTuple):
     diff: str = ""
     dropped: Tuple[str, ...] = ()
     notes: Tuple[str, ...] = ()
+    incomplete: bool = False  # some statement could not be checked: exit 1
 
 
 def _syntax_reason(exc: SyntaxError, doc: Document) -> str:
@@ -76,6 +77,10 @@ def check_document(doc: Document, options: Options) -> FileResult:
             analysis = analyse(text)
             doc.set_text(text)
     located = [_locate(doc, analysis, f, options.unsafe) for f in analysis.findings]
+    notes += tuple(
+        f"{doc.describe(line) if line else 'a statement'}: not checked to the end (an "
+        f"expression nested too deeply); the rest of the file was checked"
+        for line in analysis.unchecked)
     new_data = diff = None
     if text != doc.text:
         new_data = doc.to_bytes(text)
@@ -84,7 +89,7 @@ def check_document(doc: Document, options: Options) -> FileResult:
         elif options.diff:
             diff = doc.diff(text)
     return FileResult(doc.name, located, fixed, new_data=new_data, diff=diff or "",
-                      dropped=dropped, notes=notes)
+                      dropped=dropped, notes=notes, incomplete=bool(analysis.unchecked))
 
 
 def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool) -> Located:

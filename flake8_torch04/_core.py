@@ -311,6 +311,8 @@ class _Walker:
         self.compat = 0  # depth of old-PyTorch-only branches around the node
         self.fallback = 0  # depth of ``except ImportError`` handlers
         self.deferred: Deque[tuple] = deque()
+        #: lines of the statements not checked to the end (nested too deeply)
+        self.unchecked: List[int] = []
 
     # -- entry ------------------------------------------------------------
     def run(self) -> List[Finding]:
@@ -370,21 +372,32 @@ class _Walker:
         return polarity is not None and polarity >= 0
 
     def visit_statement(self, node: ast.stmt, mask: int) -> None:
-        """Walk a statement with what the markers on its lines announce (``mask``)."""
+        """Walk a statement with what the markers on its lines announce (``mask``).
+
+        An expression nested too deeply for the recursion limit (``a[0][0]...``
+        a thousand times) stops the walk of its statement only: the statement
+        is noted in :attr:`unchecked` and the walk goes on with the next one.
+        """
         entry = self._dispatch_by_mask.get(mask)
         if entry is None:
             entry = self._dispatch_by_mask[mask] = self.dispatch_for(mask)
         outer, outer_prune = self.dispatch, self.prune
+        state = len(self.ctx.parents), self.compat, self.fallback
         self.dispatch, descend = entry
         self.prune = self.hits is not None and not mask & 1  # a core marker: walk it all
         cls = node.__class__
-        if descend or cls in HOLDS_STATEMENTS:
-            self.visit_node(node)
-        else:  # only statement-level nodes are announced: no need to walk the expressions
-            rules = self.dispatch.get(cls)
-            if rules and not self.compat:
-                self.report(node, rules)
-            self.bind_unwalked(node)
+        try:
+            if descend or cls in HOLDS_STATEMENTS:
+                self.visit_node(node)
+            else:  # only statement-level nodes are announced: no need to walk the expressions
+                rules = self.dispatch.get(cls)
+                if rules and not self.compat:
+                    self.report(node, rules)
+                self.bind_unwalked(node)
+        except RecursionError:
+            depth, self.compat, self.fallback = state
+            del self.ctx.parents[depth:]
+            self.unchecked.append(node.lineno)
         self.dispatch, self.prune = outer, outer_prune
 
     def visit_node(self, node: ast.AST) -> None:
@@ -947,11 +960,15 @@ def check(
     filename: str = "",
     codes: Optional[Iterable[str]] = None,
     prefilter: bool = True,
+    unchecked: Optional[List[int]] = None,
 ) -> List[Finding]:
     """Findings for one parsed file, sorted by position.
 
     ``codes`` limits the rules run (all when ``None``); ``prefilter=False``
-    runs every selected rule even on files that lack its markers.
+    runs every selected rule even on files that lack its markers.  The lines
+    of statements that could not be checked to the end (an expression nested
+    deeper than the recursion limit allows; ``0`` when the line is unknown)
+    are appended to ``unchecked``.
     """
     known = gates()
     selected = [known[c] for c in (codes if codes is not None else known) if c in known]
@@ -971,8 +988,10 @@ def check(
     walker = _Walker(Context(tree, lines, filename, text), licences, masks, hits)
     try:
         walker.run()
-    except RecursionError:
-        pass  # a pathologically deep expression: report what was found before it
+    except RecursionError:  # deep outside any statement's walk: report what was found
+        walker.unchecked.append(0)
+    if unchecked is not None:
+        unchecked.extend(sorted(set(walker.unchecked)))
     findings = walker.findings
     findings.sort(key=lambda f: (f.line, f.col, f.code))
     return _dedupe(findings)

@@ -99,9 +99,12 @@ class Analysis:
         self.noqa = Noqa(self.lines)
         self.locked = locked
         findings: List[Finding] = []
+        #: lines of statements not checked to the end (see ``_core.check``)
+        self.unchecked: List[int] = []
         if not self.noqa.exempt:
             findings = [
-                f for f in check(self.tree, self.lines, filename, codes)
+                f for f in check(self.tree, self.lines, filename, codes,
+                                 unchecked=self.unchecked)
                 if not self.noqa.suppresses(f.line, f.code)
             ]
         self.findings = findings

@@ -221,7 +221,7 @@ def _report(results: List[FileResult], options: Options, fmt: str, stdout: TextI
             stdout.write(fixed_stdin.decode("utf-8", "surrogateescape"))
     if any(r.internal for r in results):
         return EXIT_ERROR
-    remaining = any(r.findings for r in results) or any(r.error for r in results)
+    remaining = any(r.findings or r.error or r.incomplete for r in results)
     if options.diff and any(r.diff for r in results):
         remaining = True
     return EXIT_FINDINGS if remaining else EXIT_CLEAN
