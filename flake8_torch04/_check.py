@@ -4,6 +4,7 @@ Nothing is written here: the caller decides what to do with ``FileResult.new_dat
 """
 from __future__ import annotations
 
+import os
 from collections import Counter
 from typing import List, NamedTuple, Optional, Tuple
 
@@ -42,6 +43,7 @@ class FileResult(NamedTuple):
     dropped: Tuple[str, ...] = ()
     notes: Tuple[str, ...] = ()
     incomplete: bool = False  # some statement could not be checked: exit 1
+    original: Optional[bytes] = None  # the bytes read (a fix is written only over them)
 
 
 def _syntax_reason(exc: SyntaxError, doc: Document) -> str:
@@ -114,12 +116,15 @@ def check_file(path: str, options: Options, stdin: Optional[bytes] = None,
     name = name or path
     try:
         if stdin is None:
+            kind = _not_regular(path)
+            if kind:
+                return FileResult(name, [], Counter(), error=f"not checked: {kind}")
             with open(path, "rb") as handle:
                 data = handle.read()
         else:
             data = stdin
         doc = Document(data, name)
-        return check_document(doc, options)
+        return check_document(doc, options)._replace(original=data)
     except CannotParse as exc:
         return FileResult(name, [], Counter(), error=str(exc))
     except OSError as exc:
@@ -127,3 +132,18 @@ def check_file(path: str, options: Options, stdin: Optional[bytes] = None,
     except Exception as exc:  # a bug: report it, go on with the other files, exit 2
         return FileResult(name, [], Counter(), internal=True,
                           error=f"internal error: {type(exc).__name__}: {exc}")
+
+
+def _not_regular(path: str) -> Optional[str]:
+    """What ``path`` is when it is not a regular file (reading a FIFO would block)."""
+    import stat
+
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode):
+        return None
+    for test, kind in ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISDIR, "a directory"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return f"{kind}, not a regular file"
+    return "not a regular file"

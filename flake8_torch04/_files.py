@@ -226,14 +226,63 @@ def _decode_error(data: bytes, exc: Exception) -> str:
     return str(exc)
 
 
-def write_atomically(path: str, data: bytes) -> None:
-    """Replace the file's content through a temporary file in the same directory,
-    keeping its mode (and its owner, where allowed); a symlink's target is written."""
+class NotWritten(Exception):
+    """A fixed file that was deliberately not written; the text says why."""
+
+
+#: temporary files are named ``.torch04-PID-RANDOM.tmp`` in the file's directory
+_TMP_PREFIX, _TMP_SUFFIX = ".torch04-", ".tmp"
+_cleaned: set = set()
+
+
+def write_atomically(path: str, data: bytes, original: Optional[bytes] = None) -> None:
+    """Replace the file's content, never leaving it half-written.
+
+    - The new bytes go to a temporary file in the same directory, which then
+      replaces the file (``os.replace``), keeping its mode (and its owner,
+      where allowed).  A file with more than one hard link is rewritten in
+      place instead (truncated and written), so that its other names see the
+      fix too, as black and Ruff do; that write is not atomic.
+    - A symlink named on the command line has its target written.
+    - ``original``: the bytes the fix was computed from.  When the file no
+      longer holds them (an editor saved it meanwhile) it is not written.
+    - A file without its owner's write permission (``chmod a-w``) is not
+      written, even by root.
+    - Temporary files left by a torch04 that was killed (their process is
+      gone) are removed from the directory.
+
+    Raises :class:`NotWritten` with the reason for a file deliberately left
+    alone, ``OSError`` for a failure.
+    """
     real = os.path.realpath(path)
     info = os.stat(real)
+    if not stat.S_ISREG(info.st_mode):
+        raise NotWritten("not a regular file")
+    if not info.st_mode & stat.S_IWUSR:
+        raise NotWritten("the file is read-only (chmod u+w to let torch04 fix it)")
+    directory = os.path.dirname(real)
+    if original is not None:
+        with open(real, "rb") as handle:
+            if handle.read() != original:
+                raise NotWritten("the file changed while it was being fixed; run again")
+    if directory not in _cleaned:
+        _cleaned.add(directory)
+        remove_stale_temporaries(directory)
+    if info.st_nlink > 1:
+        with open(real, "r+b") as handle:
+            handle.truncate(0)
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        return
     import tempfile
 
-    fd, tmp = tempfile.mkstemp(prefix=".torch04-", suffix=".tmp", dir=os.path.dirname(real))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f"{_TMP_PREFIX}{os.getpid()}-", suffix=_TMP_SUFFIX,
+                                   dir=directory)
+    except OSError as exc:
+        raise OSError(exc.errno, f"cannot create a file in {directory or '.'}: "
+                                 f"{exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -252,3 +301,37 @@ def write_atomically(path: str, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def remove_stale_temporaries(directory: str) -> List[str]:
+    """Remove ``.torch04-PID-*.tmp`` files whose process no longer runs (left by a
+    torch04 killed mid-write); the names removed."""
+    removed = []
+    try:
+        names = os.listdir(directory or ".")
+    except OSError:
+        return removed
+    for name in names:
+        if not (name.startswith(_TMP_PREFIX) and name.endswith(_TMP_SUFFIX)):
+            continue
+        pid = name[len(_TMP_PREFIX):].split("-", 1)[0]
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        try:
+            os.unlink(os.path.join(directory, name))
+            removed.append(name)
+        except OSError:
+            pass
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (it exists, owned by someone else)
+        return True
+    return True

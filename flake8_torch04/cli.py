@@ -38,13 +38,12 @@ import argparse
 import gc
 import os
 import sys
-from collections import Counter
 from typing import List, Optional, Sequence, TextIO
 
 from . import __version__
 from ._check import FileResult, Options, check_file
 from ._core import all_rules
-from ._files import DEFAULT_EXCLUDES, Excludes, discover, write_atomically
+from ._files import DEFAULT_EXCLUDES, Excludes, NotWritten, discover, write_atomically
 from ._output import (
     _escape_data, _escape_property, format_text, github_annotation, json_record, summary_lines,
 )
@@ -150,8 +149,12 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.paths.count("-") > 1:
         raise UsageError("- (standard input) can be given only once")
     for path in args.paths:
-        if path != "-" and not os.path.exists(path):
-            raise UsageError(f"{path}: no such file or directory")
+        if path != "-":
+            try:
+                os.stat(path)
+            except OSError as exc:  # (ENOENT, ELOOP, EACCES, ...: say which)
+                reason = (exc.strerror or str(exc)).lower()
+                raise UsageError(f"{path}: {reason}") from None
     excludes = Excludes(
         (_patterns(args.exclude) if args.exclude is not None else list(DEFAULT_EXCLUDES))
         + _patterns(args.extend_exclude)
@@ -170,12 +173,13 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             result = check_file(path, options)
             if options.fix and not options.diff and result.new_data is not None:
                 try:
-                    write_atomically(path, result.new_data)
-                except OSError as exc:
-                    result = result._replace(
-                        new_data=None, fixed=Counter(),
-                        error=f"cannot write: {exc.strerror or exc}",
-                        findings=[], internal=False)
+                    write_atomically(path, result.new_data, original=result.original)
+                except (NotWritten, OSError) as exc:
+                    reason = (f"not written: {exc}" if isinstance(exc, NotWritten)
+                              else f"cannot write: {exc.strerror or exc}")
+                    # what is reported is the file as it stays: checked, not fixed
+                    result = check_file(path, options._replace(fix=False))._replace(
+                        error=reason)
         results.append(result)
     return _report(results, options, fmt, stdout, stderr, fixed_stdin)
 
