@@ -209,10 +209,12 @@ def source_encoding(data: bytes) -> str:
     head = data if second == -1 else data[:second]
     if b"coding" not in head and not data.startswith(b"\xef\xbb\xbf"):
         return "utf-8"
-    import io
     import tokenize
 
-    return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    # lines end where the compiler ends them: at CR too (``BytesIO.readline``
+    # would take a CR-only file for one line and miss a cookie on line 2)
+    lines = iter(data.splitlines(keepends=True)[:2])
+    return tokenize.detect_encoding(lambda: next(lines, b""))[0]
 
 
 def _decode_error(data: bytes, exc: Exception) -> str:

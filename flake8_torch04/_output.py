@@ -73,7 +73,9 @@ def github_annotation(result: FileResult, loc: Located) -> str:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}es" if word.endswith(("s", "x", "ch", "sh")) else f"{n} {word}s"
 
 
 def _by_code(counts: Counter) -> str:

@@ -7,9 +7,12 @@ do.  ``torch04 explain CODE`` prints a rule's documentation.
 
 Exit status: 0 when no finding remains, 1 when findings remain (after fixing,
 those not fixed), when a file could not be parsed or read, or when ``--diff``
-has changes to show; 2 on a usage error or an internal error (the other files
-are still checked and fixed).  A file that cannot be decoded or parsed is
-reported on stderr as ``PATH: cannot parse: REASON (line N)`` and left untouched.
+has changes to show; 2 on a usage error, an internal error (the other files
+are still checked and fixed) or output that cannot be written (a full disk, a
+closed standard output); 130 when interrupted (Ctrl-C), with one line on
+stderr.  A reader that stops reading (``torch04 check | head``) does not change
+the status.  A file that cannot be decoded or parsed is reported on stderr as
+``PATH: cannot parse: REASON (line N)`` and left untouched.
 
 Output formats (after ``--fix``, the findings that remain):
 
@@ -49,7 +52,7 @@ from ._output import (
 )
 from ._select import UsageError, _code_list, selected_codes
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 # ---------------------------------------------------------------------------
@@ -181,7 +184,7 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                     result = check_file(path, options._replace(fix=False))._replace(
                         error=reason)
         results.append(result)
-    return _report(results, options, fmt, stdout, stderr, fixed_stdin)
+    return _write_report(results, options, fmt, stdout, stderr, fixed_stdin)
 
 
 def _report(results: List[FileResult], options: Options, fmt: str, stdout: TextIO,
@@ -223,12 +226,55 @@ def _report(results: List[FileResult], options: Options, fmt: str, stdout: TextI
             buffer.flush()
         else:
             stdout.write(fixed_stdin.decode("utf-8", "surrogateescape"))
+    return exit_status(results, options)
+
+
+def exit_status(results: Sequence[FileResult], options: Options) -> int:
     if any(r.internal for r in results):
         return EXIT_ERROR
     remaining = any(r.findings or r.error or r.incomplete for r in results)
     if options.diff and any(r.diff for r in results):
         remaining = True
     return EXIT_FINDINGS if remaining else EXIT_CLEAN
+
+
+class OutputError(Exception):
+    """The output could not be written: reported on stderr, exit status 2."""
+
+
+def _write_report(results: List[FileResult], options: Options, fmt: str, stdout: TextIO,
+                  stderr: TextIO, fixed_stdin: Optional[bytes]) -> int:
+    """:func:`_report`, with the failures of standard output said in one line.
+
+    A reader that goes away (``torch04 check | head``) ends the output, not the
+    exit status: it is what the run found.  A full disk or a closed standard
+    output is an error (2), and so is a fixed standard input that could not be
+    written out, so that an editor never takes an empty output for the fix.
+    """
+    try:
+        status = _report(results, options, fmt, stdout, stderr, fixed_stdin)
+        stdout.flush()
+        return status
+    except BrokenPipeError:
+        _silence_stdout()
+        if fixed_stdin is not None:
+            raise OutputError("the fixed source could not be written to standard output "
+                              "(the pipe was closed)") from None
+        return exit_status(results, options)
+    except OSError as exc:
+        _silence_stdout()
+        what = "the fixed source" if fixed_stdin is not None else "the output"
+        raise OutputError(f"cannot write {what}: {exc.strerror or exc}") from None
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that flushing it at exit raises nothing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 #: the cyclic garbage collector's first threshold while files are checked: each
@@ -242,11 +288,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     gc.set_threshold(GC_THRESHOLD, *threshold[1:])
     try:
         return _main(argv)
+    except KeyboardInterrupt:  # (a file being written is never left half-written)
+        sys.stderr.write("torch04: interrupted\n")
+        return EXIT_INTERRUPTED
     finally:
         gc.set_threshold(*threshold)
 
 
 def _main(argv: Optional[Sequence[str]]) -> int:
+    if sys.stdout is None:  # started with standard output closed
+        sys.stderr.write("torch04: error: standard output is closed\n")
+        return EXIT_ERROR
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -260,11 +312,9 @@ def _main(argv: Optional[Sequence[str]]) -> int:
         if args.diff and args.fix:
             args.fix = False  # --diff writes nothing
         return run_check(args, sys.stdout, sys.stderr)
-    except UsageError as exc:
+    except (UsageError, OutputError) as exc:
         sys.stderr.write(f"torch04: error: {exc}\n")
         return EXIT_ERROR
-    except BrokenPipeError:
-        return EXIT_CLEAN
 
 
 if __name__ == "__main__":

@@ -151,3 +151,85 @@ def test_an_unwritable_directory_is_named_and_the_findings_stay(tmp_path, monkey
     assert "legacy.py: cannot write: cannot create a file in" in err
     assert "Permission denied" in err
     assert "legacy.py:3:5: TV001" in out
+
+
+@pytest.mark.parametrize("newline", [b"\r", b"\n", b"\r\n"])
+def test_an_encoding_cookie_on_line_2_is_read_whatever_the_line_ends(tmp_path, newline):
+    data = newline.join([b"# legacy", b"# -*- coding: latin-1 -*-", b"import torch",
+                         b"from torch.autograd import Variable", b"s = '\xe9'",
+                         b"x = Variable(torch.ones(1))", b""])
+    compile(data, "cookie.py", "exec")  # Python reads it
+    path = tmp_path / "cookie.py"
+    path.write_bytes(data)
+    status, out, err = in_process("check", "--fix", "cookie.py", cwd=tmp_path)
+    assert status == 0, err
+    assert path.read_bytes() == newline.join([
+        b"# legacy", b"# -*- coding: latin-1 -*-", b"import torch", b"s = '\xe9'",
+        b"x = torch.ones(1)", b""])
+
+
+def legacy_tree(tmp_path, copies):
+    from pathlib import Path
+
+    example = (Path(__file__).parent.parent / "examples" / "legacy_train.py").read_text()
+    for i in range(copies):
+        (tmp_path / f"legacy_{i}.py").write_text(example)
+
+
+def test_a_reader_that_goes_away_keeps_the_exit_status_and_prints_no_traceback(tmp_path):
+    legacy_tree(tmp_path, 30)
+    proc = subprocess.Popen([sys.executable, "-m", "flake8_torch04", "check", "."],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 1
+    assert err == ""
+
+
+def test_a_full_disk_is_one_line_and_exit_2(tmp_path):
+    legacy_tree(tmp_path, 1)
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "flake8_torch04", "check", "."],
+                              cwd=tmp_path, stdout=full, stderr=subprocess.PIPE, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr == "torch04: error: cannot write the output: No space left on device\n"
+
+
+def test_a_fixed_standard_input_that_cannot_be_written_is_an_error(tmp_path):
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "flake8_torch04", "check", "--fix", "-"],
+                              input=LEGACY, stdout=full, stderr=subprocess.PIPE, text=True)
+    assert proc.returncode == 2
+    assert "torch04: error: cannot write the fixed source: No space left on device" in \
+        proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_closed_standard_output_is_an_error(tmp_path):
+    legacy_tree(tmp_path, 1)
+    proc = subprocess.run(["sh", "-c", f"exec 1>&-; exec '{sys.executable}' -m flake8_torch04 "
+                                       "check ."], cwd=tmp_path, capture_output=True,
+                          text=True)
+    assert proc.returncode == 2
+    assert proc.stderr == "torch04: error: standard output is closed\n"
+
+
+def test_ctrl_c_is_one_line_and_exit_130(tmp_path, monkeypatch):
+    from flake8_torch04 import cli
+
+    legacy_tree(tmp_path, 1)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "check_file", interrupted)
+    status, out, err = in_process("check", ".", cwd=tmp_path)
+    assert (status, out, err) == (130, "", "torch04: interrupted\n")
+
+
+def test_counts_are_plural_in_english():
+    from flake8_torch04._output import _plural
+
+    assert [_plural(n, w) for n, w in [(1, "fix"), (5, "fix"), (2, "file"), (0, "finding")]] \
+        == ["1 fix", "5 fixes", "2 files", "0 findings"]
