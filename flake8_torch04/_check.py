@@ -10,7 +10,7 @@ from typing import List, NamedTuple, Optional, Tuple
 
 from ._core import Finding
 from ._files import CannotParse, Document
-from ._fix import Analysis, Dropped, fix_text
+from ._fix import Analysis, Dropped, _fix_key, fix_text
 
 
 class Located(NamedTuple):
@@ -68,17 +68,21 @@ def check_document(doc: Document, options: Options) -> FileResult:
     except SyntaxError as exc:
         return FileResult(doc.name, [], Counter(), error=_syntax_reason(exc, doc))
     text, fixed, dropped, notes = doc.text, Counter(), (), ()
+    refused: set = set()
     if options.fix or options.diff:
         hidden = doc.notebook.hidden if doc.notebook is not None else ""
         result = fix_text(doc.text, analyse, options.unsafe, hidden=hidden)
         dropped = tuple(_describe_dropped(doc, d) for d in result.dropped)
+        refused = {_fix_key(d.finding) for d in result.dropped}
         if not result.converged:
             notes = ("fixes did not reach a fixpoint; run again",)
         if result.text != doc.text:
             text, fixed = result.text, result.fixed
             analysis = analyse(text)
             doc.set_text(text)
-    located = [_locate(doc, analysis, f, options.unsafe) for f in analysis.findings]
+    # a fix the fixer tried and had to drop is not counted fixable
+    located = [_locate(doc, analysis, f, options.unsafe, _fix_key(f) in refused)
+               for f in analysis.findings]
     notes += tuple(
         f"{doc.describe(line) if line else 'a statement'}: not checked to the end (an "
         f"expression nested too deeply); the rest of the file was checked"
@@ -94,7 +98,8 @@ def check_document(doc: Document, options: Options) -> FileResult:
                       dropped=dropped, notes=notes, incomplete=bool(analysis.unchecked))
 
 
-def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool) -> Located:
+def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool,
+            refused: bool = False) -> Located:
     cell, line = doc.where(finding.line)
     _, end_line = doc.where(finding.end_line or finding.line)
     edits = []
@@ -102,8 +107,8 @@ def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool) -
         _, start = doc.where(edit.start[0])
         _, end = doc.where(edit.end[0])
         edits.append((start, edit.start[1], end, edit.end[1], edit.text))
-    return Located(finding, cell, line, end_line, analysis.fixable(finding, unsafe),
-                   tuple(edits))
+    return Located(finding, cell, line, end_line,
+                   not refused and analysis.fixable(finding, unsafe), tuple(edits))
 
 
 def _describe_dropped(doc: Document, dropped: Dropped) -> str:

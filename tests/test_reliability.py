@@ -233,3 +233,21 @@ def test_counts_are_plural_in_english():
 
     assert [_plural(n, w) for n, w in [(1, "fix"), (5, "fix"), (2, "file"), (0, "finding")]] \
         == ["1 fix", "5 fixes", "2 files", "0 findings"]
+
+
+def test_a_fix_the_fixer_had_to_drop_is_not_counted_fixable(tmp_path, monkeypatch):
+    from flake8_torch04 import _fix
+
+    real = _fix._build
+
+    def invalid(text, fixes, newline):
+        new, error = real(text, fixes, newline)
+        return new, "made invalid on purpose (line 3)" if fixes else error
+
+    monkeypatch.setattr(_fix, "_build", invalid)
+    (tmp_path / "legacy.py").write_text(LEGACY)
+    status, out, err = in_process("check", "--fix", "legacy.py", cwd=tmp_path)
+    assert status == 1
+    assert "TV001 fix not applied: the fix would make invalid code" in err
+    assert "legacy.py:3:5: TV001 `Variable" in out  # no [*]
+    assert "0 fixable with --fix" in out
