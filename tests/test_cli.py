@@ -538,7 +538,7 @@ def test_fix_that_would_break_the_code_is_reported_and_not_written(tmp_path, mon
     from flake8_torch04._core import SAFE, Finding, Fix
     from flake8_torch04._source import Edit
 
-    def breaking(tree, lines, filename, codes):
+    def breaking(tree, lines, filename, codes, **kwargs):
         if not lines or not lines[0].startswith("x"):
             return []
         return [Finding("TV001", 1, 0, "made up", Fix((Edit((1, 0), (1, 1), "(x"),), SAFE))]
