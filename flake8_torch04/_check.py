@@ -9,7 +9,8 @@ from typing import List, NamedTuple, Optional, Tuple
 
 from ._core import Finding
 from ._files import CannotParse, Document
-from ._fix import Analysis, Dropped, fix_text
+from ._fix import Analysis, Dropped, fix_text, parse
+from ._rescue import rescue, rescued_findings
 
 
 class Located(NamedTuple):
@@ -60,22 +61,32 @@ def check_document(doc: Document, options: Options) -> FileResult:
         return Analysis(text, codes, doc.name, doc.locked)
 
     doc.set_text(doc.text)
+    start, findings = doc.text, None  # (a file rescued from ``async=``: see TV101)
     try:
         analysis = analyse(doc.text)
     except SyntaxError as exc:
-        return FileResult(doc.name, [], Counter(), error=_syntax_reason(exc, doc))
+        rescued = rescue(doc.text, parse) if "TV101" in codes else None
+        if rescued is None:
+            return FileResult(doc.name, [], Counter(), error=_syntax_reason(exc, doc))
+        analysis = analyse(rescued.text)
+        findings, renames = rescued_findings(rescued, analysis)
+        start = rescued.text if renames else None
     text, fixed, dropped, notes = doc.text, Counter(), (), ()
-    if options.fix or options.diff:
+    if (options.fix or options.diff) and start is not None:
         hidden = doc.notebook.hidden if doc.notebook is not None else ""
-        result = fix_text(doc.text, analyse, options.unsafe, hidden=hidden)
+        result = fix_text(start, analyse, options.unsafe, hidden=hidden)
+        if start is not doc.text:
+            result.fixed["TV101"] += len(rescued.sites)
         dropped = tuple(_describe_dropped(doc, d) for d in result.dropped)
         if not result.converged:
             notes = ("fixes did not reach a fixpoint; run again",)
         if result.text != doc.text:
             text, fixed = result.text, result.fixed
-            analysis = analyse(text)
+            analysis, findings = analyse(text), None
             doc.set_text(text)
-    located = [_locate(doc, analysis, f, options.unsafe) for f in analysis.findings]
+    if findings is None:
+        findings = analysis.findings
+    located = [_locate(doc, analysis, f, options.unsafe) for f in findings]
     new_data = diff = None
     if text != doc.text:
         new_data = doc.to_bytes(text)

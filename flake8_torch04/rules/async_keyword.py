@@ -1,0 +1,49 @@
+"""TV101: the keyword argument ``async=``, a syntax error since Python 3.7."""
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from .._core import Context, Report, rule
+
+
+@rule("TV101")
+def async_keyword(ctx: Context, node: ast.AST) -> Iterator[Report]:
+    """Flags ``async=`` keyword arguments (``.cuda(async=True)``), which stop Python from parsing the file.
+
+    ## What it does
+    Flags the keyword argument ``async=`` in any call: ``x.cuda(async=True)``,
+    ``x.to(device, async=True)``, ``dst.copy_(src, async=True)``.  Such a
+    file cannot be parsed, so this rule works on tokens, not on the tree:
+    ``torch04 check`` finds ``async`` followed by ``=`` (not ``==``) inside
+    the parentheses of a call (not a ``def``), reports it, and, when the
+    file parses once those keywords are renamed, checks the rest of the file
+    with every other selected rule (positions are those of the original
+    file).  A file that still does not parse is reported as "cannot parse".
+
+    Inside flake8 this rule never fires: flake8 reports such a file as
+    ``E999 SyntaxError`` and never hands it to plugins.  Run
+    ``torch04 check --fix --select TV101`` (or plain ``--fix``) to repair it.
+
+    ## Why is this bad?
+    PyTorch 0.3 spelled non-blocking copies ``async=True``.  ``async`` is a
+    reserved word since Python 3.7, so the whole file is a ``SyntaxError``:
+    nothing in it runs, and no linter can look inside it.  PyTorch 0.4
+    renamed the argument ``non_blocking``.
+
+    ## Example
+    ```python
+    target = target.cuda(async=True)
+    ```
+
+    Use instead:
+    ```python
+    target = target.cuda(non_blocking=True)
+    ```
+
+    ## Fix safety
+    Renaming the keyword is *safe*: ``non_blocking`` is the same argument
+    under its new name.  ``torch04 check --fix`` writes it together with the
+    other fixes of the rescued file, in one run.
+    """
+    return iter(())  # a parsed file holds no ``async=``: see flake8_torch04._rescue
