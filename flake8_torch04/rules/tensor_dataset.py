@@ -93,5 +93,27 @@ def _positional(ctx: Context, node: ast.Call) -> Optional[Fix]:
     end = max((src.end(p) for p in parts))
     if has_comment(src.between(start, end)):
         return None
+    in_order = sorted(parts, key=src.start)
+    if [getattr(p, "value", p) for p in in_order] == args:
+        # already in 0.3's order: drop the ``name=`` prefixes, keep the layout
+        edits = tuple(_drop_name(ctx, kw) for kw in node.keywords)
+        if all(edits):
+            return Fix(edits, SAFE)
     text = ", ".join(src.text(a) for a in args)
     return Fix((Edit(start, end, text),), SAFE)
+
+
+def _drop_name(ctx: Context, kw: ast.keyword) -> Optional[Edit]:
+    """The edit deleting ``name=`` (and the blanks after it) before a keyword's value."""
+    src = ctx.source
+    (line, col), value = src.start(kw), src.start(kw.value)
+    if value[0] != line:
+        return None
+    segment = src.lines[line - 1][col:value[1]]
+    eq = segment.find("=")
+    if eq < 0:
+        return None
+    end = col + eq + 1
+    while src.lines[line - 1][end:end + 1] in (" ", "\t"):
+        end += 1
+    return Edit((line, col), (line, end), "")
