@@ -65,9 +65,10 @@ def check_document(doc: Document, options: Options) -> FileResult:
     try:
         analysis = analyse(doc.text)
     except SyntaxError as exc:
-        rescued = rescue(doc.text, parse) if "TV101" in codes else None
-        if rescued is None:
-            return FileResult(doc.name, [], Counter(), error=_syntax_reason(exc, doc))
+        rescued = rescue(doc.text, parse)
+        if rescued is None or "TV101" not in codes:
+            hint = "; it has `async=` keywords: select TV101 to check it" if rescued else ""
+            return FileResult(doc.name, [], Counter(), error=_syntax_reason(exc, doc) + hint)
         analysis = analyse(rescued.text)
         findings, renames = rescued_findings(rescued, analysis)
         start = rescued.text if renames else None
