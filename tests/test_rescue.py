@@ -163,3 +163,17 @@ def test_crlf_line_endings_are_kept(tmp_path):
     (tmp_path / "a.py").write_bytes(b"import torch\r\nx = t.cuda(async=True)\r\n")
     torch04("check", "--fix", "a.py", cwd=tmp_path)
     assert (tmp_path / "a.py").read_bytes() == b"import torch\r\nx = t.cuda(non_blocking=True)\r\n"
+
+
+def test_flake8_sees_only_e999_until_torch04_renames_the_keywords(legacy):
+    import subprocess
+    import sys
+
+    def flake8():
+        proc = subprocess.run([sys.executable, "-m", "flake8", "--select=E999,TV", "legacy.py"],
+                              cwd=legacy, capture_output=True, text=True, timeout=120)
+        return [line.split(" ", 2)[1] for line in proc.stdout.splitlines()]
+
+    assert flake8() == ["E999"]
+    torch04("check", "--fix", "--select", "TV101", "legacy.py", cwd=legacy)
+    assert flake8() == ["TV001", "TV001", "TV102"]  # TV1xx codes are on in flake8 too

@@ -9,7 +9,7 @@ from .._core import Context, Report, rule
 
 @rule("TV101")
 def async_keyword(ctx: Context, node: ast.AST) -> Iterator[Report]:
-    """Flags ``async=`` keyword arguments (``.cuda(async=True)``), which stop Python from parsing the file.
+    """Flags ``async=`` keyword arguments, which make the whole file a syntax error.
 
     ## What it does
     Flags the keyword argument ``async=`` in any call: ``x.cuda(async=True)``,
