@@ -40,6 +40,10 @@ _NOT_CALLABLE = frozenset((
 ))
 
 
+#: tokens that end a string (Python 3.12+ splits f-strings into several tokens)
+_STRING_ENDS = (tokenize.STRING, getattr(tokenize, "FSTRING_END", tokenize.STRING))
+
+
 class Rescue:
     """The keywords found (``(line, column)`` of each ``async``, character columns)
     and the text with them renamed."""
@@ -130,8 +134,8 @@ def _is_call(prev: Optional[tokenize.TokenInfo], before: Optional[tokenize.Token
         return False
     if prev.type == tokenize.OP:
         return prev.string in _CALLABLE_END
-    if prev.type == tokenize.STRING:
-        return True  # ``'{}'.format`` ends in a name; a string called is still a call
+    if prev.type in _STRING_ENDS:
+        return True  # a string called (nonsense, but a call)
     if prev.type != tokenize.NAME or prev.string in _NOT_CALLABLE:
         return False
     return not (before is not None and before.type == tokenize.NAME

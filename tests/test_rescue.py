@@ -110,7 +110,8 @@ def test_a_file_that_still_does_not_parse_is_reported_as_before(tmp_path):
 
 
 def test_noqa_keeps_the_keyword_and_the_other_findings_are_reported(tmp_path):
-    source = "import torch\nx = t.cuda(async=True)  # noqa: TV101\ny.backward(retain_variables=True)\n"
+    source = ("import torch\nx = t.cuda(async=True)  # noqa: TV101\n"
+              "y.backward(retain_variables=True)\n")
     (tmp_path / "a.py").write_text(source)
     status, out, _ = torch04("check", "--fix", "a.py", cwd=tmp_path)
     assert (tmp_path / "a.py").read_text() == source

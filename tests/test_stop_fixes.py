@@ -62,7 +62,8 @@ FIXES = {
          "a = probs.multinomial(replacement=True, num_samples=1)\n"),
         ("w = torch.multinomial(p)\n", "w = torch.multinomial(p, num_samples=1)\n"),
         ("w = torch.multinomial(p,)\n", "w = torch.multinomial(p, num_samples=1,)\n"),
-        ("w = torch.multinomial(\n    p,\n)\n", "w = torch.multinomial(\n    p, num_samples=1,\n)\n"),
+        ("w = torch.multinomial(\n    p,\n)\n",
+         "w = torch.multinomial(\n    p, num_samples=1,\n)\n"),
         ("a = model(x).multinomial().data\n", "a = model(x).multinomial(num_samples=1).data\n"),
     ],
     "TV109": [

@@ -1,4 +1,4 @@
-"""TV112: torchvision transforms removed after their 0.2 renames (``Scale``, ``RandomSizedCrop``)."""
+"""TV112: torchvision transforms removed after their renames (``Scale``, ``RandomSizedCrop``)."""
 from __future__ import annotations
 
 import ast
