@@ -23,8 +23,8 @@ def iterator_next(ctx: Context, node: ast.Call) -> Iterator[Report]:
     torch ``DataLoader``: a call of ``torch.utils.data.DataLoader`` (resolved
     through imports), a name or attribute assigned such a call somewhere in
     the file, or, in a file that imports torch, a name or attribute whose last
-    part contains ``loader`` (``train_loader``, ``self.dataloader``: the
-    loader is often built in another module).  ``.next()`` on a generator,
+    part contains ``loader`` (``train_loader``, ``self.dataloader``,
+    ``dataloaders['train']``: the loader is often built in another module).  ``.next()`` on a generator,
     on a Python 2 iterator of some other object (``iter(lines).next()``,
     ``reader.next()``), on an iterator that is also bound to something else,
     or on an iterator taken from a name without ``loader`` in a file where
@@ -93,12 +93,19 @@ def _iter_of_loader(ctx: Context, value: ast.AST) -> bool:
     loader = value.args[0]
     if _is_loader_call(ctx, loader):
         return True
+    if isinstance(loader, ast.Subscript):  # ``dataloaders['train']``: by its name only
+        return _named_loader(ctx, key(loader.value))
     k = key(loader)
     if k is None:
         return False
     if any(v is not None and _is_loader_call(ctx, v) for v in _assignments(ctx).get(k, ())):
         return True
-    return ctx.imports_torch and "loader" in k.rsplit(".", 1)[-1].lower()
+    return _named_loader(ctx, k)
+
+
+def _named_loader(ctx: Context, k: Optional[str]) -> bool:
+    """A name or attribute chain whose last part says ``loader``, in a file that imports torch."""
+    return k is not None and ctx.imports_torch and "loader" in k.rsplit(".", 1)[-1].lower()
 
 
 def _is_loader_call(ctx: Context, value: ast.AST) -> bool:
