@@ -20,7 +20,7 @@ import tokenize
 from bisect import bisect_right
 from typing import Dict, List, Optional, Tuple
 
-from ._core import SAFE, Finding, Fix
+from ._core import SAFE, Finding, Fix, _imports_torch, match_offsets
 from ._fix import normalize_newlines
 from ._source import Edit, lines_of
 
@@ -29,6 +29,8 @@ SHIFT = len(NEW) - len(OLD)
 MESSAGE = ("`async=` is a syntax error since Python 3.7 (the whole file cannot be parsed); "
            "use `non_blocking=` (PyTorch 0.4's name)")
 
+#: the methods that took ``async=`` in PyTorch 0.3 (``to`` in 0.4, deprecated)
+TORCH_METHODS = frozenset(("cuda", "to", "copy_", "type", "_cuda", "_type"))
 #: tokens after which ``(`` opens a call's arguments (not a ``def``'s parameters)
 _CALLABLE_END = (")", "]")
 #: reserved words that a ``(`` may follow without being a call
@@ -97,10 +99,29 @@ class Rescue:
 
 def async_keywords(text: str) -> List[Tuple[int, int]]:
     """Where ``async`` is used as a keyword argument: ``(line, character column)``."""
+    return [(line, col) for line, col, _ in _scan(text)]
+
+
+def works_with_torch(text: str, callees: List[Optional[str]]) -> bool:
+    """Whether the ``async=`` keywords of ``text`` are torch's: the file imports
+    torch or uses ``Variable`` or ``.backward(`` (as ``Context.uses_torch``),
+    or every keyword is given to a method that took it in PyTorch 0.3."""
+    return (
+        all(name in TORCH_METHODS for name in callees)
+        or _imports_torch(text)
+        or ".backward(" in text
+        or bool(match_offsets(text, r"\bVariable\b"))
+    )
+
+
+def _scan(text: str) -> List[Tuple[int, int, Optional[str]]]:
+    """``(line, column, name of the function called)`` of each ``async=`` keyword."""
     if OLD not in text:
         return []
     sites = []
-    brackets: List[bool] = []  # for each open bracket: whether it holds a call's arguments
+    #: for each open bracket: ``False`` unless it holds a call's arguments, then
+    #: the name called (``""`` when the callee does not end in a name)
+    brackets: List[object] = []
     prev: Optional[tokenize.TokenInfo] = None  # the last significant token
     before: Optional[tokenize.TokenInfo] = None  # the one before it
     pending: Optional[Tuple[int, int]] = None  # an ``async`` that may be a keyword
@@ -111,15 +132,16 @@ def async_keywords(text: str) -> List[Tuple[int, int]]:
                         tokenize.DEDENT):
                 continue
             if pending is not None and kind == tokenize.OP and string == "=":
-                sites.append(pending)
+                sites.append((*pending, brackets[-1] or None))
             pending = None
             if kind == tokenize.OP and string in ("(", "[", "{"):
-                brackets.append(string == "(" and _is_call(prev, before))
+                call = string == "(" and _is_call(prev, before)
+                brackets.append(call and (prev.string if prev.type == tokenize.NAME else ""))
             elif kind == tokenize.OP and string in (")", "]", "}"):
                 if brackets:
                     brackets.pop()
             elif (string == OLD and kind in (tokenize.NAME, getattr(tokenize, "ASYNC", -1))
-                  and brackets and brackets[-1] and prev is not None
+                  and brackets and brackets[-1] is not False and prev is not None
                   and prev.type == tokenize.OP and prev.string in ("(", ",")):
                 pending = tok.start
             before, prev = prev, tok
@@ -153,11 +175,13 @@ def _rename(text: str, sites: List[Tuple[int, int]]) -> str:
 def rescue(text: str, parse) -> Optional[Rescue]:
     """The rescue of a ``text`` that failed to parse, or ``None`` when it has no
     ``async=`` or still does not parse with them renamed (``parse`` raises
-    ``SyntaxError``)."""
-    sites = async_keywords(text)
-    if not sites:
+    ``SyntaxError``), or when nothing shows the keywords are torch's (see
+    :func:`works_with_torch`: another library's ``async=`` means something
+    else than ``non_blocking=``)."""
+    scanned = _scan(text)
+    if not scanned or not works_with_torch(text, [name for *_, name in scanned]):
         return None
-    found = Rescue(text, sites)
+    found = Rescue(text, [(line, col) for line, col, _ in scanned])
     try:
         parse(found.text)
     except SyntaxError:

@@ -178,3 +178,15 @@ def test_flake8_sees_only_e999_until_torch04_renames_the_keywords(legacy):
     assert flake8() == ["E999"]
     torch04("check", "--fix", "--select", "TV101", "legacy.py", cwd=legacy)
     assert flake8() == ["TV001", "TV001", "TV102"]  # TV1xx codes are on in flake8 too
+
+
+@pytest.mark.parametrize("source, rescued", [
+    ("def gpu(x):\n    return x.cuda(async=True)\n", True),  # a helper: torch's method
+    ("def copy(dst, src):\n    dst.copy_(src, async=True)\n", True),
+    ("import torch\nx = to_var(t, async=True)\n", True),  # a torch file: the project's own
+    ("from torch.autograd import Variable\nv = Variable(t).cuda(async=True)\n", True),
+    ("client.zk2zk(async=True)\n", False),  # another library's async: not non_blocking
+    ("import zmq\nx.cuda(async=True)\nsock.send(msg, async=True)\n", False),
+])
+def test_only_torchs_async_keywords_are_rescued(source, rescued):
+    assert (rescue(source, ast.parse) is not None) == rescued

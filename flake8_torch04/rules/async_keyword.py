@@ -19,7 +19,15 @@ def async_keyword(ctx: Context, node: ast.AST) -> Iterator[Report]:
     the parentheses of a call (not a ``def``), reports it, and, when the
     file parses once those keywords are renamed, checks the rest of the file
     with every other selected rule (positions are those of the original
-    file).  A file that still does not parse is reported as "cannot parse".
+    file).  Only torch's keywords are taken: the file works with torch (it
+    imports torch, or uses ``Variable`` or ``.backward(``), or every
+    ``async=`` is given to a method that took it in PyTorch 0.3 (``cuda``,
+    ``type``, ``copy_``, and ``to``).  Another library's ``async=True``
+    (``client.send(msg, async=True)`` in a file without torch) is not
+    ``non_blocking``; such a file, and one that still does not parse, is
+    reported as "cannot parse".  ``async`` as a parameter (``def f(x,
+    async=False)``) is not rescued: renaming it would change what the callers
+    must pass.
 
     Inside flake8 this rule never fires: flake8 reports such a file as
     ``E999 SyntaxError`` and never hands it to plugins.  Run
@@ -43,7 +51,10 @@ def async_keyword(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
     ## Fix safety
     Renaming the keyword is *safe*: ``non_blocking`` is the same argument
-    under its new name.  ``torch04 check --fix`` writes it together with the
-    other fixes of the rescued file, in one run.
+    under its new name.  In a torch file, an ``async=`` given to the project's
+    own function is renamed too: rename that function's parameter (whose
+    ``def`` cannot be rescued) to ``non_blocking`` as well.  ``torch04 check
+    --fix`` writes the renames together with the other fixes of the rescued
+    file, in one run.
     """
     return iter(())  # a parsed file holds no ``async=``: see flake8_torch04._rescue

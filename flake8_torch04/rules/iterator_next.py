@@ -24,11 +24,12 @@ def iterator_next(ctx: Context, node: ast.Call) -> Iterator[Report]:
     through imports), a name or attribute assigned such a call somewhere in
     the file, or, in a file that imports torch, a name or attribute whose last
     part contains ``loader`` (``train_loader``, ``self.dataloader``,
-    ``dataloaders['train']``: the loader is often built in another module).  ``.next()`` on a generator,
-    on a Python 2 iterator of some other object (``iter(lines).next()``,
-    ``reader.next()``), on an iterator that is also bound to something else,
-    or on an iterator taken from a name without ``loader`` in a file where
-    nothing shows it is a DataLoader, is left alone.
+    ``dataloaders['train']``: the loader is often built in another module).
+    ``.next()`` on a generator, on a Python 2 iterator of some other object
+    (``iter(lines).next()``, ``reader.next()``), on an iterator that is also
+    bound to something else, or on an iterator taken from a name without
+    ``loader`` in a file where nothing shows it is a DataLoader, is left
+    alone.
 
     ## Why is this bad?
     PyTorch 0.3's ``DataLoaderIter`` had a Python 2 style ``next`` method.
