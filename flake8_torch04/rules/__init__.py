@@ -46,7 +46,7 @@ TABLE = {
     "TV105": ("tensor_dataset", (ast.Call,), ("data_tensor", "target_tensor")),
     "TV108": ("multinomial", (ast.Call,), ("multinomial",)),
     "TV109": ("normal_means", (ast.Call,), ("means",)),
-    "TV110": ("iterator_next", (ast.Call,), (r"\bnext\b",)),
+    "TV110": ("iterator_next", (ast.Call,), (r"\.[\s\\]*next\b",)),
     "TV112": (
         "torchvision_transforms", (ast.Attribute, ast.Name, ast.ImportFrom),
         ("Scale", "RandomSizedCrop"),
