@@ -10,7 +10,8 @@ from typing import List, NamedTuple, Optional, Tuple
 
 from ._core import Finding
 from ._files import CannotParse, Document
-from ._fix import Analysis, Dropped, _fix_key, fix_text
+from ._fix import Analysis, Dropped, _fix_key, fix_text, parse
+from ._rescue import rescue, rescued_findings
 
 
 class Located(NamedTuple):
@@ -63,26 +64,37 @@ def check_document(doc: Document, options: Options) -> FileResult:
         return Analysis(text, codes, doc.name, doc.locked)
 
     doc.set_text(doc.text)
+    start, findings = doc.text, None  # (a file rescued from ``async=``: see TV101)
     try:
         analysis = analyse(doc.text)
     except SyntaxError as exc:
-        return FileResult(doc.name, [], Counter(), error=_syntax_reason(exc, doc))
+        rescued = rescue(doc.text, parse)
+        if rescued is None or "TV101" not in codes:
+            hint = "; it has `async=` keywords: select TV101 to check it" if rescued else ""
+            return FileResult(doc.name, [], Counter(), error=_syntax_reason(exc, doc) + hint)
+        analysis = analyse(rescued.text)
+        findings, renames = rescued_findings(rescued, analysis)
+        start = rescued.text if renames else None
     text, fixed, dropped, notes = doc.text, Counter(), (), ()
     refused: set = set()
-    if options.fix or options.diff:
+    if (options.fix or options.diff) and start is not None:
         hidden = doc.notebook.hidden if doc.notebook is not None else ""
-        result = fix_text(doc.text, analyse, options.unsafe, hidden=hidden)
+        result = fix_text(start, analyse, options.unsafe, hidden=hidden)
+        if start is not doc.text:
+            result.fixed["TV101"] += len(rescued.sites)
         dropped = tuple(_describe_dropped(doc, d) for d in result.dropped)
         refused = {_fix_key(d.finding) for d in result.dropped}
         if not result.converged:
             notes = ("fixes did not reach a fixpoint; run again",)
         if result.text != doc.text:
             text, fixed = result.text, result.fixed
-            analysis = analyse(text)
+            analysis, findings = analyse(text), None
             doc.set_text(text)
+    if findings is None:
+        findings = analysis.findings
     # a fix the fixer tried and had to drop is not counted fixable
     located = [_locate(doc, analysis, f, options.unsafe, _fix_key(f) in refused)
-               for f in analysis.findings]
+               for f in findings]
     notes += tuple(
         f"{doc.describe(line) if line else 'a statement'}: not checked to the end (an "
         f"expression nested too deeply); the rest of the file was checked"

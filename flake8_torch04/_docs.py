@@ -50,11 +50,37 @@ def explain(rule: Rule) -> str:
     return f"# {rule.code} ({rule.name})\n\n{rule.doc}\n"
 
 
+#: what the TV0xx patterns do on PyTorch 2.13 (from RULES.md, measured there);
+#: a TV1xx code says it by its group (see :func:`on_current_torch`)
+ON_CURRENT_TORCH = {
+    "TV001": "dead weight",  # Variable(t) runs and returns t detached: it does nothing
+    "TV002": "warns",  # "volatile was removed and now has no effect" (and the graph is kept)
+    "TV003": "stops",  # loss.data[0]: IndexError on a 0-dim tensor
+    "TV004": "silent",  # changes through .data are hidden from autograd: wrong gradients
+    "TV005": "silent",  # type(x) == torch.FloatTensor is always False
+    "TV006": "stops",  # add_module('norm.1', m): KeyError
+}
+#: TV1xx groups: (first code, last code, what they do on current PyTorch)
+_GROUPS = ((100, 119, "stops"), (120, 139, "warns"), (140, 159, "silent"))
+
+
+def on_current_torch(code: str) -> str:
+    """``stops``, ``warns``, ``silent`` (or, for TV001, ``dead weight``): what
+    the flagged code does on PyTorch 2.13."""
+    if code in ON_CURRENT_TORCH:
+        return ON_CURRENT_TORCH[code]
+    number = int(code[2:])
+    for first, last, effect in _GROUPS:
+        if first <= number <= last:
+            return effect
+    return ""
+
+
 def rule_table(rules: Dict[str, Rule]) -> str:
-    rows = ["| Code | Name | What it flags | Fix |", "|---|---|---|---|"]
+    rows = ["| Code | Name | What it flags | On 2.13 | Fix |", "|---|---|---|---|---|"]
     for rule in rules.values():
         rows.append(f"| [{rule.code}](#{rule.code.lower()}-{rule.name}) | {rule.name} | "
-                    f"{summary(rule)} | {fix_summary(rule)} |")
+                    f"{summary(rule)} | {on_current_torch(rule.code)} | {fix_summary(rule)} |")
     return "\n".join(rows)
 
 

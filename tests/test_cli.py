@@ -245,7 +245,8 @@ def test_symlink_target_is_written(tmp_path):
 
 
 def test_unparsable_file_is_reported_and_untouched(tmp_path):
-    bad = "from torch.autograd import Variable\nx = Variable(t)\ny = t.cuda(async=True)\n"
+    # (``async`` as a parameter: TV101 rescues only keyword arguments, see test_rescue)
+    bad = "from torch.autograd import Variable\nx = Variable(t)\ndef f(t, async=True): pass\n"
     (tmp_path / "bad.py").write_text(bad)
     (tmp_path / "good.py").write_text("from torch.autograd import Variable\nx = Variable(t)\n")
     (tmp_path / "py2.py").write_text("print 'hello'\n")

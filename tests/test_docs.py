@@ -18,10 +18,15 @@ def test_rule_docstring_has_every_section(code):
     assert _docs.fix_summary(rule) in ("safe", "unsafe", "safe and unsafe", "none")
 
 
+@pytest.mark.parametrize("code", sorted(all_rules()))
+def test_every_rule_says_what_its_pattern_does_on_current_torch(code):
+    assert _docs.on_current_torch(code) in ("stops", "warns", "silent", "dead weight")
+
+
 def test_codes_are_unique_and_well_formed():
     codes = list(all_rules())
     assert len(codes) == len(set(codes))
-    assert all(code.startswith("TV0") and len(code) == 5 for code in codes)
+    assert all(code[:3] in ("TV0", "TV1") and len(code) == 5 for code in codes)
 
 
 def test_readme_is_generated_from_docstrings():

@@ -39,4 +39,16 @@ TABLE = {
         "module_names", (ast.Call,),
         ("add_module", "register_", "Sequential", "ModuleDict", "ParameterDict"),
     ),
+    # a file with ``async=`` does not parse: ``_rescue`` finds it in the tokens,
+    # and the rule itself visits nothing
+    "TV101": ("async_keyword", (), ()),
+    "TV102": ("retain_variables", (ast.Call,), ("retain_variables",)),
+    "TV105": ("tensor_dataset", (ast.Call,), ("data_tensor", "target_tensor")),
+    "TV108": ("multinomial", (ast.Call,), ("multinomial",)),
+    "TV109": ("normal_means", (ast.Call,), ("means",)),
+    "TV110": ("iterator_next", (ast.Call,), (r"\.[\s\\]*next\b",)),
+    "TV112": (
+        "torchvision_transforms", (ast.Attribute, ast.Name, ast.ImportFrom),
+        ("Scale", "RandomSizedCrop"),
+    ),
 }

@@ -1,0 +1,154 @@
+"""TV110: ``.next()`` on a DataLoader's iterator, which has only ``__next__`` since PyTorch 0.4."""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Iterator, List, Optional
+
+from .._core import SAFE, Context, Fix, Report, rule
+from .._resolve import key
+from .._source import has_comment
+
+_DATA_LOADERS = ("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")
+_MEMO = "TV110.assignments"
+
+
+@rule("TV110")
+def iterator_next(ctx: Context, node: ast.Call) -> Iterator[Report]:
+    """Flags ``it.next()`` where ``it`` is an iterator of a torch ``DataLoader``.
+
+    ## What it does
+    Flags a call ``X.next()`` without arguments where ``X`` is ``iter(L)``
+    itself, or a name or attribute (``data_iter``, ``self.data_iter``) that
+    every assignment in the file sets to ``iter(L)``; and ``L`` is evidently a
+    torch ``DataLoader``: a call of ``torch.utils.data.DataLoader`` (resolved
+    through imports), a name or attribute assigned such a call somewhere in
+    the file, or, in a file that imports torch, a name or attribute whose last
+    part contains ``loader`` (``train_loader``, ``self.dataloader``,
+    ``dataloaders['train']``: the loader is often built in another module).
+    ``.next()`` on a generator, on a Python 2 iterator of some other object
+    (``iter(lines).next()``, ``reader.next()``), on an iterator that is also
+    bound to something else, or on an iterator taken from a name without
+    ``loader`` in a file where nothing shows it is a DataLoader, is left
+    alone.
+
+    ## Why is this bad?
+    PyTorch 0.3's ``DataLoaderIter`` had a Python 2 style ``next`` method.
+    Since 0.4 the iterator only has ``__next__``: ``iter(loader).next()``
+    raises ``AttributeError: '_SingleProcessDataLoaderIter' object has no
+    attribute 'next'`` and the program stops (typically a GAN's
+    ``data = data_iter.next()``, or a tutorial's first look at a batch).
+
+    ## Example
+    ```python
+    data_iter = iter(train_loader)
+    images, labels = data_iter.next()
+    ```
+
+    Use instead:
+    ```python
+    data_iter = iter(train_loader)
+    images, labels = next(data_iter)
+    ```
+
+    ## Fix safety
+    ``next(X)`` is *safe*: it is exactly what ``X.next()`` did on 0.3's
+    iterator (``StopIteration`` at the end included).
+    """
+    func = node.func
+    if not (
+        isinstance(func, ast.Attribute) and func.attr == "next"
+        and not node.args and not node.keywords
+    ):
+        return
+    receiver = func.value
+    if isinstance(receiver, ast.Call):
+        if not _iter_of_loader(ctx, receiver):
+            return
+    else:
+        k = key(receiver)
+        if k is None or ctx.resolve(receiver) is not None:
+            return
+        values = _assignments(ctx).get(k)
+        if not values or not all(v is not None and _iter_of_loader(ctx, v) for v in values):
+            return
+    src = ctx.source
+    receiver_text = src.text(receiver)
+    fix = None
+    if not has_comment(src.text(node)):
+        fix = Fix((src.replace(node, f"next({receiver_text})"),), SAFE)
+    yield Report(
+        node,
+        "a DataLoader iterator has no `.next()` since PyTorch 0.4 (AttributeError); "
+        f"use `next({receiver_text})`",
+        fix,
+    )
+
+
+def _iter_of_loader(ctx: Context, value: ast.AST) -> bool:
+    """``iter(L)`` where ``L`` is evidently a torch DataLoader."""
+    if not (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+        and value.func.id == "iter" and len(value.args) == 1 and not value.keywords
+    ):
+        return False
+    loader = value.args[0]
+    if _is_loader_call(ctx, loader):
+        return True
+    if isinstance(loader, ast.Subscript):  # ``dataloaders['train']``: by its name only
+        return _named_loader(ctx, key(loader.value))
+    k = key(loader)
+    if k is None:
+        return False
+    if any(v is not None and _is_loader_call(ctx, v) for v in _assignments(ctx).get(k, ())):
+        return True
+    return _named_loader(ctx, k)
+
+
+def _named_loader(ctx: Context, k: Optional[str]) -> bool:
+    """A name or attribute chain whose last part says ``loader``, in a file that imports torch."""
+    return k is not None and ctx.imports_torch and "loader" in k.rsplit(".", 1)[-1].lower()
+
+
+def _is_loader_call(ctx: Context, value: ast.AST) -> bool:
+    return isinstance(value, ast.Call) and ctx.resolve(value.func) in _DATA_LOADERS
+
+
+def _assignments(ctx: Context) -> Dict[str, List[Optional[ast.AST]]]:
+    """What each name or attribute chain is bound to anywhere in the file:
+    the value of a plain assignment, ``None`` for any other binding."""
+    found = ctx.memo.get(_MEMO)
+    if found is None:
+        found = {}
+        for node in ast.walk(ctx.tree):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    _store(found, target, node.value)
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
+                _store(found, node.target, None)
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                _store(found, node.target, None)
+            elif isinstance(node, (ast.With, ast.AsyncWith)):
+                for item in node.items:
+                    if item.optional_vars is not None:
+                        _store(found, item.optional_vars, None)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                args = node.args
+                for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs,
+                            args.vararg, args.kwarg]:
+                    if arg is not None:
+                        found.setdefault(arg.arg, []).append(None)
+        ctx.memo[_MEMO] = found
+    return found  # type: ignore[return-value]
+
+
+def _store(found: Dict[str, List[Optional[ast.AST]]], target: ast.AST,
+           value: Optional[ast.AST]) -> None:
+    if isinstance(target, (ast.Tuple, ast.List)):
+        for elt in target.elts:
+            _store(found, elt, None)
+    elif isinstance(target, ast.Starred):
+        _store(found, target.value, None)
+    else:
+        k = key(target)
+        if k is not None:
+            found.setdefault(k, []).append(value)
