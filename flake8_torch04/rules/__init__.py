@@ -39,4 +39,11 @@ TABLE = {
         "module_names", (ast.Call,),
         ("add_module", "register_", "Sequential", "ModuleDict", "ParameterDict"),
     ),
+    # TV14x: silent changes of behaviour
+    "TV140": (
+        "isinstance_variable", (ast.If, ast.While, ast.IfExp, ast.Assert), ("Variable",),
+    ),
+    # a call of the builtin ``type`` (``x.type(type(y))``, ``type(y)(...)``)
+    "TV141": ("tensor_type_of", (ast.Call,), (r"(?<![\w.])type[\s\\]*\(",)),
+    "TV142": ("empty_dim", (ast.Call,), (r"\.[\s\\]*dim\b",)),
 }
