@@ -32,7 +32,10 @@ def isinstance_variable(ctx: Context, node: ast.AST) -> Iterator[Report]:
     tuple that also names a tensor type (``(Variable, torch.Tensor)``: code
     that already accepts both) and compatibility branches are not flagged.
     The message says which branch is dead, and when the Variable branch calls
-    the enclosing function again with ``x.data``, that it recurses forever.
+    the enclosing function again with ``x.data``, that it recurses forever and
+    that ``x.requires_grad`` is the test that still tells a tracked tensor
+    (whose ``.data`` does not require grad, so the recursion ends) from the
+    rest.
 
     ## Why is this bad?
     Since PyTorch 0.4 ``Tensor`` and ``Variable`` are one class:
@@ -140,8 +143,9 @@ def _dead(ctx: Context, node: ast.AST, test: ast.Call, negated: bool) -> Optiona
     else:
         return None
     if recursion is not None:
-        return (f"{dead} and `{recursion}` recurses forever; "
-                "keep the tensor code")
+        subject = ctx.source.quote(test.args[0], 20)
+        return (f"{dead}, and the call on `{subject}.data` recurses forever; "
+                f"test `{subject}.requires_grad` instead")
     return f"{dead}; keep the Variable branch only"
 
 
@@ -154,7 +158,8 @@ def _is_elif(ctx: Context, node: ast.If) -> bool:
 
 
 def _recursion(ctx: Context, node: ast.If, subject: ast.AST, negated: bool) -> Optional[str]:
-    """The call in the Variable branch of the enclosing function on ``subject.data``."""
+    """The call in the Variable branch of the enclosing function on ``subject.data``
+    (whose tests are True again: it recurses until ``RecursionError``)."""
     function = _enclosing_function(ctx)
     subject_key = key(subject)
     if function is None or subject_key is None:
@@ -174,7 +179,7 @@ def _recursion(ctx: Context, node: ast.If, subject: ast.AST, negated: bool) -> O
             for arg in [*sub.args, *(kw.value for kw in sub.keywords)]:
                 if (isinstance(arg, ast.Attribute) and arg.attr == "data"
                         and key(arg.value) == subject_key):
-                    return ctx.source.quote(sub, 28)
+                    return ctx.source.quote(sub, 22)
     return None
 
 
