@@ -23,10 +23,10 @@ def isinstance_variable(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``elif``, ``while``, conditional expression or ``assert``, directly or
     under ``not``, and a branch of it is dead for tensors: the ``else`` (or
     ``elif``) of an ``if``, the code after an ``if`` whose body ends in
-    ``return``/``raise``/``continue``/``break``, the body of a negated test,
-    the other arm of a conditional expression, a ``while`` loop (an unwrapping
-    loop that never ends) and an ``assert`` (it can no longer fail, or always
-    fails).  A plain ``if isinstance(x, Variable): x = x.data`` with nothing
+    ``return``/``raise``/``continue``/``break`` on every path, the body of a
+    negated test, the other arm of a conditional expression, a ``while`` loop
+    (an unwrapping loop that never ends) and an ``assert`` (it can no longer
+    fail, or always fails).  A plain ``if isinstance(x, Variable): x = x.data`` with nothing
     dead behind it is left alone: its body now runs for every tensor, which
     for such an unwrap changes nothing.  ``Variable`` that is not torch's, a
     tuple that also names a tensor type (``(Variable, torch.Tensor)``: code
@@ -138,7 +138,7 @@ def _dead(ctx: Context, node: ast.AST, test: ast.Call, negated: bool) -> Optiona
     if node.orelse:
         kind = "`elif`" if _is_elif(ctx, node) else "`else`"
         dead = f"the {kind} branch is dead"
-    elif node.body and isinstance(node.body[-1], _EXITS):
+    elif _always_exits(node.body):
         dead = "the code after this `if` is dead"
     else:
         return None
@@ -147,6 +147,19 @@ def _dead(ctx: Context, node: ast.AST, test: ast.Call, negated: bool) -> Optiona
         return (f"{dead}, and the call on `{subject}.data` recurses forever; "
                 f"test `{subject}.requires_grad` instead")
     return f"{dead}; keep the Variable branch only"
+
+
+def _always_exits(body: List[ast.stmt]) -> bool:
+    """Whether every path through ``body`` ends in ``return``/``raise``/``continue``/
+    ``break`` (so that the code after it runs only when the test is false)."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, _EXITS):
+        return True
+    if isinstance(last, ast.If):
+        return _always_exits(last.body) and _always_exits(last.orelse)
+    return False
 
 
 def _is_elif(ctx: Context, node: ast.If) -> bool:

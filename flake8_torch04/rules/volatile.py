@@ -67,7 +67,8 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     applies only when the function calls no ``.backward()``, ``.step()``,
     ``.zero_grad()``, ``.requires_grad_()``, ``torch.autograd.grad``,
     ``enable_grad``/``set_grad_enabled``, no function of the file that calls
-    one of those, no callee named like ``train``/``fit``/``update``/``step``,
+    one of those, no callee named like ``train``/``fit``/``update``/``step``
+    (a method named ``update`` alone is a meter's or a dict's, allowed),
     asks for no ``requires_grad=True``, and the wrapped value itself does not
     leave the function (returned, yielded, stored in an attribute, item or
     list); every ``volatile=True`` of the function gets the same fix.  In a
@@ -360,7 +361,12 @@ def _only_reads(ctx: Context, function: ast.AST, calls: List[Tuple[ast.Call, ast
         callee = key(func)
         if callee is not None:
             last = callee.rsplit(".", 1)[-1]
-            if last in trainers or set(words(last)) & _TRAINING_WORDS:
+            if last in trainers:
+                return False
+            # (``meter.update(v)``, ``metrics.update(gt, pred)``: a method named
+            # ``update`` alone is a dict's or a meter's, not training)
+            if set(words(last)) & _TRAINING_WORDS and not (
+                    isinstance(func, ast.Attribute) and last == "update"):
                 return False
     escaped = _escaping_names(function)
     parents = _parent_map(function)
