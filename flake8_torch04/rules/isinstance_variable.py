@@ -21,14 +21,19 @@ def isinstance_variable(ctx: Context, node: ast.AST) -> Iterator[Report]:
     Flags ``isinstance(x, Variable)`` (torch's ``Variable``, through imports;
     also inside a tuple of classes) when it is the test of an ``if``,
     ``elif``, ``while``, conditional expression or ``assert``, directly or
-    under ``not``, and a branch of it is dead for tensors: the ``else`` (or
-    ``elif``) of an ``if``, the code after an ``if`` whose body ends in
-    ``return``/``raise``/``continue``/``break`` on every path, the body of a
-    negated test, the other arm of a conditional expression, a ``while`` loop
-    (an unwrapping loop that never ends) and an ``assert`` (it can no longer
-    fail, or always fails).  A plain ``if isinstance(x, Variable): x = x.data`` with nothing
-    dead behind it is left alone: its body now runs for every tensor, which
-    for such an unwrap changes nothing.  ``Variable`` that is not torch's, a
+    under ``not``, and a branch of it that handles plain tensors is dead: an
+    ``elif`` testing ``isinstance(x, torch.Tensor)`` (or a legacy type,
+    ``torch._TensorBase``, ``torch.is_tensor(x)``); an ``else``, the code
+    after an ``if`` whose body ends in ``return``/``raise``/``continue``/
+    ``break`` on every path, the body of a negated test or the other arm of a
+    conditional expression, when it treats ``x`` as a tensor (a tensor-only
+    or in-place method of ``x``, a torch function given ``x``); a ``while``
+    loop (an unwrapping loop that never ends) and an ``assert`` (it can no
+    longer fail, or always fails).  Branches for other objects (``elif
+    isinstance(x, (list, tuple))``, ``else: return x == y``) and a plain ``if
+    isinstance(x, Variable): x = x.data`` with nothing dead behind it are
+    left alone: its body now runs for every tensor, which for such an unwrap
+    changes nothing.  ``Variable`` that is not torch's, a
     tuple that also names a tensor type (``(Variable, torch.Tensor)``: code
     that already accepts both) and compatibility branches are not flagged.
     The message says which branch is dead, and when the Variable branch calls
@@ -123,30 +128,107 @@ def _dead(ctx: Context, node: ast.AST, test: ast.Call, negated: bool) -> Optiona
         if negated:
             return "this loop is dead for tensors; drop it"
         return "an unwrapping loop never ends; drop it"
+    subject = key(test.args[0])
     if isinstance(node, ast.IfExp):
         arm = node.body if negated else node.orelse
         keep = node.orelse if negated else node.body
-        return (f"`{ctx.source.quote(arm, 25)}` is dead; "
+        if not _tensor_code(ctx, [arm], subject):
+            return None
+        return (f"`{ctx.source.quote(arm, 25)}` is dead for tensors; "
                 f"use `{ctx.source.quote(keep, 25)}`")
     # an ``if`` (or ``elif``)
-    recursion = _recursion(ctx, node, test.args[0], negated)
+    recursion = _recursion(ctx, node, test.args[0], negated) is not None
     if negated:
-        what = "its body is dead"
+        if not _tensor_code(ctx, node.body, subject):
+            return None
+        what = "its body is dead for tensors"
         if node.orelse:
             what += ", the `else` always runs"
         return f"{what}; keep the Variable branch only"
-    if node.orelse:
-        kind = "`elif`" if _is_elif(ctx, node) else "`else`"
-        dead = f"the {kind} branch is dead"
-    elif _always_exits(node.body):
-        dead = "the code after this `if` is dead"
-    else:
+    dead = _dead_branch(ctx, node, subject)
+    if dead is None and _always_exits(node.body) and (
+            recursion or _tensor_code(ctx, _following(ctx, node), subject)):
+        dead = "the code after this `if` is dead for tensors"
+    if dead is None:
         return None
-    if recursion is not None:
-        subject = ctx.source.quote(test.args[0], 20)
-        return (f"{dead}, and the call on `{subject}.data` recurses forever; "
-                f"test `{subject}.requires_grad` instead")
+    if recursion:
+        quoted = ctx.source.quote(test.args[0], 20)
+        return (f"{dead}, and the call on `{quoted}.data` recurses forever; "
+                f"test `{quoted}.requires_grad` instead")
     return f"{dead}; keep the Variable branch only"
+
+
+def _dead_branch(ctx: Context, node: ast.If, subject: Optional[str]) -> Optional[str]:
+    """The ``elif`` that tests for a tensor type, or an ``else`` that handles tensors."""
+    orelse = node.orelse
+    while len(orelse) == 1 and isinstance(orelse[0], ast.If) and _is_elif(ctx, node):
+        node = orelse[0]
+        if _tests_for_tensor(ctx, node.test, subject):
+            return f"the `elif` on line {node.lineno} is dead"
+        orelse = node.orelse
+    if orelse and _tensor_code(ctx, orelse, subject):
+        return "the `else` branch is dead for tensors"
+    return None
+
+
+#: ``torch.Tensor`` and the legacy types: a test for one of them is a test for a tensor
+def _tensor_type(name: Optional[str]) -> bool:
+    return bool(name) and name.startswith("torch.") and name.endswith(("Tensor", "TensorBase"))
+
+
+def _tests_for_tensor(ctx: Context, test: ast.AST, subject: Optional[str]) -> bool:
+    """``isinstance(x, torch.Tensor)``, ``isinstance(x, torch._TensorBase)``,
+    ``torch.is_tensor(x)`` on the same subject."""
+    if not isinstance(test, ast.Call) or not test.args or subject is None:
+        return False
+    if key(test.args[0]) != subject:
+        return False
+    func = test.func
+    if ctx.resolve(func) == "torch.is_tensor":
+        return True
+    if isinstance(func, ast.Name) and func.id == "isinstance" and len(test.args) == 2:
+        classes = test.args[1]
+        elts = classes.elts if isinstance(classes, ast.Tuple) else [classes]
+        return any(_tensor_type(ctx.resolve(e)) for e in elts
+                   if isinstance(e, (ast.Name, ast.Attribute)))
+    return False
+
+
+#: methods of a tensor that a list, a number or a numpy array lacks (or spells otherwise)
+_TENSOR_METHODS = frozenset((
+    "cpu", "cuda", "dim", "numel", "size", "storage", "storage_type", "type", "float",
+    "long", "double", "half", "byte", "contiguous", "view", "new", "data", "normal_",
+    "uniform_", "fill_", "zero_", "copy_", "masked_fill", "unsqueeze", "type_as",
+))
+
+
+def _tensor_code(ctx: Context, nodes: List[ast.AST], subject: Optional[str]) -> bool:
+    """Whether ``nodes`` treat the subject as a tensor: a tensor-only method or an
+    in-place method on it, or a torch function (``Variable`` too) given it."""
+    if subject is None:
+        return False
+    for root in nodes:
+        for sub in ast.walk(root):
+            if isinstance(sub, ast.Attribute) and key(sub.value) == subject:
+                attr = sub.attr
+                if attr in _TENSOR_METHODS or (
+                        attr.endswith("_") and not attr.startswith("_")):
+                    return True
+            elif isinstance(sub, ast.Call) and any(key(a) == subject for a in sub.args):
+                name = ctx.resolve(sub.func)
+                if name is not None and name.startswith("torch."):
+                    return True
+    return False
+
+
+def _following(ctx: Context, node: ast.stmt) -> List[ast.stmt]:
+    """The statements after ``node`` in its block."""
+    parent = ctx.parent
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(parent, field, None)
+        if isinstance(block, list) and node in block:
+            return block[block.index(node) + 1:]
+    return []
 
 
 def _always_exits(body: List[ast.stmt]) -> bool:
