@@ -391,3 +391,12 @@ def test_tv142_fix(before, after):
 def test_tv142_noop(source):
     text = "import torch\n" + source
     assert fix_text(text, lambda t: Analysis(t, ["TV142"]), True).text == text
+
+
+def test_volatile_not_flag_message_has_no_double_negation():
+    source = ("from torch.autograd import Variable\n"
+              "def as_tensor(x, for_training):\n"
+              "    return Variable(x, volatile=not for_training)\n")
+    (finding,) = check_source(source, codes=["TV002"])
+    assert finding.message.endswith("use `with torch.set_grad_enabled(for_training):`")
+    assert finding.fix is None

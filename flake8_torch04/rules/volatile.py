@@ -157,13 +157,17 @@ def _keyword(ctx: Context, node: ast.Call) -> Iterator[Report]:
         fix = _drop_argument(ctx, node, where) if where is not value else None
         yield Report(where, f"`volatile=False` {_SINCE}; drop the argument", fix)
     else:
-        expr = shorten(src.text(value), 30)
-        if not isinstance(value, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
-            expr = f"({expr})"
+        if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not):
+            enabled = shorten(src.text(value.operand), 30)  # volatile=not for_training
+        else:
+            expr = shorten(src.text(value), 30)
+            if not isinstance(value, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+                expr = f"({expr})"
+            enabled = f"not {expr}"
         yield Report(
             where,
             f"`volatile={shorten(src.text(value), 30)}` {_SINCE}; "
-            f"use `with torch.set_grad_enabled(not {expr}):`",
+            f"use `with torch.set_grad_enabled({enabled}):`",
         )
 
 
