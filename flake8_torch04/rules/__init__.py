@@ -40,8 +40,9 @@ TABLE = {
         ("add_module", "register_", "Sequential", "ModuleDict", "ParameterDict"),
     ),
     # TV14x: silent changes of behaviour
+    # every finding's statement holds the call of the builtin ``isinstance``
     "TV140": (
-        "isinstance_variable", (ast.If, ast.While, ast.IfExp, ast.Assert), ("Variable",),
+        "isinstance_variable", (ast.If, ast.While, ast.IfExp, ast.Assert), (r"\bisinstance\b",),
     ),
     # a call of the builtin ``type`` (``x.type(type(y))``, ``type(y)(...)``)
     "TV141": ("tensor_type_of", (ast.Call,), (r"(?<![\w.])type[\s\\]*\(",)),

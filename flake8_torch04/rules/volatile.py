@@ -5,8 +5,7 @@ import ast
 from typing import Iterator, List, Optional, Set, Tuple
 
 from .._core import SAFE, UNSAFE, Context, Fix, Report, match_offsets, rule
-from .._flow import body_nodes, grad_disabled, key, words
-from .._resolve import VARIABLE
+from .._resolve import VARIABLE, key
 from .._source import Edit, has_comment, shorten
 
 _SINCE = "has no effect since PyTorch 0.4"
@@ -106,11 +105,11 @@ def _tensor_evidence(ctx: Context, obj: ast.AST) -> bool:
     if k is None:
         return False
     cache = ctx.memo.setdefault("TV002-members", {})
-    scope = ctx.flow().node
+    scope = (ctx.scope.function() or ctx.scope.module()).node
     members = cache.get(id(scope))
-    if members is None:
+    if members is None:  # (no data flow needed: ``_flow`` stays unloaded)
         members = cache[id(scope)] = {
-            key(sub.value) for sub in body_nodes(scope)
+            key(sub.value) for sub in ast.walk(scope)
             if isinstance(sub, ast.Attribute) and sub.attr in _TENSOR_MEMBERS
         }
     return k in members
@@ -293,6 +292,8 @@ def _target_names(ctx: Context, call: ast.Call) -> List[str]:
 
 def _volatile_calls(ctx: Context, function: ast.AST) -> List[Tuple[ast.Call, ast.AST]]:
     """``(call, keyword)`` of every ``Variable(..., volatile=True)`` of the function's own body."""
+    from .._flow import body_nodes
+
     found = []
     for sub in body_nodes(function):
         if not isinstance(sub, ast.Call):
@@ -323,6 +324,8 @@ def _no_grad_fix(ctx: Context, function: ast.AST) -> Optional[Fix]:
         edits.extend(drop.edits)
     if not edits:
         return None
+    from .._flow import grad_disabled
+
     if grad_disabled([function], ctx.resolve):  # already @torch.no_grad()
         fix = Fix(tuple(edits), SAFE)
     else:
@@ -345,6 +348,8 @@ def _decorator_edit(ctx: Context, function: ast.AST) -> Optional[Edit]:
 def _only_reads(ctx: Context, function: ast.AST, calls: List[Tuple[ast.Call, ast.AST]]) -> bool:
     """No training in the function (nor in a function of the file it calls), and
     no wrapped value leaves it: the whole function may run without autograd."""
+    from .._flow import words
+
     trainers = _training_functions(ctx)
     for sub in ast.walk(function):
         if isinstance(sub, (ast.Global, ast.Nonlocal)):
@@ -382,6 +387,8 @@ def _only_reads(ctx: Context, function: ast.AST, calls: List[Tuple[ast.Call, ast
 
 def _parent_map(function: ast.AST) -> dict:
     """``id(node) -> parent`` for the nodes of the function's own body."""
+    from .._flow import body_nodes
+
     parents = {}
     for sub in body_nodes(function):
         if isinstance(sub, _NESTED):
@@ -411,6 +418,8 @@ def _training_functions(ctx: Context) -> Set[str]:
 def _escaping_names(function: ast.AST) -> Set[str]:
     """Names whose value leaves the function as it is: returned, yielded, stored
     in an attribute, item or container."""
+    from .._flow import body_nodes
+
     names: Set[str] = set()
     for sub in body_nodes(function):
         roots: List[ast.AST] = []
