@@ -278,6 +278,21 @@ NO_GRAD_NOOPS = [
         """,
         id="lambda",
     ),
+    pytest.param(
+        """
+        async def evaluate(model, x):
+            return model(Variable(x, volatile=True)).sum()
+        """,
+        id="async-def",
+    ),
+    pytest.param(
+        """
+        def batches(model, xs):
+            for x in xs:
+                yield Variable(x, volatile=True)
+        """,
+        id="yielded",
+    ),
 ]
 
 

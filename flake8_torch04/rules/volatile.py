@@ -72,7 +72,8 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     leave the function (returned, yielded, stored in an attribute, item or
     list); every ``volatile=True`` of the function gets the same fix.  In a
     function already decorated with ``@torch.no_grad()`` the keyword is just
-    dropped: *safe*.  Elsewhere (module level, a training function, a lambda)
+    dropped: *safe*.  Elsewhere (module level, a training function, a lambda,
+    an ``async def``, whose coroutine a decorator would not cover)
     ``volatile=True`` gets no automatic fix, nor does ``volatile=<expr>``: the
     ``with torch.no_grad():`` (or ``torch.set_grad_enabled(not <expr>)``)
     region is the user's choice.  A ``.volatile`` read becomes
@@ -259,10 +260,12 @@ def _volatile_true(ctx: Context, call: ast.Call, where: ast.AST) -> Report:
 
 
 def _enclosing_def(ctx: Context) -> Optional[ast.AST]:
+    """The innermost ``def`` around the node (not an ``async def``: ``no_grad``
+    as a decorator would cover only the making of the coroutine)."""
     for parent in reversed(ctx.parents):
-        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if isinstance(parent, ast.FunctionDef):
             return parent
-        if isinstance(parent, (ast.Lambda, ast.ClassDef)):
+        if isinstance(parent, (ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             return None
     return None
 
@@ -340,7 +343,7 @@ def _no_grad_fix(ctx: Context, function: ast.AST) -> Optional[Fix]:
 def _decorator_edit(ctx: Context, function: ast.AST) -> Optional[Edit]:
     line = ctx.source.lines[function.lineno - 1]
     indent = line[:len(line) - len(line.lstrip())]
-    if not line[len(indent):].startswith(("def ", "async ")) or "\t" in indent and " " in indent:
+    if not line[len(indent):].startswith("def ") or "\t" in indent and " " in indent:
         return None
     return Edit((function.lineno, 0), (function.lineno, 0), f"{indent}@torch.no_grad()\n")
 
