@@ -154,6 +154,40 @@ NO_GRAD_FIXES = [
 ]
 
 
+NO_GRAD_FIXES.append(pytest.param(
+    """
+    import torch
+    from torch.autograd import Variable
+
+
+    def test(net, loader):
+        global best_loss
+        test_loss = 0
+        for inputs in loader:
+            inputs = Variable(inputs, volatile=True)
+            test_loss += net(inputs).sum().item()
+        if test_loss < best_loss:
+            best_loss = test_loss
+            torch.save(net.state_dict(), 'ckpt.pth')
+    """,
+    """
+    import torch
+
+
+    @torch.no_grad()
+    def test(net, loader):
+        global best_loss
+        test_loss = 0
+        for inputs in loader:
+            test_loss += net(inputs).sum().item()
+        if test_loss < best_loss:
+            best_loss = test_loss
+            torch.save(net.state_dict(), 'ckpt.pth')
+    """,
+    id="a-global-that-is-not-the-variable",
+))
+
+
 @pytest.mark.parametrize("source, expected", NO_GRAD_FIXES)
 def test_no_grad_fix(source, expected):
     result = fixed(dedent(source), ["TV001", "TV002"])
@@ -277,6 +311,14 @@ NO_GRAD_NOOPS = [
         evaluate = lambda model, x: model(Variable(x, volatile=True))
         """,
         id="lambda",
+    ),
+    pytest.param(
+        """
+        def keep(x):
+            global last
+            last = Variable(x, volatile=True)
+        """,
+        id="global",
     ),
     pytest.param(
         """

@@ -70,7 +70,8 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     (a method named ``update`` alone is a meter's or a dict's, allowed),
     asks for no ``requires_grad=True``, and the wrapped value itself does not
     leave the function (returned, yielded, stored in an attribute, item or
-    list); every ``volatile=True`` of the function gets the same fix.  In a
+    list, bound to a ``global``); every ``volatile=True`` of the function gets
+    the same fix.  In a
     function already decorated with ``@torch.no_grad()`` the keyword is just
     dropped: *safe*.  Elsewhere (module level, a training function, a lambda,
     an ``async def``, whose coroutine a decorator would not cover)
@@ -355,8 +356,6 @@ def _only_reads(ctx: Context, function: ast.AST, calls: List[Tuple[ast.Call, ast
 
     trainers = _training_functions(ctx)
     for sub in ast.walk(function):
-        if isinstance(sub, (ast.Global, ast.Nonlocal)):
-            return False
         if isinstance(sub, ast.keyword) and sub.arg == "requires_grad":
             if not (isinstance(sub.value, ast.Constant) and sub.value.value is False):
                 return False
@@ -420,13 +419,15 @@ def _training_functions(ctx: Context) -> Set[str]:
 
 def _escaping_names(function: ast.AST) -> Set[str]:
     """Names whose value leaves the function as it is: returned, yielded, stored
-    in an attribute, item or container."""
+    in an attribute, item or container, or declared ``global``/``nonlocal``."""
     from .._flow import body_nodes
 
     names: Set[str] = set()
     for sub in body_nodes(function):
         roots: List[ast.AST] = []
-        if isinstance(sub, (ast.Return, ast.Yield, ast.YieldFrom)) and sub.value is not None:
+        if isinstance(sub, (ast.Global, ast.Nonlocal)):
+            names.update(sub.names)  # bound here, seen outside
+        elif isinstance(sub, (ast.Return, ast.Yield, ast.YieldFrom)) and sub.value is not None:
             roots.append(sub.value)
         elif isinstance(sub, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
