@@ -41,6 +41,10 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
     ## Example
     ```python
+    def evaluate(model, images):
+        inputs = Variable(images, volatile=True)
+        return model(inputs).data.max(1)[1]
+
     inputs = Variable(images, volatile=True)
     outputs = model(inputs)
     if outputs.volatile:
@@ -49,6 +53,10 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
     Use instead:
     ```python
+    @torch.no_grad()
+    def evaluate(model, images):
+        return model(images).max(1)[1]
+
     with torch.no_grad():
         outputs = model(images)
     if not torch.is_grad_enabled():
