@@ -127,6 +127,8 @@ def empty_result(ctx: Context, node: ast.AST, depth: int = 0) -> bool:
     if depth > _MAX_DEPTH:
         return False
     if isinstance(node, ast.Call):
+        if any(kw.arg == "as_tuple" for kw in node.keywords):
+            return False  # a tuple of index tensors (modern code)
         func = node.func
         name = ctx.resolve(func)
         if name is not None:
