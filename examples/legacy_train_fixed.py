@@ -71,10 +71,10 @@ def sgd_step(model, lr):
         p.grad.zero_()
 
 
+@torch.no_grad()
 def evaluate(model, loader):
     correct = 0
     for data, target in loader:
-        data = Variable(data, volatile=True)
         output = model(data)
         pred = output.data.max(1)[1]
         correct += pred.eq(target).sum()

@@ -46,7 +46,7 @@ def test_select_reports_codes_with_one_based_columns(legacy, tmp_path):
         "legacy.py:5:5: TV001 `Variable(x, volatile=True)` is a no-op wrapper since PyTorch 0.4;"
         " use `x` (see TV002 for `volatile`)",
         "legacy.py:5:17: TV002 `volatile=True` has no effect since PyTorch 0.4 "
-        "(autograd records the graph); run the code under `with torch.no_grad():`",
+        "(autograd records the graph); run the code that uses `y` under `with torch.no_grad():`",
     ]
 
 

@@ -51,4 +51,12 @@ TABLE = {
         "torchvision_transforms", (ast.Attribute, ast.Name, ast.ImportFrom),
         ("Scale", "RandomSizedCrop"),
     ),
+    # TV14x: silent changes of behaviour
+    # every finding's statement holds the call of the builtin ``isinstance``
+    "TV140": (
+        "isinstance_variable", (ast.If, ast.While, ast.IfExp, ast.Assert), (r"\bisinstance\b",),
+    ),
+    # a call of the builtin ``type`` (``x.type(type(y))``, ``type(y)(...)``)
+    "TV141": ("tensor_type_of", (ast.Call,), (r"(?<![\w.])type[\s\\]*\(",)),
+    "TV142": ("empty_dim", (ast.Call,), (r"\.[\s\\]*dim\b",)),
 }

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterator, List
+from typing import Iterator, List, Optional, Set, Tuple
 
-from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
-from .._resolve import VARIABLE
+from .._core import SAFE, UNSAFE, Context, Fix, Report, match_offsets, rule
+from .._resolve import VARIABLE, key
 from .._source import Edit, has_comment, shorten
 
 _SINCE = "has no effect since PyTorch 0.4"
@@ -19,10 +19,18 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     Flags the ``volatile=`` argument of torch's ``Variable`` (at the keyword
     itself, so ``# noqa`` goes on its line), and every ``.volatile`` attribute
     read or write in a file that works with torch (it imports torch, or uses
-    ``Variable``, ``.data`` or ``.backward(``).  ``volatile=`` given to other
-    functions (a project's own helper) and ``.volatile`` of an imported module
-    or class, also through a name bound once to one (``Tensor = torch.Tensor``;
-    ``Tensor.volatile.__get__`` in an override table) are left alone.
+    ``Variable`` or ``.backward(``).  In any other file (a helper module that
+    imports nothing) ``obj.volatile`` is flagged only when the same object is
+    used as a tensor in the same function (``obj.data``, ``obj.grad``,
+    ``obj.cuda()``, ``obj.numpy()``...): ``.data`` elsewhere in the text is no
+    evidence (jinja2's ``eval_ctx.volatile`` sits beside a template node's
+    ``self.data``).  ``volatile=`` given to other functions (a project's own
+    helper) and ``.volatile`` of an imported module or class, also through a
+    name bound once to one (``Tensor = torch.Tensor``;
+    ``Tensor.volatile.__get__`` in an override table) are left alone.  For
+    ``volatile=True`` the message names the function to decorate with
+    ``@torch.no_grad()`` when the fix below applies, else the variable whose
+    uses go under ``with torch.no_grad():``.
 
     ## Why is this bad?
     ``volatile`` was removed in PyTorch 0.4 and now only warns "volatile was
@@ -33,6 +41,10 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
     ## Example
     ```python
+    def evaluate(model, images):
+        inputs = Variable(images, volatile=True)
+        return model(inputs).data.max(1)[1]
+
     inputs = Variable(images, volatile=True)
     outputs = model(inputs)
     if outputs.volatile:
@@ -41,6 +53,10 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
     Use instead:
     ```python
+    @torch.no_grad()
+    def evaluate(model, images):
+        return model(images).max(1)[1]
+
     with torch.no_grad():
         outputs = model(images)
     if not torch.is_grad_enabled():
@@ -49,20 +65,70 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
     ## Fix safety
     ``volatile=False`` is dropped: *safe*, it never did anything.
-    ``volatile=True`` and ``volatile=<expr>`` get no automatic fix: the
-    ``with torch.no_grad():`` (or ``torch.set_grad_enabled(not <expr>)``) region
-    is the user's choice.  A ``.volatile`` read becomes
+    ``volatile=True`` inside a function that only reads the results is
+    dropped, and the function is decorated with ``@torch.no_grad()`` (added
+    right above the ``def``, below other decorators; ``import torch`` is added
+    when missing): *unsafe*, because the whole function then runs without
+    autograd, which is what ``volatile`` propagation did for everything
+    computed from that input, but not for other computations in it.  The fix
+    applies only when the function calls no ``.backward()``, ``.step()``,
+    ``.zero_grad()``, ``.requires_grad_()``, ``torch.autograd.grad``,
+    ``enable_grad``/``set_grad_enabled``, no function of the file that calls
+    one of those, no callee named like ``train``/``fit``/``update``/``step``
+    (a method named ``update`` alone is a meter's or a dict's, allowed),
+    asks for no ``requires_grad=True``, and the wrapped value itself does not
+    leave the function (returned, yielded, stored in an attribute, item or
+    list, bound to a ``global``); every ``volatile=True`` of the function gets
+    the same fix.  In a
+    function already decorated with ``@torch.no_grad()`` the keyword is just
+    dropped: *safe*.  Elsewhere (module level, a training function, a lambda,
+    an ``async def``, whose coroutine a decorator would not cover)
+    ``volatile=True`` gets no automatic fix, nor does ``volatile=<expr>``: the
+    ``with torch.no_grad():`` (or ``torch.set_grad_enabled(not <expr>)``)
+    region is the user's choice.  A ``.volatile`` read becomes
     ``not torch.is_grad_enabled()``: *unsafe*, as it changes which branch runs
-    (on purpose).  Writes get no automatic fix.
+    (on purpose).  Writes get no automatic fix.  A file that neither imports
+    torch nor uses ``Variable`` gets no TV002 fix at all.
     """
     if isinstance(node, ast.Call):
         yield from _keyword(ctx, node)
     elif (
         node.attr == "volatile"
-        and (ctx.uses_torch or ".data" in ctx.text)
+        and (ctx.uses_torch or _tensor_evidence(ctx, node.value))
         and not _module_or_class(ctx, node.value)
     ):
         yield _attribute(ctx, node)
+
+
+#: attributes and methods of a tensor that, used on the same object in the same
+#: function, make ``obj.volatile`` a tensor's flag in a file without torch
+_TENSOR_MEMBERS = frozenset(("data", "grad", "grad_fn", "requires_grad", "cuda", "cpu",
+                             "numpy", "backward", "detach"))
+
+
+def _tensor_evidence(ctx: Context, obj: ast.AST) -> bool:
+    """``var.data`` (or ``var.grad``, ``var.cuda()``...) in the same function as
+    ``var.volatile``: in a file that neither imports torch nor uses ``Variable``
+    or ``.backward(``, ``.data`` elsewhere in the text is not enough (jinja2's
+    ``eval_ctx.volatile`` sits beside a template node's ``self.data``)."""
+    k = key(obj)
+    if k is None:
+        return False
+    cache = ctx.memo.setdefault("TV002-members", {})
+    scope = (ctx.scope.function() or ctx.scope.module()).node
+    members = cache.get(id(scope))
+    if members is None:  # (no data flow needed: ``_flow`` stays unloaded)
+        members = cache[id(scope)] = {
+            key(sub.value) for sub in ast.walk(scope)
+            if isinstance(sub, ast.Attribute) and sub.attr in _TENSOR_MEMBERS
+        }
+    return k in members
+
+
+def _fixable_file(ctx: Context) -> bool:
+    """Only a file that imports torch or uses ``Variable`` gets TV002 fixes (which
+    write ``torch.``): elsewhere ``.volatile`` may be some other object's."""
+    return ctx.imports_torch or bool(match_offsets(ctx.text, r"\bVariable\b"))
 
 
 def _module_or_class(ctx: Context, node: ast.AST) -> bool:
@@ -95,22 +161,22 @@ def _keyword(ctx: Context, node: ast.Call) -> Iterator[Report]:
         return
     src = ctx.source
     if isinstance(value, ast.Constant) and value.value is True:
-        yield Report(
-            where,
-            f"`volatile=True` {_SINCE} (autograd records the graph); "
-            "run the code under `with torch.no_grad():`",
-        )
+        yield _volatile_true(ctx, node, where)
     elif isinstance(value, ast.Constant) and value.value is False:
         fix = _drop_argument(ctx, node, where) if where is not value else None
         yield Report(where, f"`volatile=False` {_SINCE}; drop the argument", fix)
     else:
-        expr = shorten(src.text(value), 30)
-        if not isinstance(value, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
-            expr = f"({expr})"
+        if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not):
+            enabled = shorten(src.text(value.operand), 30)  # volatile=not for_training
+        else:
+            expr = shorten(src.text(value), 30)
+            if not isinstance(value, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+                expr = f"({expr})"
+            enabled = f"not {expr}"
         yield Report(
             where,
             f"`volatile={shorten(src.text(value), 30)}` {_SINCE}; "
-            f"use `with torch.set_grad_enabled(not {expr}):`",
+            f"use `with torch.set_grad_enabled({enabled}):`",
         )
 
 
@@ -145,10 +211,13 @@ def _attribute(ctx: Context, node: ast.Attribute) -> Report:
             isinstance(parent, ast.Call) and parent.func is not node
         ):
             new = f"({new})"
+        fix = None
+        if _fixable_file(ctx):
+            fix = Fix((ctx.source.replace(node, new),), UNSAFE, ("torch",))
         return Report(
             node,
             f"`{quoted}` is always False since PyTorch 0.4; use `not torch.is_grad_enabled()`",
-            Fix((ctx.source.replace(node, new),), UNSAFE, ("torch",)),
+            fix,
         )
     parent = ctx.parent
     value = getattr(parent, "value", None) if isinstance(parent, ast.Assign) else None
@@ -159,3 +228,287 @@ def _attribute(ctx: Context, node: ast.Attribute) -> Report:
     else:
         advice = "use `with torch.no_grad():` where gradients are not needed"
     return Report(node, f"setting `{quoted}` {_SINCE}; {advice}")
+
+
+# ---------------------------------------------------------------------------
+# volatile=True: @torch.no_grad() on a function that only reads the result
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+#: methods whose call means the function trains (or manages grad mode itself)
+_TRAINING_METHODS = frozenset(("backward", "step", "zero_grad", "requires_grad_"))
+_TRAINING_FUNCTIONS = frozenset((
+    "torch.autograd.backward", "torch.autograd.grad", "torch.enable_grad",
+    "torch.set_grad_enabled", "torch.autograd.set_grad_enabled", "torch.autograd.enable_grad",
+))
+#: words of a callee's name that say it trains
+_TRAINING_WORDS = frozenset(("train", "fit", "optimize", "backward", "step", "update"))
+#: nodes through which a value stays the same tensor (or a container of it)
+_CARRIERS = (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.Starred, ast.IfExp, ast.ListComp,
+             ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.comprehension)
+_STORES = frozenset(("append", "extend", "insert", "add", "appendleft", "put", "setdefault",
+                     "update", "setattr"))
+
+
+def _volatile_true(ctx: Context, call: ast.Call, where: ast.AST) -> Report:
+    what = f"`volatile=True` {_SINCE} (autograd records the graph)"
+    function = _enclosing_def(ctx)
+    if function is not None and isinstance(where, ast.keyword):
+        fix = _no_grad_fix(ctx, function)
+        if fix is not None:
+            if fix.safety == SAFE:
+                return Report(where, f"{what}; the code already runs without grad: drop it",
+                              fix)
+            return Report(where, f"{what}; decorate `{function.name}()` with "
+                                 "`@torch.no_grad()`", fix)
+    names = _target_names(ctx, call)
+    if names:
+        advice = f"run the code that uses `{names[0]}` under `with torch.no_grad():`"
+    else:
+        advice = "run the code under `with torch.no_grad():`"
+    return Report(where, f"{what}; {advice}")
+
+
+def _enclosing_def(ctx: Context) -> Optional[ast.AST]:
+    """The innermost ``def`` around the node (not an ``async def``: ``no_grad``
+    as a decorator would cover only the making of the coroutine)."""
+    for parent in reversed(ctx.parents):
+        if isinstance(parent, ast.FunctionDef):
+            return parent
+        if isinstance(parent, (ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return None
+    return None
+
+
+def _target_names(ctx: Context, call: ast.Call) -> List[str]:
+    """The names the wrapped value is bound to (``x = Variable(...)``)."""
+    child: ast.AST = call
+    for parent in reversed(ctx.parents):
+        if isinstance(parent, (ast.Assign, ast.AnnAssign)):
+            targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+            value = parent.value
+            names = []
+            for target in targets:
+                if isinstance(target, ast.Name) and value is child:
+                    names.append(target.id)
+                elif (isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple)
+                      and child in value.elts and len(target.elts) == len(value.elts)):
+                    elt = target.elts[value.elts.index(child)]
+                    if isinstance(elt, ast.Name):
+                        names.append(elt.id)
+            return names
+        if isinstance(parent, ast.stmt):
+            return []
+        child = parent
+    return []
+
+
+def _volatile_calls(ctx: Context, function: ast.AST) -> List[Tuple[ast.Call, ast.AST]]:
+    """``(call, keyword)`` of every ``Variable(..., volatile=True)`` of the function's own body."""
+    from .._flow import body_nodes
+
+    found = []
+    for sub in body_nodes(function):
+        if not isinstance(sub, ast.Call):
+            continue
+        for kw in sub.keywords:
+            if (kw.arg == "volatile" and isinstance(kw.value, ast.Constant)
+                    and kw.value.value is True and ctx.resolve(sub.func) == VARIABLE):
+                found.append((sub, kw))
+    return found
+
+
+def _no_grad_fix(ctx: Context, function: ast.AST) -> Optional[Fix]:
+    """Drop every ``volatile=True`` of ``function`` and decorate it with
+    ``@torch.no_grad()``; every finding of the function gets this same fix, which
+    the fixer applies once.  Only dropping, *safe*, when grad is already off."""
+    if not _fixable_file(ctx):
+        return None
+    cache = ctx.memo.setdefault("TV002-no-grad", {})
+    if id(function) in cache:
+        return cache[id(function)]
+    cache[id(function)] = None
+    calls = _volatile_calls(ctx, function)
+    edits: List[Edit] = []
+    for call, kw in calls:
+        drop = _drop_argument(ctx, call, kw)
+        if drop is None:
+            return None
+        edits.extend(drop.edits)
+    if not edits:
+        return None
+    from .._flow import grad_disabled
+
+    if grad_disabled([function], ctx.resolve):  # already @torch.no_grad()
+        fix = Fix(tuple(edits), SAFE)
+    else:
+        decorator = _decorator_edit(ctx, function)
+        if decorator is None or not _only_reads(ctx, function, calls):
+            return None
+        fix = Fix((decorator, *edits), UNSAFE, ("torch",))
+    cache[id(function)] = fix
+    return fix
+
+
+def _decorator_edit(ctx: Context, function: ast.AST) -> Optional[Edit]:
+    line = ctx.source.lines[function.lineno - 1]
+    indent = line[:len(line) - len(line.lstrip())]
+    if not line[len(indent):].startswith("def ") or "\t" in indent and " " in indent:
+        return None
+    return Edit((function.lineno, 0), (function.lineno, 0), f"{indent}@torch.no_grad()\n")
+
+
+def _only_reads(ctx: Context, function: ast.AST, calls: List[Tuple[ast.Call, ast.AST]]) -> bool:
+    """No training in the function (nor in a function of the file it calls), and
+    no wrapped value leaves it: the whole function may run without autograd."""
+    from .._flow import words
+
+    trainers = _training_functions(ctx)
+    for sub in ast.walk(function):
+        if isinstance(sub, ast.keyword) and sub.arg == "requires_grad":
+            if not (isinstance(sub.value, ast.Constant) and sub.value.value is False):
+                return False
+        if isinstance(sub, ast.Attribute) and sub.attr == "requires_grad" and isinstance(
+                sub.ctx, ast.Store):
+            return False
+        if not isinstance(sub, ast.Call):
+            continue
+        func = sub.func
+        if isinstance(func, ast.Attribute) and func.attr in _TRAINING_METHODS:
+            return False
+        if ctx.resolve(func) in _TRAINING_FUNCTIONS:
+            return False
+        callee = key(func)
+        if callee is not None:
+            last = callee.rsplit(".", 1)[-1]
+            if last in trainers:
+                return False
+            # (``meter.update(v)``, ``metrics.update(gt, pred)``: a method named
+            # ``update`` alone is a dict's or a meter's, not training)
+            if set(words(last)) & _TRAINING_WORDS and not (
+                    isinstance(func, ast.Attribute) and last == "update"):
+                return False
+    escaped = _escaping_names(function)
+    parents = _parent_map(function)
+    for call, _ in calls:
+        if _escapes(call, parents, escaped):
+            return False
+    return True
+
+
+def _parent_map(function: ast.AST) -> dict:
+    """``id(node) -> parent`` for the nodes of the function's own body."""
+    from .._flow import body_nodes
+
+    parents = {}
+    for sub in body_nodes(function):
+        if isinstance(sub, _NESTED):
+            continue
+        for child in ast.iter_child_nodes(sub):
+            parents[id(child)] = sub
+    return parents
+
+
+def _training_functions(ctx: Context) -> Set[str]:
+    """Names of the file's functions and methods that train (call ``.backward()``,
+    ``.step()``...)."""
+    found = ctx.memo.get("TV002-trainers")
+    if found is None:
+        found = set()
+        for sub in ast.walk(ctx.tree):
+            if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for call in ast.walk(sub):
+                    if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                            and call.func.attr in _TRAINING_METHODS):
+                        found.add(sub.name)
+                        break
+        ctx.memo["TV002-trainers"] = found
+    return found
+
+
+def _escaping_names(function: ast.AST) -> Set[str]:
+    """Names whose value leaves the function as it is: returned, yielded, stored
+    in an attribute, item or container, or declared ``global``/``nonlocal``."""
+    from .._flow import body_nodes
+
+    names: Set[str] = set()
+    for sub in body_nodes(function):
+        roots: List[ast.AST] = []
+        if isinstance(sub, (ast.Global, ast.Nonlocal)):
+            names.update(sub.names)  # bound here, seen outside
+        elif isinstance(sub, (ast.Return, ast.Yield, ast.YieldFrom)) and sub.value is not None:
+            roots.append(sub.value)
+        elif isinstance(sub, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+            if sub.value is not None and not all(_names_only(t) for t in targets):
+                roots.append(sub.value)
+        elif (isinstance(sub, ast.Call) and isinstance(sub.func, (ast.Attribute, ast.Name))
+              and (sub.func.attr if isinstance(sub.func, ast.Attribute) else sub.func.id)
+              in _STORES):
+            roots.extend(sub.args)
+        for root in roots:
+            names.update(_carried_names(root))
+    return names
+
+
+def _names_only(target: ast.AST) -> bool:
+    if isinstance(target, ast.Name):
+        return True
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return all(_names_only(elt) for elt in target.elts)
+    if isinstance(target, ast.Starred):
+        return _names_only(target.value)
+    return False
+
+
+def _carried_names(expr: ast.AST) -> Set[str]:
+    """Names whose value ``expr`` is or holds (``x``, ``(x, y)``, ``[x]``, ``x.cuda()``)."""
+    names: Set[str] = set()
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, _CARRIERS):
+            stack.extend(ast.iter_child_nodes(node))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            stack.append(node.func.value)  # x.cuda(), x.float(): the same tensor
+        elif isinstance(node, ast.Attribute) and node.attr == "data":
+            stack.append(node.value)
+    return names
+
+
+def _escapes(call: ast.Call, parents: dict, escaped: Set[str]) -> bool:
+    """Whether the wrapped value itself leaves the function (``return Variable(...)``,
+    ``self.x = Variable(...)``, a bound name that does)."""
+    child: ast.AST = call
+    while True:
+        parent = parents.get(id(child))
+        if parent is None:
+            return True
+        if isinstance(parent, _CARRIERS):
+            child = parent
+            continue
+        if isinstance(parent, ast.Attribute):  # Variable(...).cuda()
+            child = parent
+            continue
+        if isinstance(parent, ast.Call):
+            if parent.func is child:
+                child = parent
+                continue
+            func = parent.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            return name in _STORES  # consumed by the call, unless stored
+        if isinstance(parent, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await)):
+            return True
+        if isinstance(parent, (ast.Assign, ast.AnnAssign)):
+            targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+            if not all(_names_only(t) for t in targets):
+                return True
+            bound: Set[str] = set()
+            for target in targets:
+                bound |= _carried_names(target)
+            return bool(bound & escaped)
+        if isinstance(parent, (ast.BinOp, ast.Compare, ast.UnaryOp, ast.BoolOp, ast.Expr,
+                               ast.keyword, ast.Subscript)):
+            return False
+        return True

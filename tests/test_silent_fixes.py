@@ -1,0 +1,459 @@
+"""Fixes of TV002's ``volatile=True`` (``@torch.no_grad()``), TV141 and TV142:
+exact (source, expected) tables run through the fixer, and no-op tables.
+
+Every row is also checked to parse and to be a fixpoint.  TV002 rows run with
+TV001 too, as ``torch04 check --fix --unsafe-fixes`` does: the two fixes of
+``Variable(x, volatile=True)`` must combine into correct code.
+"""
+import ast
+import textwrap
+
+import pytest
+
+from flake8_torch04._core import check_source
+from flake8_torch04._fix import Analysis, fix_text
+
+
+def dedent(text):
+    return textwrap.dedent(text).lstrip("\n")
+
+
+def fixed(source, codes, unsafe=True):
+    result = fix_text(source, lambda text: Analysis(text, codes), unsafe)
+    ast.parse(result.text)
+    again = fix_text(result.text, lambda text: Analysis(text, codes), unsafe)
+    assert again.text == result.text and not again.fixed, "not a fixpoint"
+    return result
+
+
+# ---------------------------------------------------------------------------
+# TV002: volatile=True -> @torch.no_grad() on a function that only reads
+
+NO_GRAD_FIXES = [
+    pytest.param(
+        """
+        import torch
+        from torch.autograd import Variable
+
+
+        def evaluate(model, x):
+            out = model(Variable(x, volatile=True))
+            return out.data.sum()
+        """,
+        """
+        import torch
+
+
+        @torch.no_grad()
+        def evaluate(model, x):
+            out = model(x)
+            return out.data.sum()
+        """,
+        id="call-argument",
+    ),
+    pytest.param(
+        """
+        import torch
+        import torch.nn.functional as F
+        from torch.autograd import Variable
+
+
+        def test(model, loader):
+            model.eval()
+            correct = 0
+            for data, target in loader:
+                data, target = Variable(data, volatile=True), Variable(target, volatile=True)
+                output = model(data)
+                pred = output.data.max(1, keepdim=True)[1]
+                correct += pred.eq(target.data.view_as(pred)).sum()
+            return correct
+        """,
+        """
+        import torch
+        import torch.nn.functional as F
+
+
+        @torch.no_grad()
+        def test(model, loader):
+            model.eval()
+            correct = 0
+            for data, target in loader:
+                output = model(data)
+                pred = output.data.max(1, keepdim=True)[1]
+                correct += pred.eq(target.data.view_as(pred)).sum()
+            return correct
+        """,
+        id="two-keywords-one-decorator-then-tv001",
+    ),
+    pytest.param(
+        """
+        from torch.autograd import Variable
+
+
+        def predict(net, images):
+            inputs = Variable(images.cuda(), volatile=True)
+            return net(inputs).data.max(1)[1]
+        """,
+        """
+        import torch
+
+
+        @torch.no_grad()
+        def predict(net, images):
+            inputs = images.cuda()
+            return net(inputs).data.max(1)[1]
+        """,
+        id="adds-import-torch",
+    ),
+    pytest.param(
+        """
+        import torch as th
+        from torch.autograd import Variable
+
+
+        class Evaluator:
+            @staticmethod
+            def score(model, batch):
+                x = Variable(batch, requires_grad=False, volatile=True)
+                return model(x).mean()
+        """,
+        """
+        import torch as th
+        import torch
+
+
+        class Evaluator:
+            @staticmethod
+            @torch.no_grad()
+            def score(model, batch):
+                x = batch
+                return model(x).mean()
+        """,
+        id="method-innermost-decorator",
+    ),
+    pytest.param(
+        """
+        import torch
+        from torch.autograd import Variable
+
+
+        @torch.no_grad()
+        def score(model, batch):
+            return model(Variable(batch, volatile=True))
+        """,
+        """
+        import torch
+
+
+        @torch.no_grad()
+        def score(model, batch):
+            return model(batch)
+        """,
+        id="already-no-grad",
+    ),
+]
+
+
+NO_GRAD_FIXES.append(pytest.param(
+    """
+    import torch
+    from torch.autograd import Variable
+
+
+    def test(net, loader):
+        global best_loss
+        test_loss = 0
+        for inputs in loader:
+            inputs = Variable(inputs, volatile=True)
+            test_loss += net(inputs).sum().item()
+        if test_loss < best_loss:
+            best_loss = test_loss
+            torch.save(net.state_dict(), 'ckpt.pth')
+    """,
+    """
+    import torch
+
+
+    @torch.no_grad()
+    def test(net, loader):
+        global best_loss
+        test_loss = 0
+        for inputs in loader:
+            test_loss += net(inputs).sum().item()
+        if test_loss < best_loss:
+            best_loss = test_loss
+            torch.save(net.state_dict(), 'ckpt.pth')
+    """,
+    id="a-global-that-is-not-the-variable",
+))
+
+
+@pytest.mark.parametrize("source, expected", NO_GRAD_FIXES)
+def test_no_grad_fix(source, expected):
+    result = fixed(dedent(source), ["TV001", "TV002"])
+    assert result.text == dedent(expected)
+
+
+def test_already_no_grad_is_a_safe_fix():
+    source = dedent("""
+        import torch
+        from torch.autograd import Variable
+
+
+        @torch.no_grad()
+        def score(model, batch):
+            return model(Variable(batch, volatile=True))
+    """)
+    result = fixed(source, ["TV002"], unsafe=False)
+    assert "Variable(batch)" in result.text
+
+
+NO_GRAD_NOOPS = [
+    pytest.param("x = Variable(t, volatile=True)\nprint(model(x))\n", id="module-level"),
+    pytest.param(
+        """
+        def train(model, x, optimizer):
+            out = model(Variable(x, volatile=True))
+            out.sum().backward()
+            optimizer.step()
+        """,
+        id="backward-and-step",
+    ),
+    pytest.param(
+        """
+        def evaluate(model, x, scheduler):
+            out = model(Variable(x, volatile=True))
+            scheduler.step()
+            return out
+        """,
+        id="a-step",
+    ),
+    pytest.param(
+        """
+        def wrap(x):
+            return Variable(x, volatile=True)
+        """,
+        id="returned",
+    ),
+    pytest.param(
+        """
+        def wrap(x):
+            v = Variable(x, volatile=True).cuda()
+            return v
+        """,
+        id="returned-through-a-name",
+    ),
+    pytest.param(
+        """
+        class SSD:
+            def __init__(self, priors):
+                self.priors = Variable(priors, volatile=True)
+        """,
+        id="stored-on-self",
+    ),
+    pytest.param(
+        """
+        def collect(xs, out):
+            for x in xs:
+                out.append(Variable(x, volatile=True))
+        """,
+        id="stored-in-a-list",
+    ),
+    pytest.param(
+        """
+        def run_epoch(model, x):
+            out = model(Variable(x, volatile=True))
+            train_epoch(model)
+            return out
+        """,
+        id="calls-a-trainer-by-name",
+    ),
+    pytest.param(
+        """
+        def fit(model, x, opt):
+            out = model(x)
+            out.backward()
+
+
+        def main(model, x):
+            print(model(Variable(x, volatile=True)))
+            fit(model, x, None)
+        """,
+        id="calls-a-function-of-the-file-that-trains",
+    ),
+    pytest.param(
+        """
+        def sample(model, x):
+            w = torch.zeros(3, requires_grad=True)
+            return model(Variable(x, volatile=True)) * w
+        """,
+        id="wants-a-graph",
+    ),
+    pytest.param(
+        """
+        def evaluate(model, x):
+            out = model(Variable(x, volatile=True))  # noqa: TV002
+            return out
+        """,
+        id="noqa",
+    ),
+    pytest.param(
+        """
+        def evaluate(model, x):
+            out = model(Variable(x,  # keep
+                                 volatile=True))
+            return out
+        """,
+        id="comment-in-the-edit",
+    ),
+    pytest.param(
+        """
+        evaluate = lambda model, x: model(Variable(x, volatile=True))
+        """,
+        id="lambda",
+    ),
+    pytest.param(
+        """
+        def keep(x):
+            global last
+            last = Variable(x, volatile=True)
+        """,
+        id="global",
+    ),
+    pytest.param(
+        """
+        async def evaluate(model, x):
+            return model(Variable(x, volatile=True)).sum()
+        """,
+        id="async-def",
+    ),
+    pytest.param(
+        """
+        def batches(model, xs):
+            for x in xs:
+                yield Variable(x, volatile=True)
+        """,
+        id="yielded",
+    ),
+]
+
+
+@pytest.mark.parametrize("source", NO_GRAD_NOOPS)
+def test_no_grad_noop(source):
+    text = "import torch\nfrom torch.autograd import Variable\n" + dedent(source)
+    result = fix_text(text, lambda t: Analysis(t, ["TV002"]), True)
+    assert result.text == text
+
+
+def test_messages_say_where_no_grad_goes():
+    source = dedent("""
+        import torch
+        from torch.autograd import Variable
+
+
+        def evaluate(model, x):
+            return model(Variable(x, volatile=True)).sum()
+
+
+        def train(model, x):
+            inputs = Variable(x, volatile=True)
+            model(inputs).sum().backward()
+    """)
+    first, second = check_source(source, codes=["TV002"])
+    assert first.message.endswith("decorate `evaluate()` with `@torch.no_grad()`")
+    assert second.message.endswith("run the code that uses `inputs` under `with torch.no_grad():`")
+    assert second.fix is None
+
+
+# ---------------------------------------------------------------------------
+# TV002 in a file without torch: no fix; flagged only with evidence on the object
+
+
+def test_no_fix_without_torch_or_variable():
+    source = "def to_numpy(var):\n    if var.volatile:\n        return var.data.numpy()\n"
+    (finding,) = check_source(source, codes=["TV002"])
+    assert finding.fix is None
+
+
+def test_backward_without_torch_import_flags_but_does_not_fix():
+    source = "def step(loss, x):\n    loss.backward()\n    return x.volatile\n"
+    (finding,) = check_source(source, codes=["TV002"])
+    assert finding.fix is None
+
+
+@pytest.mark.parametrize("source", [
+    "def f(self, eval_ctx):\n    if eval_ctx.volatile:\n        return self.data\n",
+    "class E:\n    def __init__(self):\n        self.volatile = False\n        self.x = y.data\n",
+    "def g(frame, node):\n    return frame.eval_ctx.volatile or node.data\n",
+])
+def test_other_objects_data_is_not_evidence(source):
+    assert check_source(source, codes=["TV002"]) == []
+
+
+# ---------------------------------------------------------------------------
+# TV141 and TV142
+
+
+TV141_FIXES = [
+    ("self.priors.type(type(x.data))", "self.priors.type_as(x.data)"),
+    ("p.type( type(x.data) )", "p.type_as( x.data )"),
+    ("(a + b).type(type(x.data))", "(a + b).type_as(x.data)"),
+    ("type(x.data)(3, 4)", "x.data.new(3, 4)"),
+    ("type(x.data.cpu())(n).zero_()", "x.data.cpu().new(n).zero_()"),
+    ("type(torch.zeros(2).double())([1, 2])", "torch.zeros(2).double().new([1, 2])"),
+    ("type(x.data)()", "x.data.new()"),
+]
+
+
+@pytest.mark.parametrize("before, after", TV141_FIXES)
+def test_tv141_fix(before, after):
+    head = "import torch\n"
+    result = fixed(f"{head}def f(x, p, a, b, n):\n    return {before}\n", ["TV141"], False)
+    assert result.text == f"{head}def f(x, p, a, b, n):\n    return {after}\n"
+
+
+@pytest.mark.parametrize("source", [
+    "y = x.type(type(out))\n",  # no evidence that out was a tensor under 0.3
+    "y = type(self.data)(3)\n",
+    "y = x.type(\n    type(x.data),  # keep\n)\n",
+    "y = type(x.data)(3, device=d)\n",
+    "y = x.type(type(x.data), non_blocking=True)\n",
+])
+def test_tv141_noop(source):
+    text = "import torch\n" + source
+    assert fix_text(text, lambda t: Analysis(t, ["TV141"]), True).text == text
+
+
+TV142_FIXES = [
+    ("idx = m.nonzero()\nif idx.dim() == 0:\n    pass\n",
+     "idx = m.nonzero()\nif idx.numel() == 0:\n    pass\n"),
+    ("s = x[x > 0]\nok = not s.dim()\n", "s = x[x > 0]\nok = not s.numel()\n"),
+    ("s = torch.masked_select(x, m).view(-1, 5)\nif s.dim():\n    pass\n",
+     "s = torch.masked_select(x, m).view(-1, 5)\nif s.numel():\n    pass\n"),
+    ("if x.nonzero() . dim() == 0:\n    pass\n", "if x.nonzero() . numel() == 0:\n    pass\n"),
+]
+
+
+@pytest.mark.parametrize("before, after", TV142_FIXES)
+def test_tv142_fix(before, after):
+    head = "import torch\n"
+    assert fixed(head + before, ["TV142"], False).text == head + after
+
+
+@pytest.mark.parametrize("source", [
+    "if x.dim() == 0:\n    x = x.unsqueeze(0)\n",
+    "idx = m.nonzero()\nif idx.dim() == 2:\n    pass\n",
+    "idx = m.nonzero()\nn = idx.dim()\n",
+])
+def test_tv142_noop(source):
+    text = "import torch\n" + source
+    assert fix_text(text, lambda t: Analysis(t, ["TV142"]), True).text == text
+
+
+def test_volatile_not_flag_message_has_no_double_negation():
+    source = ("from torch.autograd import Variable\n"
+              "def as_tensor(x, for_training):\n"
+              "    return Variable(x, volatile=not for_training)\n")
+    (finding,) = check_source(source, codes=["TV002"])
+    assert finding.message.endswith("use `with torch.set_grad_enabled(for_training):`")
+    assert finding.fix is None
