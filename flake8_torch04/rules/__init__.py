@@ -39,4 +39,9 @@ TABLE = {
         "module_names", (ast.Call,),
         ("add_module", "register_", "Sequential", "ModuleDict", "ParameterDict"),
     ),
+    "TV111": (
+        "removed_apis", (ast.Import, ast.ImportFrom, ast.Attribute, ast.Call),
+        ("reinforce", "ffi", "trainer", "legacy", "_backend", "gels", "potrf", "potrs",
+         "trtrs", "symeig", r"\beig\b"),
+    ),
 }
