@@ -39,6 +39,7 @@ TABLE = {
         "module_names", (ast.Call,),
         ("add_module", "register_", "Sequential", "ModuleDict", "ParameterDict"),
     ),
+    "TV106": ("whole_object_load", (ast.Call,), (r"\bload\b",)),
     "TV111": (
         "removed_apis", (ast.Import, ast.ImportFrom, ast.Attribute, ast.Call),
         ("reinforce", "ffi", "trainer", "legacy", "_backend", "gels", "potrf", "potrs",
