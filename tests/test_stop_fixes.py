@@ -68,3 +68,40 @@ def test_tv106_message_says_only_for_trusted_files():
     (finding,) = findings("import torch\nmodel = torch.load(path)\n", "TV106")
     assert "only for files you trust" in finding.message
     assert "`torch.load(path)`" in finding.message
+
+
+TV103_HEADER = "import torch\none = torch.FloatTensor([1])\nmone = one * -1\n"
+TV103_FIXES = [
+    pytest.param("errD_real.backward(one)\n", "errD_real.backward()\n", id="one"),
+    pytest.param("errD_fake.backward(mone)\n", "(-errD_fake).backward()\n", id="mone"),
+    pytest.param("(a_loss + b_loss).backward(mone)\n", "(-(a_loss + b_loss)).backward()\n",
+                 id="mone-binop"),
+    pytest.param("loss.backward(one, retain_graph=True)\n",
+                 "loss.backward(retain_graph=True)\n", id="keyword-kept"),
+    pytest.param("loss.backward(gradient=mone, retain_graph=True)\n",
+                 "(-loss).backward(retain_graph=True)\n", id="gradient-keyword"),
+    pytest.param("loss.backward(torch.ones(1))\n", "loss.backward()\n", id="ones"),
+]
+TV103_NOOPS = [
+    "loss.backward()\n",
+    "loss.backward(torch.tensor(1.))\n",
+    "output.backward(one)\n",
+    "loss.backward(torch.ones(3))\n",
+]
+
+
+@pytest.mark.parametrize("source, expected", TV103_FIXES)
+def test_tv103_fix(source, expected):
+    assert fixed(TV103_HEADER + source, "TV103") == TV103_HEADER + expected
+
+
+@pytest.mark.parametrize("source", TV103_NOOPS)
+def test_tv103_noop(source):
+    assert not findings(TV103_HEADER + source, "TV103")
+
+
+def test_tv103_other_values_get_a_message_only():
+    source = "import torch\nhalf = torch.FloatTensor([0.5])\nloss.backward(half)\n"
+    (finding,) = findings(source, "TV103")
+    assert finding.fix is None
+    assert "0.5" in finding.message

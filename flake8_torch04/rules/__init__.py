@@ -39,6 +39,7 @@ TABLE = {
         "module_names", (ast.Call,),
         ("add_module", "register_", "Sequential", "ModuleDict", "ParameterDict"),
     ),
+    "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),
     "TV106": ("whole_object_load", (ast.Call,), (r"\bload\b",)),
     "TV111": (
         "removed_apis", (ast.Import, ast.ImportFrom, ast.Attribute, ast.Call),
