@@ -105,3 +105,139 @@ def test_tv103_other_values_get_a_message_only():
     (finding,) = findings(source, "TV103")
     assert finding.fix is None
     assert "0.5" in finding.message
+
+
+TV104_SOURCE = dedent('''
+    import torch
+    from torch.autograd import Function
+
+
+    class Scale(Function):
+        def __init__(self, factor, bias=0.0):
+            super(Scale, self).__init__()
+            self.factor = factor
+            self.shift = bias
+
+        def forward(self, x):
+            """Scale and shift."""
+            self.save_for_backward(x)
+            return x * self.factor + self.shift
+
+        def backward(self, grad):
+            x, = self.saved_tensors
+            return grad * self.factor
+
+
+    class Mul(Function):
+        def forward(self, a, b):
+            self.save_for_backward(a, b)
+            return a * b
+
+        def backward(self, grad):
+            a, b = self.saved_tensors
+            return (grad * b, grad * a)
+
+
+    y = Scale(2.0)(x)
+    z = Scale(3.0, bias=1.0)(Mul()(y, y))
+''')
+TV104_EXPECTED = dedent('''
+    import torch
+    from torch.autograd import Function
+
+
+    class Scale(Function):
+        @staticmethod
+        def forward(ctx, x, factor, bias):
+            """Scale and shift."""
+            ctx.factor = factor
+            ctx.shift = bias
+            ctx.save_for_backward(x)
+            return x * ctx.factor + ctx.shift
+
+        @staticmethod
+        def backward(ctx, grad):
+            x, = ctx.saved_tensors
+            return grad * ctx.factor, None, None
+
+
+    class Mul(Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return a * b
+
+        @staticmethod
+        def backward(ctx, grad):
+            a, b = ctx.saved_tensors
+            return (grad * b, grad * a)
+
+
+    y = Scale.apply(x, 2.0, 0.0)
+    z = Scale.apply(Mul()(y, y), 3.0, 1.0)
+''')
+
+
+def test_tv104_fix():
+    # the nested call site of Mul waits for a second round: apply Scale's fix alone
+    findings_ = findings(TV104_SOURCE, "TV104")
+    assert [f.line for f in findings_] == [5, 21]
+    scale = findings_[0]
+    text = apply_edits(TV104_SOURCE, scale.fix.edits)
+    mul = findings(text, "TV104")[-1]
+    text = apply_edits(text, mul.fix.edits)
+    assert text == TV104_EXPECTED.replace("Mul()(y, y)", "Mul.apply(y, y)")
+    ast.parse(text)
+
+
+TV104_NO_FIX = [
+    pytest.param("y = Scale(2.0)\nz = y(x)\n", id="instance-kept"),
+    pytest.param("fn = Scale\n", id="passed-as-value"),
+    pytest.param("", id="no-call-in-file"),
+    pytest.param("y = Scale(*args)(x)\n", id="starred"),
+]
+
+
+@pytest.mark.parametrize("uses", TV104_NO_FIX)
+def test_tv104_message_only(uses):
+    source = dedent('''
+        import torch
+        from torch.autograd import Function
+
+
+        class Scale(Function):
+            def __init__(self, factor):
+                self.factor = factor
+
+            def forward(self, x):
+                return x * self.factor
+
+            def backward(self, grad):
+                return grad * self.factor
+    ''') + uses
+    (finding,) = findings(source, "TV104")
+    assert finding.fix is None
+    assert "`__init__` arguments as extra inputs" in finding.message
+
+
+def test_tv104_init_doing_more_than_storing_gets_no_fix():
+    source = dedent('''
+        from torch.autograd import Function
+
+
+        class Top(Function):
+            def __init__(self, k):
+                self.k = k
+                self.cache = {}
+
+            def forward(self, x):
+                return x[:self.k]
+
+            def backward(self, grad):
+                return grad
+
+        y = Top(3)(x)
+    ''')
+    (finding,) = findings(source, "TV104")
+    assert finding.fix is None
+    assert "called on line 15" in finding.message

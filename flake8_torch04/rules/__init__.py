@@ -40,6 +40,7 @@ TABLE = {
         ("add_module", "register_", "Sequential", "ModuleDict", "ParameterDict"),
     ),
     "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),
+    "TV104": ("legacy_function", (ast.ClassDef,), ("Function",)),
     "TV106": ("whole_object_load", (ast.Call,), (r"\bload\b",)),
     "TV111": (
         "removed_apis", (ast.Import, ast.ImportFrom, ast.Attribute, ast.Call),
