@@ -241,3 +241,35 @@ def test_tv104_init_doing_more_than_storing_gets_no_fix():
     (finding,) = findings(source, "TV104")
     assert finding.fix is None
     assert "called on line 15" in finding.message
+
+
+TV107_HEADER = dedent('''
+    import torch
+    import torch.nn as nn
+    criterion = nn.CrossEntropyLoss()
+    idx2word = {0: 'a'}
+''')
+TV107_FIXES = [
+    pytest.param("t = torch.LongTensor([1, 2])\nloss = criterion(out, t[i])\n",
+                 "t = torch.LongTensor([1, 2])\nloss = criterion(out, t[i].view(1))\n",
+                 id="loss-target"),
+    pytest.param("w = torch.multinomial(p, 1)[0]\nprint(idx2word[w])\n",
+                 "w = torch.multinomial(p, 1)[0]\nprint(idx2word[w.item()])\n", id="dict-key"),
+    pytest.param("print(idx2word[torch.multinomial(p, 1)[0]])\n",
+                 "print(idx2word[torch.multinomial(p, 1)[0].item()])\n", id="inline-key"),
+]
+TV107_NOOPS = [
+    "loss = criterion(out, t[i])\n",
+    "w = torch.multinomial(p, 1)[0]\nprint(words[w])\n",
+    "w = torch.multinomial(p, 1)[0].item()\nprint(idx2word[w])\n",
+]
+
+
+@pytest.mark.parametrize("source, expected", TV107_FIXES)
+def test_tv107_fix(source, expected):
+    assert fixed(TV107_HEADER + source, "TV107") == TV107_HEADER + expected
+
+
+@pytest.mark.parametrize("source", TV107_NOOPS)
+def test_tv107_noop(source):
+    assert not findings(TV107_HEADER + source, "TV107")
