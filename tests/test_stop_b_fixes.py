@@ -1,4 +1,4 @@
-"""Fixes of TV103, TV104, TV106 and TV107 (the programs that stop on PyTorch 2.13).
+"""Fixes of TV103, TV104, TV106 and TV107 (programs that stop on PyTorch 2.13).
 
 (source, expected) tables: each finding's fix is applied alone, so the tables
 pin the rules' own edits; the fixed text must parse.  No-op tables list
