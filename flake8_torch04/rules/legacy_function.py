@@ -64,7 +64,7 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
     ```
 
     ## Fix safety
-    *Unsafe*, and only offered when the rewrite is mechanical: the class and
+    The rewrite is *unsafe*, and only offered when it is mechanical: the class and
     every use of its name are in the file, each use is a call
     ``Fn(args)(inputs)`` with plain arguments, the class has no methods
     besides ``__init__``, ``forward`` and ``backward``, ``__init__`` only calls

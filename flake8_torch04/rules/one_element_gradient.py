@@ -61,7 +61,7 @@ def one_element_gradient(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ```
 
     ## Fix safety
-    *Unsafe*: ``E.backward()`` for a gradient of 1, ``(-E).backward()`` for
+    The fix is *unsafe*: ``E.backward()`` for a gradient of 1, ``(-E).backward()`` for
     -1 (other values get no automatic fix).  They give the gradients the old
     call gave whether ``E`` is 0-dim or, as in code that reshapes its output
     with ``.view(1)``, one-element 1-D; making the constant 0-dim at its

@@ -30,7 +30,14 @@ _TORCH_ONLY = frozenset(("topk", "multinomial"))
 _INDEX_RESULTS = frozenset(("max", "min", "sort", "argmax", "argmin"))
 _JSON = frozenset(("json.dump", "json.dumps"))
 #: names of mappings from ids: ``idx2word``, ``index_to_label``, ``itos``
-_MAPPING_NAME = re.compile(r"[a-z0-9]2[a-z]|_to_|^(itos|stoi|vocab|word_index)$", re.I)
+_MAPPING_NAME = re.compile(
+    r"(?:^|_)(?:idx|index|ind|ids?|ix|i|words?|chars?|labels?|class(?:es)?|cls|tokens?|tok"
+    r"|cat(?:egory|egories|s)?|w|c|s)(?:2|_to_)[a-z]|^(?:itos|stoi|vocab)$",
+    re.I,
+)
+#: torch functions whose results are Python values, not tensors
+_NOT_TENSORS = ("torch.utils.", "torch.load", "torch.cuda.", "torch.backends.",
+                "torch.distributed.", "torch.get_", "torch.is_", "torch.Size")
 _DICT_CALLS = frozenset(("dict", "collections.OrderedDict", "collections.defaultdict",
                          "collections.Counter", "OrderedDict", "defaultdict", "Counter"))
 _MAX_DEPTH = 5
@@ -83,7 +90,7 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ```
 
     ## Fix safety
-    *Unsafe*: ``target[i].view(1)`` (a loss target) and ``key.item()`` (a dict
+    The fixes are *unsafe*: ``target[i].view(1)`` (a loss target) and ``key.item()`` (a dict
     key or JSON value) restore the one-element tensor and the number 0.3 gave,
     but the evidence that the value is a tensor element is heuristic, and
     ``.item()`` moves a CUDA value to the host.
@@ -237,8 +244,8 @@ def _tensor(ctx: Context, node: ast.AST, seen: Set[str], depth: int) -> bool:
     if isinstance(node, ast.Call):
         func = node.func
         name = ctx.resolve(func) or ""
-        if name.startswith("torch.") and name != "torch.Size":
-            return not name.startswith(("torch.utils.", "torch.load"))
+        if name.startswith("torch."):
+            return not name.startswith(_NOT_TENSORS)
         if name == VARIABLE:
             return True
         if isinstance(func, ast.Attribute) and not name:
