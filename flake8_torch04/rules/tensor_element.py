@@ -28,6 +28,8 @@ _KEEP_SHAPE = frozenset(("long", "cuda", "cpu", "float", "int", "double", "detac
 _TORCH_ONLY = frozenset(("topk", "multinomial"))
 #: methods whose result is a tensor when the receiver went through ``.data``
 _INDEX_RESULTS = frozenset(("max", "min", "sort", "argmax", "argmin"))
+#: a callee named for a loss: the marker of a finding at a plain name target
+_LOSS_TEXT = re.compile(r"loss|crit|nll|cross_entropy", re.I)
 _JSON = frozenset(("json.dump", "json.dumps"))
 #: names of mappings from ids: ``idx2word``, ``index_to_label``, ``itos``
 _MAPPING_NAME = re.compile(
@@ -127,9 +129,10 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
     if len(node.args) < 2 or not _class_loss(ctx, node):
         return
     target = node.args[1]
-    if not (isinstance(target, ast.Subscript) and _plain_index(target.slice)):
-        return
-    if not _one_d(ctx, target.value, set(), 0):
+    if isinstance(target, ast.Name) and not (
+            ctx.resolve(func) in _CLASS_LOSSES or _LOSS_TEXT.search(ctx.source.text(func))):
+        return  # (the marker of a loop variable's finding is the loss's name)
+    if not _one_d_element(ctx, target):
         return
     src = ctx.source
     fixed = f"{src.text(target)}.view(1)"
@@ -138,6 +141,18 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
         f"`{src.quote(target, 30)}` is a 0-dim tensor since PyTorch 0.4: the loss raises "
         f"ValueError (target batch size 0); use `{shorten(fixed, 40)}`",
         Fix((src.replace(target, fixed),), UNSAFE),
+    )
+
+
+def _one_d_element(ctx: Context, target: ast.AST) -> bool:
+    """``target[i]`` of a 1-D tensor, or ``t`` of ``for t in tensor_1d``."""
+    if isinstance(target, ast.Subscript):
+        return _plain_index(target.slice) and _one_d(ctx, target.value, set(), 0)
+    if not isinstance(target, ast.Name):
+        return False
+    values = _values(ctx, target.id)
+    return bool(values) and all(
+        isinstance(v, tuple) and _one_d(ctx, v[1], {target.id}, 0) for v in values
     )
 
 
