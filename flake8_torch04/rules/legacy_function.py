@@ -27,8 +27,8 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
 
     ## Why is this bad?
     Calling an instance of a legacy Function raises ``RuntimeError: Legacy
-    autograd function with non-static method is deprecated`` on current
-    PyTorch (2.13): the old style, ``Fn(state)(x)`` with ``self`` holding the
+    autograd function with non-static forward method is deprecated`` on
+    current PyTorch (2.13): the old style, ``Fn(state)(x)`` with ``self`` holding the
     state, was replaced by static ``forward(ctx, ...)``/``backward(ctx, ...)``
     called through ``Fn.apply``.
 
