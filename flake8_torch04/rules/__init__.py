@@ -59,4 +59,23 @@ TABLE = {
     # a call of the builtin ``type`` (``x.type(type(y))``, ``type(y)(...)``)
     "TV141": ("tensor_type_of", (ast.Call,), (r"(?<![\w.])type[\s\\]*\(",)),
     "TV142": ("empty_dim", (ast.Call,), (r"\.[\s\\]*dim\b",)),
+    "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),
+    "TV104": ("legacy_function", (ast.ClassDef,), ("Function",)),
+    "TV106": ("whole_object_load", (ast.Call,), (r"\bload\b",)),
+    # a finding is a loss target or a key written ``x[i]`` (``[``), a loop variable
+    # given to a loss named so, a key in ``in``, or a key / value handed to
+    # ``get``/``pop``/``setdefault``/``json.dump(s)``
+    "TV107": (
+        "tensor_element", (ast.Call, ast.Subscript, ast.Compare), (
+            r"\[",
+            (r"(?i:loss|crit|nll|cross_entropy)", ast.Call),
+            (r"\bin\b", ast.Compare),
+            (r"\b(?:get|pop|setdefault|dumps?)\b", ast.Call),
+        ),
+    ),
+    "TV111": (
+        "removed_apis", (ast.Import, ast.ImportFrom, ast.Attribute, ast.Call),
+        ("reinforce", "ffi", "trainer", "legacy", "_backend", "gels", "potrf", "potrs",
+         "trtrs", "symeig", r"\beig\b"),
+    ),
 }

@@ -1,0 +1,374 @@
+"""TV104: legacy ``torch.autograd.Function`` subclasses with a non-static ``forward``."""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Iterator, List, Optional, Tuple
+
+from .._core import UNSAFE, Context, Fix, Report, rule
+from .._source import Edit, has_comment
+
+_FUNCTION_BASES = frozenset(("torch.autograd.Function", "torch.autograd.function.Function"))
+#: ``ctx`` methods and attributes a legacy ``self`` used the same way
+_CTX = "ctx"
+_MAX_LINES_IN_MESSAGE = 3
+
+
+@rule("TV104")
+def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
+    """Flags legacy autograd Functions, whose ``forward`` is not a ``@staticmethod``.
+
+    ## What it does
+    Flags a subclass of ``torch.autograd.Function`` (resolved through
+    imports; a project's own ``Function`` is never torch's) that defines
+    ``forward`` without ``@staticmethod``.  The finding is placed at the
+    ``class`` statement and its message names the lines of the instance calls
+    ``Fn(...)(x)`` in the file, which are not reported separately.  A
+    ``Function`` with a static ``forward`` (new style) is not flagged.
+
+    ## Why is this bad?
+    Calling an instance of a legacy Function raises ``RuntimeError: Legacy
+    autograd function with non-static forward method is deprecated`` on
+    current PyTorch (2.13): the old style, ``Fn(state)(x)`` with ``self`` holding the
+    state, was replaced by static ``forward(ctx, ...)``/``backward(ctx, ...)``
+    called through ``Fn.apply``.
+
+    ## Example
+    ```python
+    class Scale(Function):
+        def __init__(self, factor):
+            super(Scale, self).__init__()
+            self.factor = factor
+
+        def forward(self, x):
+            return x * self.factor
+
+        def backward(self, grad):
+            return grad * self.factor
+
+    y = Scale(2.0)(x)
+    ```
+
+    Use instead:
+    ```python
+    class Scale(Function):
+        @staticmethod
+        def forward(ctx, x, factor):
+            ctx.factor = factor
+            return x * ctx.factor
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * ctx.factor, None
+
+    y = Scale.apply(x, 2.0)
+    ```
+
+    ## Fix safety
+    The rewrite is *unsafe*, and only offered when it is mechanical: the class and
+    every use of its name are in the file, each use is a call
+    ``Fn(args)(inputs)`` with plain arguments, the class has no methods
+    besides ``__init__``, ``forward`` and ``backward``, ``__init__`` only calls
+    the base ``__init__`` and stores its parameters (``self.a = a``), and every
+    ``return`` of ``backward`` visibly gives one gradient per input.  The fix
+    makes ``forward``/``backward`` static with ``ctx`` for ``self``, moves
+    ``__init__``'s parameters to the end of ``forward``'s (stored on ``ctx``
+    there), appends a ``None`` gradient for each, and turns the calls into
+    ``Fn.apply(inputs, args)``.  Otherwise the message spells the rewrite out.
+    """
+    if not any(ctx.resolve(base) in _FUNCTION_BASES for base in node.bases):
+        return
+    methods = {
+        item.name: item for item in node.body
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    forward = methods.get("forward")
+    if forward is None or _static(forward):
+        return
+    uses = _uses(ctx, node)
+    calls = _instance_calls(ctx, uses)
+    where = ""
+    if calls:
+        lines = sorted({outer.lineno for outer, _ in calls.values()})
+        shown = ", ".join(str(line) for line in lines[:_MAX_LINES_IN_MESSAGE])
+        more = ", ..." if len(lines) > _MAX_LINES_IN_MESSAGE else ""
+        plural = "s" if len(lines) > 1 else ""
+        where = f"; called on line{plural} {shown}{more}"
+    fix = _fix(ctx, node, methods, uses, calls)
+    state = ""
+    if fix is None and "__init__" in methods:
+        state = ", `__init__` arguments as extra inputs (None gradients)"
+    yield Report(
+        node,
+        f"legacy autograd Function `{node.name}` (non-static `forward`{where}) raises "
+        f"RuntimeError on current PyTorch; use static forward/backward(ctx, ...){state} "
+        f"and `{node.name}.apply(...)`",
+        fix,
+    )
+
+
+def _static(func: ast.AST) -> bool:
+    return any(
+        isinstance(d, ast.Name) and d.id == "staticmethod" for d in func.decorator_list
+    )
+
+
+def _uses(ctx: Context, node: ast.ClassDef) -> List[ast.Name]:
+    """Every read of the class's name in the file, outside the class itself."""
+    first, last = node.lineno, node.end_lineno or node.lineno
+    return [
+        n for n in ast.walk(ctx.tree)
+        if isinstance(n, ast.Name) and n.id == node.name and isinstance(n.ctx, ast.Load)
+        and not first <= n.lineno <= last
+    ]
+
+
+def _instance_calls(ctx: Context, uses: List[ast.Name]
+                    ) -> Dict[int, Tuple[ast.Call, ast.Call]]:
+    """``id(use) -> (outer, inner)`` for the uses that are ``Fn(args)(inputs)``."""
+    wanted = {id(use) for use in uses}
+    found = {}
+    if not wanted:
+        return found
+    for sub in ast.walk(ctx.tree):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Call):
+            inner = sub.func
+            if id(inner.func) in wanted:
+                found[id(inner.func)] = (sub, inner)
+    return found
+
+
+# ---------------------------------------------------------------------------
+# the rewrite
+
+
+class _Plan:
+    def __init__(self) -> None:
+        self.params: List[str] = []  # __init__'s parameters, in order
+        self.defaults: Dict[str, ast.AST] = {}
+        self.stored: Dict[str, str] = {}  # attribute -> parameter
+
+
+def _fix(ctx: Context, node: ast.ClassDef, methods: Dict[str, ast.AST],
+         uses: List[ast.Name], found: Dict[int, Tuple[ast.Call, ast.Call]]) -> Optional[Fix]:
+    if set(methods) - {"__init__", "forward", "backward"} or "backward" not in methods:
+        return None
+    forward, backward = methods["forward"], methods["backward"]
+    if _static(backward) or forward.decorator_list or backward.decorator_list:
+        return None
+    if any(isinstance(m, ast.AsyncFunctionDef) for m in methods.values()):
+        return None
+    plan = _init_plan(node, methods.get("__init__"))
+    if plan is None:
+        return None
+    if not uses or len(found) != len(uses) or _nested(list(found.values())):
+        return None
+    if len(forward.args.args) < 2:
+        return None  # no inputs
+    edits: List[Edit] = []
+    for method in (forward, backward):
+        method_edits = _method_edits(ctx, method, plan if method is forward else None)
+        if method_edits is None:
+            return None
+        edits += method_edits
+    returns = _backward_returns(ctx, forward, backward, len(plan.params))
+    if returns is None:
+        return None
+    edits += returns
+    init = methods.get("__init__")
+    if init is not None:
+        edits.append(_delete_lines(ctx, init))
+    for outer, inner in found.values():
+        call_edit = _call_edit(ctx, node.name, outer, inner, plan)
+        if call_edit is None:
+            return None
+        edits.append(call_edit)
+    return Fix(tuple(edits), UNSAFE)
+
+
+def _init_plan(node: ast.ClassDef, init: Optional[ast.AST]) -> Optional[_Plan]:
+    """``__init__``'s parameters and what it stores, when that is all it does."""
+    plan = _Plan()
+    if init is None:
+        return plan
+    args = init.args
+    if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs or init.decorator_list:
+        return None
+    if not args.args:
+        return None
+    self_name = args.args[0].arg
+    plan.params = [a.arg for a in args.args[1:]]
+    for param, default in zip(reversed(plan.params), reversed(args.defaults)):
+        if not isinstance(default, ast.Constant):
+            return None
+        plan.defaults[param] = default
+    for stmt in init.body:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            continue  # a docstring
+        if isinstance(stmt, ast.Pass):
+            continue
+        if isinstance(stmt, ast.Expr) and _base_init(stmt.value, node, self_name):
+            continue
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Attribute)
+            and isinstance(stmt.targets[0].value, ast.Name)
+            and stmt.targets[0].value.id == self_name
+            and isinstance(stmt.value, ast.Name)
+            and stmt.value.id in plan.params
+            and stmt.targets[0].attr not in plan.stored
+        ):
+            plan.stored[stmt.targets[0].attr] = stmt.value.id
+            continue
+        return None
+    if set(plan.stored.values()) != set(plan.params):
+        return None  # a parameter not stored (or stored twice)
+    return plan
+
+
+def _base_init(expr: ast.AST, node: ast.ClassDef, self_name: str) -> bool:
+    """``super(Fn, self).__init__()``, ``super().__init__()``, ``Function.__init__(self)``."""
+    if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute)):
+        return False
+    if expr.func.attr != "__init__" or expr.keywords:
+        return False
+    receiver = expr.func.value
+    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name):
+        return receiver.func.id == "super" and not expr.args
+    return (
+        len(expr.args) == 1 and isinstance(expr.args[0], ast.Name)
+        and expr.args[0].id == self_name
+    )
+
+
+def _names_in(func: ast.AST) -> set:
+    found = {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
+    found |= {n.id for n in ast.walk(func) if isinstance(n, ast.Name)}
+    return found
+
+
+def _method_edits(ctx: Context, method: ast.FunctionDef, plan: Optional[_Plan]
+                  ) -> Optional[List[Edit]]:
+    """``@staticmethod``, ``self`` -> ``ctx``; for ``forward`` the extra parameters
+    and the statements storing them on ``ctx``."""
+    src = ctx.source
+    args = method.args
+    if not args.args or args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
+        return None
+    self_arg = args.args[0]
+    names = _names_in(method)
+    if _CTX in names:
+        return None
+    if plan is not None and names & set(plan.params):
+        return None  # a parameter would shadow a name of forward
+    for sub in ast.walk(method):
+        if sub is not method and isinstance(
+                sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return None  # ``self`` in a nested scope: keep the rewrite simple
+    line, col = src.start(method)
+    indent = src.lines[line - 1][:col]
+    if indent.strip():
+        return None
+    edits = [Edit((line, col), (line, col), f"@staticmethod\n{indent}")]
+    edits.append(src.replace(self_arg, _CTX))
+    for sub in ast.walk(method):
+        if isinstance(sub, ast.Name) and sub.id == self_arg.arg:
+            edits.append(src.replace(sub, _CTX))
+    if plan is not None and plan.params:
+        last = args.args[-1]
+        end = src.end(last)
+        if args.defaults:
+            return None
+        edits.append(Edit(end, end, "".join(f", {p}" for p in plan.params)))
+        first = method.body[0]
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and len(
+                method.body) > 1:
+            first = method.body[1]
+        body_line, body_col = src.start(first)
+        body_indent = src.lines[body_line - 1][:body_col]
+        if body_indent.strip() or body_line == line:
+            return None
+        before = src.lines[body_line - 2].rstrip("\r\n")
+        at = (body_line - 1, len(before))
+        stores = "".join(
+            f"\n{body_indent}{_CTX}.{attr} = {param}" for attr, param in plan.stored.items()
+        )
+        edits.append(Edit(at, at, stores))
+    return edits
+
+
+def _backward_returns(ctx: Context, forward: ast.FunctionDef, backward: ast.FunctionDef,
+                      extra: int) -> Optional[List[Edit]]:
+    """Edits appending ``None`` gradients for the extra ``forward`` parameters."""
+    if not extra:
+        return []
+    src = ctx.source
+    inputs = len(forward.args.args) - 1
+    nones = ", None" * extra
+    edits = []
+    for sub in ast.walk(backward):
+        if not isinstance(sub, ast.Return):
+            continue
+        value = sub.value
+        if value is None:
+            return None
+        if isinstance(value, ast.Tuple):
+            if len(value.elts) != inputs or any(isinstance(e, ast.Starred) for e in value.elts):
+                return None
+            end = src.end(value.elts[-1])
+        elif inputs == 1:
+            end = src.end(value)
+        else:
+            return None
+        edits.append(Edit(end, end, nones))
+    return edits
+
+
+def _delete_lines(ctx: Context, init: ast.FunctionDef) -> Edit:
+    """Remove ``__init__`` with its whole lines (and one blank line after it)."""
+    src = ctx.source
+    first = init.lineno
+    last = init.end_lineno or init.lineno
+    if last < len(src.lines) and not src.lines[last].strip():
+        last += 1
+    return Edit((first, 0), (last + 1, 0), "") if last < len(src.lines) else Edit(
+        (first, 0), (last, len(src.lines[last - 1])), "")
+
+
+def _call_edit(ctx: Context, name: str, outer: ast.Call, inner: ast.Call, plan: _Plan
+               ) -> Optional[Edit]:
+    """``Fn(a)(x)`` -> ``Fn.apply(x, a)``."""
+    src = ctx.source
+    if outer.keywords or any(isinstance(a, ast.Starred) for a in outer.args + inner.args):
+        return None
+    if len(inner.args) > len(plan.params):
+        return None
+    given: Dict[str, str] = {}
+    for param, arg in zip(plan.params, inner.args):
+        given[param] = src.text(arg)
+    for kw in inner.keywords:
+        if kw.arg is None or kw.arg not in plan.params or kw.arg in given:
+            return None
+        given[kw.arg] = src.text(kw.value)
+    extra = []
+    for param in plan.params:
+        if param in given:
+            extra.append(given[param])
+        elif param in plan.defaults:
+            extra.append(src.text(plan.defaults[param]))
+        else:
+            return None
+    parts = [src.text(a) for a in outer.args] + extra
+    text = f"{name}.apply({', '.join(parts)})"
+    if has_comment(src.text(outer)):
+        return None
+    return src.replace(outer, text)
+
+
+def _nested(calls: List[Tuple[ast.Call, ast.Call]]) -> bool:
+    """Whether one call site holds another (their edits would overlap)."""
+    spans = sorted(
+        ((outer.lineno, outer.col_offset), (outer.end_lineno, outer.end_col_offset))
+        for outer, _ in calls
+    )
+    return any(a[1] > b[0] for a, b in zip(spans, spans[1:]))

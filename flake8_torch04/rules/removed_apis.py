@@ -1,0 +1,233 @@
+"""TV111: APIs removed without a mechanical replacement."""
+from __future__ import annotations
+
+import ast
+from typing import Iterator, Optional
+
+from .._core import Context, Report, rule
+from .._source import shorten
+
+#: removed modules: name -> (what torch 2.13 does, what to use instead)
+MODULES = {
+    "torch.utils.ffi": "use torch.utils.cpp_extension (C++/CUDA extensions)",
+    "torch.utils.trainer": "write the training loop yourself (or use a training library)",
+    "torch.legacy": "use the torch.nn modules and torch.nn.functional",
+}
+#: removed torch functions (also as tensor methods): name -> replacement
+FUNCTIONS = {
+    "gels": "torch.linalg.lstsq(A, B).solution (note: arguments swapped)",
+    "potrf": "torch.linalg.cholesky(A) (lower triangular by default)",
+    "potrs": "torch.cholesky_solve(B, L)",
+    "trtrs": "torch.linalg.solve_triangular(A, B, upper=...)",
+    "symeig": "torch.linalg.eigh(A) (uses the lower triangle by default)",
+    "eig": "torch.linalg.eig(A) (complex results)",
+}
+#: what calling a removed function does on torch 2.13
+_FUNCTION_ERRORS = {
+    "symeig": "RuntimeError",
+    "eig": "RuntimeError",
+}
+_REINFORCE = (
+    "sample from a torch.distributions object and backpropagate "
+    "`-dist.log_prob(action) * reward`"
+)
+_BACKEND = "call torch.nn.functional instead (e.g. `F.embedding(...)`)"
+#: handlers that make an import in a ``try`` body a guarded one
+_TRY_BODY_IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError", "Exception")
+
+
+@rule("TV111")
+def removed_apis(ctx: Context, node: ast.AST) -> Iterator[Report]:
+    """Flags APIs that PyTorch removed without a mechanical replacement.
+
+    ## What it does
+    Flags ``E.reinforce(r)``; imports and uses of ``torch.utils.ffi``,
+    ``torch.utils.trainer`` and ``torch.legacy``; ``m._backend`` (the THNN
+    backend of a module, read on ``self`` in an ``nn.Module`` subclass or used
+    as ``X._backend.Name``); and ``torch.gels``, ``torch.potrf``,
+    ``torch.potrs``, ``torch.trtrs``, ``torch.symeig``, ``torch.eig``, resolved
+    through imports, and their tensor-method forms (``A.potrf()``) in files
+    that import torch.  The message names the replacement.  Imports in a
+    ``try`` whose handler catches ``ImportError`` (a fallback for new versions)
+    and a project's own ``eig``/``gels`` (resolved elsewhere) are left alone.
+
+    ## Why is this bad?
+    On PyTorch 2.13 these stop the program: ``reinforce()`` raises
+    ``RuntimeError: reinforce() was removed`` (stochastic functions were
+    replaced by ``torch.distributions`` in 0.4); the modules raise
+    ``ModuleNotFoundError``; ``m._backend``, ``torch.gels``, ``potrf``,
+    ``potrs`` and ``trtrs`` raise ``AttributeError``; ``torch.symeig`` and
+    ``torch.eig`` raise ``RuntimeError: This function was deprecated since
+    version 1.9 and is now removed``.
+
+    ## Example
+    ```python
+    action = probs.multinomial(1)
+    action.reinforce(reward)
+    eigvals, eigvecs = torch.symeig(A, eigenvectors=True)
+    ```
+
+    Use instead:
+    ```python
+    dist = torch.distributions.Categorical(probs)
+    action = dist.sample()
+    (-dist.log_prob(action) * reward).backward()
+    eigvals, eigvecs = torch.linalg.eigh(A)
+    ```
+
+    ## Fix safety
+    No automatic fix: each replacement has different arguments or semantics
+    (``lstsq`` swaps its arguments, ``eigh`` reads the other triangle, the
+    REINFORCE loss is a rewrite of the training step).
+    """
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        if not _guarded_import(ctx, node):
+            yield from _imports(ctx, node)
+    elif isinstance(node, ast.Attribute):
+        report = _attribute(ctx, node)
+        if report is not None:
+            yield report
+    elif isinstance(node, ast.Call):
+        report = _method(ctx, node)
+        if report is not None:
+            yield report
+
+
+def _removed_module(name: str) -> Optional[str]:
+    for module in MODULES:
+        if name == module or name.startswith(module + "."):
+            return module
+    return None
+
+
+def _imports(ctx: Context, node: ast.AST) -> Iterator[Report]:
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            module = _removed_module(alias.name)
+            if module is not None:
+                yield _module_report(node, alias.name, module, "ModuleNotFoundError")
+                return
+        return
+    if node.level or not node.module:
+        return
+    module = _removed_module(node.module)
+    if module is not None:
+        yield _module_report(node, node.module, module, "ModuleNotFoundError")
+        return
+    for alias in node.names:
+        module = _removed_module(f"{node.module}.{alias.name}")
+        if module is not None:
+            yield _module_report(node, module, module, "ImportError")
+            return
+        if node.module == "torch" and alias.name in FUNCTIONS:
+            yield _function_report(node, f"torch.{alias.name}", alias.name, "import")
+            return
+
+
+def _module_report(node: ast.AST, name: str, module: str, error: str) -> Report:
+    return Report(
+        node,
+        f"`{name}` was removed from PyTorch ({error} on 2.13); {MODULES[module]}",
+    )
+
+
+def _function_report(node: ast.AST, quoted: str, name: str, how: str) -> Report:
+    error = _FUNCTION_ERRORS.get(name, "AttributeError")
+    return Report(
+        node,
+        f"`{quoted}` was removed from PyTorch ({error} on 2.13); use {FUNCTIONS[name]}",
+    )
+
+
+def _guarded_import(ctx: Context, node: ast.AST) -> bool:
+    """An import in the body of a ``try`` that catches ``ImportError``."""
+    child = node
+    for parent in reversed(ctx.parents):
+        if isinstance(parent, ast.Try) and child in parent.body:
+            for handler in parent.handlers:
+                types = handler.type
+                elts = types.elts if isinstance(types, ast.Tuple) else [types]
+                if types is None or any(
+                    isinstance(t, ast.Name) and t.id in _TRY_BODY_IMPORT_ERRORS for t in elts
+                ):
+                    return True
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            break
+        child = parent
+    return False
+
+
+def _attribute(ctx: Context, node: ast.Attribute) -> Optional[Report]:
+    if node.attr == "_backend":
+        return _backend(ctx, node)
+    if not isinstance(node.ctx, ast.Load):
+        return None
+    name = ctx.resolve(node)
+    if name is None:
+        return None
+    module = _removed_module(name)
+    if module is not None:
+        # report the module itself, once per chain: ``torch.legacy`` in ``torch.legacy.nn.X``
+        if name == module:
+            return _module_report(node, ctx.source.quote(node), module, "AttributeError")
+        return None
+    if name.startswith("torch.") and name[6:] in FUNCTIONS:
+        return _function_report(node, ctx.source.quote(node), name[6:], "attribute")
+    return None
+
+
+def _backend(ctx: Context, node: ast.Attribute) -> Optional[Report]:
+    """``self._backend`` in an ``nn.Module`` subclass, or ``X._backend.Name``."""
+    if not ctx.uses_torch or not isinstance(node.ctx, ast.Load):
+        return None
+    parent = ctx.parent
+    thnn_use = (
+        isinstance(parent, ast.Attribute) and parent.value is node and parent.attr[:1].isupper()
+    )
+    if not thnn_use and not (
+        isinstance(node.value, ast.Name) and node.value.id == "self" and _in_module_class(ctx)
+    ):
+        return None
+    return Report(
+        node,
+        f"`{ctx.source.quote(node)}` (the THNN backend) was removed from PyTorch "
+        f"(AttributeError on 2.13); {_BACKEND}",
+    )
+
+
+def _in_module_class(ctx: Context) -> bool:
+    for parent in reversed(ctx.parents):
+        if isinstance(parent, ast.ClassDef):
+            return any(
+                (ctx.resolve(base) or "").startswith("torch.nn.") for base in parent.bases
+            )
+    return False
+
+
+def _method(ctx: Context, node: ast.Call) -> Optional[Report]:
+    func = node.func
+    if not isinstance(func, ast.Attribute):
+        return None
+    src = ctx.source
+    if func.attr == "reinforce":
+        if len(node.args) != 1 or node.keywords or not ctx.uses_torch:
+            return None
+        if ctx.resolve(func.value) is not None or _own_method(ctx, func):
+            return None  # a module's or a class's own ``reinforce``
+        return Report(
+            node,
+            f"`{shorten(src.text(node), 40)}` raises RuntimeError since PyTorch 0.4 "
+            f"(reinforce() was removed); {_REINFORCE}",
+        )
+    if func.attr in FUNCTIONS and ctx.imports_torch and ctx.resolve(func.value) is None:
+        if _own_method(ctx, func):
+            return None
+        return _function_report(node, shorten(src.text(node), 40), func.attr, "method")
+    return None
+
+
+def _own_method(ctx: Context, func: ast.Attribute) -> bool:
+    """``self.reinforce(...)``, or a method the file defines itself."""
+    if isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
+        return True
+    return f"def {func.attr}(" in ctx.text

@@ -1,0 +1,444 @@
+"""TV107: an element of a 1-D tensor (0-dim since 0.4) used where 0.3 gave one element."""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Iterator, List, Optional, Sequence, Set
+
+from .._core import UNSAFE, Context, Fix, Report, rule
+from .._flow import Flow, key
+from .._resolve import LEGACY_TENSOR_TYPES, VARIABLE
+from .._source import needs_parens, shorten
+
+#: losses whose target holds class indices, one per sample
+_CLASS_LOSSES = frozenset((
+    "torch.nn.functional.nll_loss", "torch.nn.functional.cross_entropy",
+))
+_CLASS_LOSS_MODULES = frozenset(("torch.nn.NLLLoss", "torch.nn.CrossEntropyLoss",
+                                 "torch.nn.NLLLoss2d"))
+#: factories of 1-D tensors from one argument (a length or a list)
+_ONE_D_FACTORIES = frozenset((
+    "torch.zeros", "torch.ones", "torch.arange", "torch.randperm", "torch.rand", "torch.randn",
+    "torch.empty", "torch.tensor", "torch.Tensor", "torch.LongTensor", "torch.from_numpy",
+)) | LEGACY_TENSOR_TYPES
+#: methods that keep a tensor 1-D
+_KEEP_SHAPE = frozenset(("long", "cuda", "cpu", "float", "int", "double", "detach",
+                         "clone", "contiguous", "to"))
+#: methods only torch tensors have, whose result's elements are tensors
+_TORCH_ONLY = frozenset(("topk", "multinomial"))
+#: methods whose result is a tensor when the receiver went through ``.data``
+_INDEX_RESULTS = frozenset(("max", "min", "sort", "argmax", "argmin"))
+#: a callee named for a loss: the marker of a finding at a plain name target
+_LOSS_TEXT = re.compile(r"loss|crit|nll|cross_entropy", re.I)
+_JSON = frozenset(("json.dump", "json.dumps"))
+#: names of mappings from ids: ``idx2word``, ``index_to_label``, ``itos``
+_MAPPING_NAME = re.compile(
+    r"(?:^|_)(?:idx|index|ind|ids?|ix|i|words?|chars?|labels?|class(?:es)?|cls|tokens?|tok"
+    r"|cat(?:egory|egories|s)?|w|c|s)(?:2|_to_)[a-z]|^(?:itos|stoi|vocab)$",
+    re.I,
+)
+#: torch functions whose results are Python values, not tensors
+_NOT_TENSORS = ("torch.utils.", "torch.load", "torch.cuda.", "torch.backends.",
+                "torch.distributed.", "torch.get_", "torch.is_", "torch.Size")
+_DICT_CALLS = frozenset(("dict", "collections.OrderedDict", "collections.defaultdict",
+                         "collections.Counter", "OrderedDict", "defaultdict", "Counter"))
+_MAX_DEPTH = 5
+
+
+@rule("TV107")
+def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
+    """Flags an element of a tensor used where PyTorch 0.3 gave a number or a 1-element tensor.
+
+    ## What it does
+    Flags, in files that import torch:
+
+    - the target of a class-index loss -- ``F.nll_loss``, ``F.cross_entropy``,
+      an ``nn.NLLLoss``/``nn.CrossEntropyLoss`` instance (also through a name
+      assigned one) -- written ``target[i]`` where ``target`` is visibly a 1-D
+      tensor: built in the file by ``torch.LongTensor([...])``,
+      ``torch.zeros(n)``, ``Variable(...)``/``.long()``/``.cuda()`` of one, or
+      a function of the file returning one;
+    - a dict key (``idx2word[ni]``, ``d.get(ni)``, ``ni in d``) or a value
+      ``json.dump``-ed that is an element of a torch tensor: ``ni =
+      topi[0][0]`` after ``topv, topi = out.data.topk(1)``,
+      ``torch.multinomial(p, 1)[0]``, a loop variable of ``for t in
+      tensor_1d``.  The container must be a dict by its construction in the
+      file or by its name (``idx2word``, ``index_to_label``, ``itos``).
+
+    Not flagged: elements of lists, numpy arrays or values of unknown origin,
+    indexing a list or string with a tensor (``__index__`` works),
+    ``target[i]`` of a 2-D target (a 1-element row), slices.
+
+    ## Why is this bad?
+    Since PyTorch 0.4 indexing a 1-D tensor gives a 0-dim tensor, where 0.3
+    gave a Python number (tensors) or a one-element tensor (Variables).  A
+    0-dim target makes ``nll_loss`` raise ``ValueError: Expected input
+    batch_size (1) to match target batch_size (0)``; a tensor used as a dict
+    key hashes by identity (``KeyError: tensor(4)``); ``json.dump`` raises
+    ``TypeError: Object of type Tensor is not JSON serializable``.
+
+    ## Example
+    ```python
+    loss += criterion(output, target[i])
+    topv, topi = output.data.topk(1)
+    word = index2word[topi[0][0]]
+    ```
+
+    Use instead:
+    ```python
+    loss += criterion(output, target[i].view(1))
+    topv, topi = output.data.topk(1)
+    word = index2word[topi[0][0].item()]
+    ```
+
+    ## Fix safety
+    The fixes are *unsafe*: ``target[i].view(1)`` (a loss target) and ``key.item()`` (a dict
+    key or JSON value) restore the one-element tensor and the number 0.3 gave,
+    but the evidence that the value is a tensor element is heuristic, and
+    ``.item()`` moves a CUDA value to the host.
+    """
+    if not ctx.imports_torch:
+        return
+    if isinstance(node, ast.Call):
+        yield from _call(ctx, node)
+    elif isinstance(node, ast.Subscript):
+        report = _dict_key(ctx, node.value, node.slice)
+        if report is not None:
+            yield report
+    elif isinstance(node, ast.Compare):
+        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            report = _dict_key(ctx, node.comparators[0], node.left)
+            if report is not None:
+                yield report
+
+
+def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
+    func = node.func
+    name = ctx.resolve(func)
+    if name in _JSON and node.args:
+        for value in _json_values(node.args[0]):
+            if _element(ctx, value, set(), 0):
+                yield _item_report(ctx, value, "is not JSON serializable (TypeError)")
+        return
+    if isinstance(func, ast.Attribute) and func.attr in ("get", "pop", "setdefault"):
+        if node.args and not isinstance(node.args[0], ast.Starred):
+            report = _dict_key(ctx, func.value, node.args[0])
+            if report is not None:
+                yield report
+        return
+    if len(node.args) < 2 or not _class_loss(ctx, node):
+        return
+    target = node.args[1]
+    if isinstance(target, ast.Name) and not (
+            ctx.resolve(func) in _CLASS_LOSSES or _LOSS_TEXT.search(ctx.source.text(func))):
+        return  # (the marker of a loop variable's finding is the loss's name)
+    if not _one_d_element(ctx, target):
+        return
+    src = ctx.source
+    fixed = f"{src.text(target)}.view(1)"
+    yield Report(
+        target,
+        f"`{src.quote(target, 30)}` is a 0-dim tensor since PyTorch 0.4: the loss raises "
+        f"ValueError (target batch size 0); use `{shorten(fixed, 40)}`",
+        Fix((src.replace(target, fixed),), UNSAFE),
+    )
+
+
+def _one_d_element(ctx: Context, target: ast.AST) -> bool:
+    """``target[i]`` of a 1-D tensor, or ``t`` of ``for t in tensor_1d``."""
+    if isinstance(target, ast.Subscript):
+        return _plain_index(target.slice) and _one_d(ctx, target.value, set(), 0)
+    if not isinstance(target, ast.Name):
+        return False
+    values = _values(ctx, target.id)
+    return bool(values) and all(
+        isinstance(v, tuple) and _one_d(ctx, v[1], {target.id}, 0) for v in values
+    )
+
+
+def _json_values(node: ast.AST) -> Sequence[ast.AST]:
+    if isinstance(node, ast.Dict):
+        return [v for v in node.values if v is not None]
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return node.elts
+    return [node]
+
+
+def _item_report(ctx: Context, value: ast.AST, why: str) -> Report:
+    src = ctx.source
+    text = src.text(value)
+    if needs_parens(value, ast.Attribute, src):
+        text = f"({text})"
+    fixed = f"{text}.item()"
+    return Report(
+        value,
+        f"`{src.quote(value, 30)}` is a 0-dim tensor since PyTorch 0.4 (0.3 gave a number) "
+        f"and {why}; use `{shorten(fixed, 40)}`",
+        Fix((src.replace(value, fixed),), UNSAFE),
+    )
+
+
+def _dict_key(ctx: Context, container: ast.AST, index: ast.AST) -> Optional[Report]:
+    if isinstance(index, (ast.Slice, ast.Tuple, ast.Constant)):
+        return None
+    if not _element(ctx, index, set(), 0):
+        return None
+    if not _mapping(ctx, container):
+        return None
+    return _item_report(ctx, index, "hashes by identity as a dict key (KeyError)")
+
+
+def _plain_index(index: ast.AST) -> bool:
+    if isinstance(index, ast.Name):
+        return True
+    return isinstance(index, ast.Constant) and type(index.value) is int
+
+
+# ---------------------------------------------------------------------------
+# evidence
+
+
+def _flows(ctx: Context) -> List[Flow]:
+    """The flow of the function around the node, then the module's."""
+    flows = [ctx.flow()]
+    if ctx.scope.function() is not None:
+        module = ctx.memo.get("TV107 module flow")
+        if module is None:
+            module = ctx.memo["TV107 module flow"] = Flow(ctx.tree, ctx)
+        flows.append(module)  # type: ignore[arg-type]
+    return flows
+
+
+def _values(ctx: Context, k: str) -> Optional[List[ast.AST]]:
+    """What ``k`` is assigned (``=``, and the right side of an unpacking) in the
+    function, or else at module level; ``None`` when it is also bound otherwise."""
+    for flow in _flows(ctx):
+        defs = flow.defs(k)
+        if not defs:
+            continue
+        values = []
+        for d in defs:
+            if d.kind in ("assign", "unpack") and d.value is not None:
+                values.append(d.value)
+            elif d.kind == "for" and d.value is not None:
+                values.append(("for", d.value))  # type: ignore[arg-type]
+            else:
+                return None
+        return values
+    return None
+
+
+def _element(ctx: Context, node: ast.AST, seen: Set[str], depth: int) -> bool:
+    """``node`` is an element of a torch tensor (a 0-dim tensor since 0.4)."""
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(node, ast.Subscript):
+        return _plain_index(node.slice) and _tensor(ctx, node.value, seen, depth + 1)
+    k = key(node)
+    if not isinstance(node, ast.Name) or k in seen:
+        return False
+    values = _values(ctx, k)
+    if not values:
+        return False
+    seen = seen | {k}
+    for value in values:
+        if isinstance(value, tuple):  # ``for t in tensor_1d``
+            if not _one_d(ctx, value[1], seen, depth + 1):
+                return False
+        elif not _element(ctx, value, seen, depth + 1):
+            return False
+    return True
+
+
+def _tensor(ctx: Context, node: ast.AST, seen: Set[str], depth: int) -> bool:
+    """``node`` is visibly a torch tensor (of any shape), or an element of one."""
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(node, ast.Subscript):
+        return _plain_index(node.slice) and _tensor(ctx, node.value, seen, depth + 1)
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = ctx.resolve(func) or ""
+        if name.startswith("torch."):
+            return not name.startswith(_NOT_TENSORS)
+        if name == VARIABLE:
+            return True
+        if isinstance(func, ast.Attribute) and not name:
+            if func.attr in _TORCH_ONLY:
+                return True
+            if func.attr in _INDEX_RESULTS and _through_data(func.value):
+                return True
+            if func.attr in _KEEP_SHAPE:
+                return _tensor(ctx, func.value, seen, depth + 1)
+        return False
+    if isinstance(node, ast.Name) and node.id not in seen:
+        values = _values(ctx, node.id)
+        seen = seen | {node.id}
+        return bool(values) and all(
+            not isinstance(v, tuple) and _tensor(ctx, v, seen, depth + 1) for v in values
+        )
+    return False
+
+
+def _through_data(node: ast.AST) -> bool:
+    """``output.data``, ``out.data.cpu()``: a 0.3 Variable's tensor."""
+    while True:
+        if isinstance(node, ast.Attribute):
+            if node.attr == "data":
+                return True
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            node = node.func.value
+        else:
+            return False
+
+
+def _one_d(ctx: Context, node: ast.AST, seen: Set[str], depth: int,
+           flow: Optional[Flow] = None) -> bool:
+    """``node`` is visibly a 1-D torch tensor (``flow``: of the function ``node``
+    is read in, when not the one around the finding)."""
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = ctx.resolve(func) or ""
+        if name == VARIABLE and node.args:
+            return _one_d(ctx, node.args[0], seen, depth + 1, flow)
+        if name in _ONE_D_FACTORIES:
+            return _one_d_factory(ctx, node, name, flow)
+        if isinstance(func, ast.Attribute) and not name:
+            if func.attr in _KEEP_SHAPE:
+                return _one_d(ctx, func.value, seen, depth + 1, flow)
+            if func.attr == "view" and len(node.args) == 1 and _number(node.args[0]) == -1:
+                return True
+            return False
+        if isinstance(func, ast.Name) and not name:
+            return _returns_one_d(ctx, func.id, seen, depth)
+        return False
+    if isinstance(node, ast.Name) and node.id not in seen:
+        values = _reaching_values(ctx, node, flow)
+        seen = seen | {node.id}
+        return bool(values) and all(
+            _one_d(ctx, v, seen, depth + 1, flow) for v in values if not _same(v, node.id)
+        ) and not all(_same(v, node.id) for v in values)
+    return False
+
+
+def _same(value: ast.AST, name: str) -> bool:
+    """``x.cuda()``, ``x.long()`` rebinding ``x``: the shape it had."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and (
+            value.func.attr in _KEEP_SHAPE):
+        value = value.func.value
+    return isinstance(value, ast.Name) and value.id == name
+
+
+def _reaching_values(ctx: Context, node: ast.Name, flow: Optional[Flow]) -> List[ast.AST]:
+    """The values of the assignments of ``node`` that reach it (the function's
+    flow, else every module-level one); ``[]`` when one is not an assignment."""
+    flows = [flow] if flow is not None else _flows(ctx)
+    for current in flows:
+        defs = current.reaching(node) if current is flows[0] else current.defs(node.id)
+        if defs is None:
+            return []
+        if not defs:
+            continue
+        if any(d.kind != "assign" or d.value is None for d in defs):
+            return []
+        return [d.value for d in defs]
+    return []
+
+
+def _number(node: ast.AST) -> Optional[float]:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _number(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return node.value
+    return None
+
+
+def _flat_list(node: ast.AST) -> bool:
+    """A list display or comprehension of non-sequences."""
+    if isinstance(node, (ast.List, ast.ListComp)):
+        elts = node.elts if isinstance(node, ast.List) else [node.elt]
+        return bool(elts) and not any(
+            isinstance(e, (ast.List, ast.Tuple, ast.ListComp, ast.Starred)) for e in elts)
+    return False
+
+
+def _one_d_factory(ctx: Context, node: ast.Call, name: str, flow: Optional[Flow]) -> bool:
+    """``torch.zeros(n)``, ``torch.LongTensor([a, b])``, ``torch.LongTensor(ids)``
+    with ``ids`` a flat list built in the function."""
+    if len(node.args) != 1 or any(kw.arg not in ("dtype", "device", "requires_grad")
+                                  for kw in node.keywords):
+        return False
+    arg = node.args[0]
+    if _flat_list(arg):
+        return True
+    if isinstance(arg, ast.Name):
+        values = _reaching_values(ctx, arg, flow)
+        return bool(values) and all(_flat_list(v) for v in values)
+    if name in ("torch.tensor", "torch.from_numpy"):
+        return False  # the shape of the data is not known here
+    if isinstance(arg, ast.Constant):
+        return type(arg.value) is int
+    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name):
+        return arg.func.id == "len"  # torch.zeros(len(s))
+    return False
+
+
+def _returns_one_d(ctx: Context, name: str, seen: Set[str], depth: int) -> bool:
+    """A function of the file (module level) every ``return`` of which is 1-D."""
+    if name in seen:
+        return False
+    tree = ctx.tree
+    defs = [d for d in getattr(tree, "body", []) if isinstance(d, ast.FunctionDef)
+            and d.name == name]
+    if len(defs) != 1 or _values(ctx, name) is not None:
+        return False
+    func = defs[0]
+    returns = [n for n in ast.walk(func) if isinstance(n, ast.Return)]
+    if not returns or any(r.value is None for r in returns):
+        return False
+    flows = ctx.memo.setdefault("TV107 flows", {})
+    flow = flows.get(id(func))  # type: ignore[union-attr]
+    if flow is None:
+        flow = flows[id(func)] = Flow(func, ctx)  # type: ignore[index]
+    seen = seen | {name}
+    return all(_one_d(ctx, ret.value, seen, depth + 1, flow) for ret in returns)
+
+
+def _class_loss(ctx: Context, call: ast.Call) -> bool:
+    func = call.func
+    name = ctx.resolve(func)
+    if name in _CLASS_LOSSES:
+        return True
+    if isinstance(func, ast.Call):
+        return ctx.resolve(func.func) in _CLASS_LOSS_MODULES
+    k = key(func)
+    if k is None or name is not None:
+        return False
+    values = _values(ctx, k) if "." not in k else None
+    return bool(values) and all(
+        isinstance(v, ast.Call) and ctx.resolve(v.func) in _CLASS_LOSS_MODULES for v in values
+    )
+
+
+def _mapping(ctx: Context, container: ast.AST) -> bool:
+    """A dict by construction in the file, or by its name (``idx2word``)."""
+    k = key(container)
+    if k is None:
+        return False
+    last = k.rsplit(".", 1)[-1]
+    if _MAPPING_NAME.search(last):
+        return True
+    if "." in k:
+        return False
+    values = _values(ctx, k)
+    return bool(values) and all(
+        isinstance(v, (ast.Dict, ast.DictComp))
+        or (isinstance(v, ast.Call) and (
+            (isinstance(v.func, ast.Name) and v.func.id in _DICT_CALLS)
+            or ctx.resolve(v.func) in _DICT_CALLS))
+        for v in values
+    )

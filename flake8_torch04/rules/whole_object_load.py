@@ -1,0 +1,200 @@
+"""TV106: ``torch.load`` of a whole pickled object, refused by ``weights_only=True``."""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Iterator, List, Optional, Tuple
+
+from .._core import UNSAFE, Context, Fix, Report, rule
+from .._flow import body_nodes, children, key, words
+from .._source import Edit, shorten
+
+_LOADS = frozenset(("torch.load", "torch.serialization.load"))
+#: methods only a module (not a tensor, not a state dict) has
+_MODULE_METHODS = frozenset((
+    "eval", "train", "parameters", "named_parameters", "state_dict", "forward", "modules",
+    "named_modules", "children", "named_children", "zero_grad", "buffers",
+))
+#: methods a loaded value keeps its kind through (a tensor and a module have them)
+_TRANSPARENT = frozenset(("cuda", "cpu", "to", "float", "double", "half"))
+#: methods only a numpy array has
+_NUMPY_METHODS = frozenset(("astype",))
+#: methods of a dict (a checkpoint or state dict)
+_DICT_METHODS = frozenset(("keys", "items", "values", "get", "pop", "update"))
+#: last words of names that hold a whole model
+_MODEL_WORDS = frozenset(("model", "net", "module", "encoder", "decoder"))
+
+WHOLE, NUMPY, STATE, UNKNOWN = "whole", "numpy", "state", None
+
+
+@rule("TV106")
+def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
+    """Flags ``torch.load(f)`` of a whole model or other pickled object.
+
+    ## What it does
+    Flags ``torch.load(f)`` (resolved through imports; a project's own
+    ``load`` is never flagged) without ``weights_only=`` (nor a
+    ``pickle_module``, which turns the default off) whose result is used as a
+    whole object: called, ``.eval()``/``.train()``/``.parameters()``/
+    ``.state_dict()``/``.forward`` on it (also after ``.cuda()``/``.to(...)``),
+    given to a ``numpy`` function or ``.astype(...)``-ed, or bound to a name
+    whose last word is ``model``, ``net`` (``resnet``), ``module``,
+    ``encoder`` or ``decoder`` -- or a name used in those ways in the same
+    function.  Not flagged: a result handed to ``load_state_dict``, indexed by
+    string keys (``ckpt['state_dict']``) or read with dict methods, and
+    results without evidence either way (a loaded tensor can be
+    ``.cuda()``-ed or have a ``.shape``: tensors load fine).
+
+    ## Why is this bad?
+    Since PyTorch 2.6 ``torch.load`` defaults to ``weights_only=True``, which
+    only unpickles tensors, state dicts and plain containers.  A whole pickled
+    ``nn.Module`` (the 0.3-era ``torch.save(model, path)``), a numpy array or
+    a custom class fails with ``UnpicklingError: Weights only load failed``.
+
+    ## Example
+    ```python
+    model = torch.load('model.pkl')
+    model.eval()
+    ```
+
+    Use instead:
+    ```python
+    model = torch.load('model.pkl', weights_only=False)  # a file you trust
+    model.eval()
+    ```
+    Better: load it once this way, save ``model.state_dict()``, and load that
+    with ``model.load_state_dict(torch.load(path))``.
+
+    ## Fix safety
+    Adding ``weights_only=False`` is *unsafe*: unpickling runs arbitrary code
+    from the file, so it is only right for files you trust.
+    """
+    if ctx.resolve(node.func) not in _LOADS:
+        return
+    if len(node.args) >= 3 or any(kw.arg in (None, "weights_only", "pickle_module")
+                                  for kw in node.keywords):
+        return
+    if any(isinstance(a, ast.Starred) for a in node.args) or not node.args and not any(
+            kw.arg == "f" for kw in node.keywords):
+        return
+    kind, why = _use(ctx, node)
+    if kind not in (WHOLE, NUMPY):
+        return
+    src = ctx.source
+    end = max(src.end(n) for n in [*node.args, *(kw.value for kw in node.keywords)])
+    quoted = src.quote(node, 40)
+    what = "a whole model" if kind == WHOLE else "a numpy value"
+    yield Report(
+        node,
+        f"`{quoted}` loads {what} ({why}), refused by weights_only=True (the default "
+        f"since PyTorch 2.6); add `weights_only=False`, only for files you trust",
+        Fix((Edit(end, end, ", weights_only=False"),), UNSAFE),
+    )
+
+
+def _use(ctx: Context, call: ast.Call) -> Tuple[Optional[str], str]:
+    """What the loaded value is used as: ``(kind, evidence in words)``."""
+    parents = _parents(ctx)
+    kind, why = _use_of(ctx, call, parents)
+    if kind is not UNKNOWN:
+        return kind, why
+    parent = parents.get(id(call))
+    target = None
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
+        target = parent.targets[0]
+    elif isinstance(parent, ast.AnnAssign):
+        target = parent.target
+    k = key(target) if target is not None else None
+    if k is None:
+        return UNKNOWN, ""
+    found: Tuple[Optional[str], str] = (UNKNOWN, "")
+    for use in _reads(ctx, k, parent):
+        use_kind, use_why = _use_of(ctx, use, parents)
+        if use_kind == STATE:
+            return STATE, ""
+        if use_kind is not UNKNOWN and found[0] is UNKNOWN:
+            found = (use_kind, use_why)
+    if found[0] is UNKNOWN:
+        ws = words(k.rsplit(".", 1)[-1])
+        if ws and (ws[-1] in _MODEL_WORDS or ws[-1].endswith("net")):
+            return WHOLE, f"bound to `{shorten(k, 20)}`"
+    return found
+
+
+def _use_of(ctx: Context, expr: ast.AST, parents: Dict[int, ast.AST]
+            ) -> Tuple[Optional[str], str]:
+    """What one occurrence of the value tells: through ``.cuda()``/``.to(...)``."""
+    for _ in range(8):
+        parent = parents.get(id(expr))
+        if isinstance(parent, ast.Call):
+            if parent.func is expr:
+                return WHOLE, "called"
+            func = parent.func
+            if isinstance(func, ast.Attribute) and func.attr == "load_state_dict":
+                return STATE, ""
+            name = ctx.resolve(func) or ""
+            if name.split(".", 1)[0] == "numpy":
+                return NUMPY, f"given to `{shorten(ctx.source.text(func), 20)}`"
+            return UNKNOWN, ""
+        if isinstance(parent, ast.Subscript) and parent.value is expr:
+            index = parent.slice
+            if isinstance(index, ast.Constant) and isinstance(index.value, str):
+                return STATE, ""
+            return UNKNOWN, ""
+        if isinstance(parent, ast.Attribute) and parent.value is expr:
+            attr = parent.attr
+            if attr in _MODULE_METHODS:
+                return WHOLE, f"`.{attr}` on it"
+            if attr in _NUMPY_METHODS:
+                return NUMPY, f"`.{attr}` on it"
+            if attr in _DICT_METHODS:
+                return STATE, ""
+            grand = parents.get(id(parent))
+            if attr in _TRANSPARENT and isinstance(grand, ast.Call) and grand.func is parent:
+                expr = grand
+                continue
+        return UNKNOWN, ""
+    return UNKNOWN, ""
+
+
+def _parents(ctx: Context) -> Dict[int, ast.AST]:
+    """Child id -> parent, for the whole file (made once, when a load needs it)."""
+    parents = ctx.memo.get("TV106 parents")
+    if parents is None:
+        parents = {}
+        for node in ast.walk(ctx.tree):
+            for child in children(node):
+                parents[id(child)] = node
+        ctx.memo["TV106 parents"] = parents
+    return parents  # type: ignore[return-value]
+
+
+def _reads(ctx: Context, k: str, binding: ast.AST) -> List[ast.AST]:
+    """The reads of ``k`` after ``binding`` (a statement) in the function; for a
+    module-level name, also in the module's functions that do not bind it."""
+    scope = ctx.flow().node
+    after = (binding.end_lineno or binding.lineno, binding.end_col_offset or 0)
+    found = []
+    for node in body_nodes(scope):
+        if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load):
+            if (node.lineno, node.col_offset) >= after and key(node) == k:
+                found.append(node)
+    if isinstance(scope, ast.Module) and "." not in k:
+        for func in ast.walk(scope):
+            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _binds(func, k):
+                found += [
+                    n for n in body_nodes(func)
+                    if isinstance(n, ast.Name) and n.id == k and isinstance(n.ctx, ast.Load)
+                ]
+    return found
+
+
+def _binds(func: ast.AST, name: str) -> bool:
+    args = func.args
+    params = args.posonlyargs + args.args + args.kwonlyargs + [
+        a for a in (args.vararg, args.kwarg) if a is not None]
+    if any(a.arg == name for a in params):
+        return True
+    return any(
+        isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+        for n in body_nodes(func)
+    )
