@@ -155,7 +155,14 @@ class Settings:
 
     def excluded(self, path: str, is_dir: bool = False) -> bool:
         """Whether ``path`` (a file, or a directory with ``is_dir``) matches an exclude."""
-        return any(self._matches(p, path, is_dir) for p in self.exclude_patterns())
+        return self.matcher(self.exclude_patterns())(path, is_dir)
+
+    def matcher(self, patterns: Sequence[str]):
+        """``(path, is_dir) -> bool``: whether a path matches one of ``patterns``,
+        read with this configuration's semantics (Ruff's globs or flake8's fnmatch)."""
+        def matches(path: str, is_dir: bool = False) -> bool:
+            return any(self._matches(p, path, is_dir) for p in patterns)
+        return matches
 
     def _matches(self, pattern: str, path: str, is_dir: bool = False) -> bool:
         absolute = os.path.abspath(path)

@@ -94,6 +94,7 @@ def discover(
     skip: Optional[Callable[[str, bool], bool]] = None,
     force_exclude: bool = False,
     gitignore: bool = False,
+    skip_parents: bool = True,
 ) -> Iterator[str]:
     """Files to check: named files as given, ``.py``/``.ipynb`` files under directories.
 
@@ -101,14 +102,16 @@ def discover(
     ``skip(path, is_dir)`` says whether the configuration excludes a path; with
     ``gitignore``, what git ignores (``.gitignore`` files, ``.git/info/exclude``)
     is skipped too.  Files named directly are checked whatever the excludes say,
-    unless ``force_exclude`` (what pre-commit, which names every file, needs).
+    unless ``force_exclude`` (what pre-commit, which names every file, needs); then
+    a named file is skipped when it, or a directory above it, is excluded (without
+    ``skip_parents``, ``skip`` looks at the file alone, as flake8 does).
     """
     seen = set()  # (device, inode): one file under two names is checked once
     ignores = GitIgnore() if gitignore else None
 
-    def dropped(path: str, rel: str, is_dir: bool) -> bool:
+    def dropped(path: str, rel: str, is_dir: bool, parent: bool = False) -> bool:
         return (excludes.excluded(rel, is_dir=is_dir)
-                or (skip is not None and skip(path, is_dir))
+                or (skip is not None and (skip_parents or not parent) and skip(path, is_dir))
                 or (ignores is not None and ignores.ignored(path, is_dir)))
 
     for path in paths:
@@ -144,19 +147,20 @@ def discover(
                         yield full
 
 
-def _forced_out(path: str, dropped: Callable[[str, str, bool], bool],
-                is_dir: bool = False) -> bool:
+def _forced_out(path: str, dropped: Callable[..., bool], is_dir: bool = False) -> bool:
     """``--force-exclude``: whether a named path, or a directory above it (up to the
     current directory), is excluded; ``--exclude`` patterns are matched from ``.``."""
     here = os.getcwd()
     candidate = os.path.abspath(path)
+    parent = False
     while True:
         rel = os.path.relpath(candidate, here).replace(os.sep, "/")
         if rel == "." or rel.startswith("../"):
-            return rel != "." and dropped(candidate, os.path.basename(candidate), is_dir)
-        if dropped(candidate, rel, is_dir):
+            return rel != "." and dropped(candidate, os.path.basename(candidate), is_dir,
+                                          parent)
+        if dropped(candidate, rel, is_dir, parent):
             return True
-        candidate, is_dir = os.path.dirname(candidate), True
+        candidate, is_dir, parent = os.path.dirname(candidate), True, True
 
 
 class GitIgnore:

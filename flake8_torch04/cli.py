@@ -256,14 +256,13 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     excludes = Excludes(cli_excludes + _patterns(args.extend_exclude))
     config_patterns = ([] if args.exclude is not None else settings.exclude or []) + \
         settings.extend_exclude
-    skip = None
-    if config_patterns:
-        def skip(path: str, is_dir: bool) -> bool:
-            return any(settings._matches(p, path, is_dir) for p in config_patterns)
+    skip = settings.matcher(config_patterns) if config_patterns else None
     gitignore = settings.respect_gitignore if args.respect_gitignore is None \
         else args.respect_gitignore
+    # (a named file's directories are matched too, except by [flake8] excludes:
+    # flake8 matches a file it is given by its own name and path only)
     paths = list(discover(args.paths, excludes, skip=skip, force_exclude=args.force_exclude,
-                          gitignore=gitignore))
+                          gitignore=gitignore, skip_parents=settings.style != "flake8"))
     if args.add_noqa:
         return _run_add_noqa(paths, settings, options, stdout, stderr)
     results: List[FileResult] = []
@@ -272,7 +271,6 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     for path in paths:
         name = (args.stdin_filename or "stdin") if path == "-" else path
         jobs.append((path, options._replace(codes=settings.codes_for(name))))
-    stdin_job = next((job for job in jobs if job[0] == "-"), None)
     file_jobs = [job for job in jobs if job[0] != "-"]
     processes = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     progress = Progress(len(file_jobs), stderr, not args.quiet)
@@ -300,7 +298,6 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             results.append(result)
         else:
             results.append(by_path[path])
-    del stdin_job
     style = Style(use_colour(args.color, stdout) and fmt in ("concise", "full"))
     status = _report(results, options, fmt, stdout, stderr, fixed_stdin, args, style)
     if args.exit_zero and status == EXIT_FINDINGS and not any(r.error for r in results):
