@@ -92,3 +92,44 @@ def add_noqa(text: str, findings: Sequence[Finding],
         lines[target - 1] = body + ending
         added.update(new)
     return "".join(lines), added
+
+
+def remove_noqa(text: str, prefixes: Sequence[str]) -> Tuple[str, Counter]:
+    """``text`` without the codes matching ``prefixes`` in its ``# noqa: ...`` comments
+    (a comment left without codes is removed whole; a bare ``# noqa`` is kept), and
+    the codes removed, by code.  The inverse of :func:`add_noqa`, one rule at a time."""
+    lines = lines_of(text)
+    readline = io.StringIO("".join(line.rstrip("\r\n") + "\n" for line in lines)).readline
+    comments: List[Tuple[int, int]] = []
+    try:
+        for tok in tokenize.generate_tokens(readline):
+            if tok.type == tokenize.COMMENT:
+                comments.append(tok.start)
+    except (tokenize.TokenError, SyntaxError):
+        return text, Counter()
+    removed: Counter = Counter()
+    for line_no, col in comments:
+        line = lines[line_no - 1]
+        body = line.rstrip("\r\n")
+        ending = line[len(body):]
+        match = NOQA_INLINE.search(body, col)
+        if match is None or match.group("codes") is None:
+            continue
+        listed = [c for c in re.split(r"[,\s]+", match.group("codes")) if c]
+        kept = [c for c in listed if not c.startswith(tuple(prefixes))]
+        if len(kept) == len(listed):
+            continue
+        removed.update(c for c in listed if c not in kept)
+        start, end = match.start(), match.end()
+        rest = body[end:]
+        if kept:
+            new = body[:start] + f"# noqa: {', '.join(kept)}" + (
+                " " if rest[:1] not in ("", " ") else "") + rest
+        elif rest.strip():
+            new = body[:start] + rest.lstrip()  # (other comment text stays a comment)
+            if not new[start:].startswith("#"):
+                new = body[:start] + "# " + rest.lstrip()
+        else:
+            new = body[:start].rstrip()
+        lines[line_no - 1] = new + ending
+    return "".join(lines), removed

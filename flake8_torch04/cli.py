@@ -90,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--add-noqa", action="store_true",
                        help="add a `# noqa: CODE` comment for every finding (merged into "
                             "an existing `# noqa`), to start from a clean baseline")
+    check.add_argument("--remove-noqa", action="append", metavar="CODES",
+                       help="remove these codes (or prefixes) from `# noqa: ...` comments, "
+                            "to take up one rule of an --add-noqa baseline")
     check.add_argument("--select", action="append", metavar="CODES",
                        help="codes or prefixes to report (default: TV0); comma-separated, "
                             "repeatable; a code that matches no rule is an error")
@@ -240,14 +243,17 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     options = Options(settings.codes(), fix=args.fix, unsafe=unsafe, diff=args.diff,
                       quiet=args.quiet)
     fmt = "concise" if args.output_format == "text" else args.output_format
-    if args.add_noqa and (args.fix or args.diff):
-        raise UsageError("--add-noqa cannot be combined with --fix or --diff")
+    remove = _code_list(args.remove_noqa, "--remove-noqa")
+    if remove:
+        check_selectors(("--remove-noqa", code) for code in remove)
+    if args.add_noqa + bool(remove) + (args.fix or args.diff) > 1:
+        raise UsageError("--add-noqa, --remove-noqa and --fix/--diff cannot be combined")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs: give a number of processes of at least 1")
     if args.paths.count("-") > 1:
         raise UsageError("- (standard input) can be given only once")
-    if args.add_noqa and "-" in args.paths:
-        raise UsageError("--add-noqa cannot read standard input")
+    if (args.add_noqa or remove) and "-" in args.paths:
+        raise UsageError("--add-noqa and --remove-noqa cannot read standard input")
     for path in args.paths:
         if path != "-" and not os.path.exists(path):
             raise UsageError(f"{path}: no such file or directory")
@@ -265,6 +271,8 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                           gitignore=gitignore, skip_parents=settings.style != "flake8"))
     if args.add_noqa:
         return _run_add_noqa(paths, settings, options, stdout, stderr)
+    if remove:
+        return _run_remove_noqa(paths, remove, options, stdout, stderr)
     results: List[FileResult] = []
     fixed_stdin: Optional[bytes] = None
     jobs = []
@@ -355,6 +363,42 @@ def _run_add_noqa(paths: List[str], settings, options: Options, stdout: TextIO,
         detail = " (" + ", ".join(f"{c}: {n}" for c, n in sorted(added.items())) + ")" \
             if added else ""
         stdout.write(f"Added {total} noqa comment{'s' if total != 1 else ''} in {files} "
+                     f"file{'s' if files != 1 else ''}{detail}.\n")
+    return EXIT_FINDINGS if failed else EXIT_CLEAN
+
+
+def _run_remove_noqa(paths: List[str], codes: List[str], options: Options,
+                     stdout: TextIO, stderr: TextIO) -> int:
+    from ._addnoqa import remove_noqa
+    from ._files import CannotParse, Document
+
+    removed: Counter = Counter()
+    files = 0
+    failed = False
+    for path in paths:
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+            doc = Document(data, path)
+            text, codes_removed = remove_noqa(doc.text, codes)
+            if not codes_removed:
+                continue
+            write_atomically(path, doc.to_bytes(text))
+        except CannotParse as exc:
+            stderr.write(f"{path}: {exc}\n")
+            failed = True
+            continue
+        except OSError as exc:
+            stderr.write(f"{path}: cannot write: {exc.strerror or exc}\n")
+            failed = True
+            continue
+        removed.update(codes_removed)
+        files += 1
+    if not options.quiet:
+        total = sum(removed.values())
+        detail = " (" + ", ".join(f"{c}: {n}" for c, n in sorted(removed.items())) + ")" \
+            if removed else ""
+        stdout.write(f"Removed {total} noqa code{'s' if total != 1 else ''} in {files} "
                      f"file{'s' if files != 1 else ''}{detail}.\n")
     return EXIT_FINDINGS if failed else EXIT_CLEAN
 

@@ -477,3 +477,18 @@ def test_progress_bar_on_a_terminal_after_a_second(tmp_path, monkeypatch):
     ticks = iter([0.0] * 1000)  # a fast run: none
     monkeypatch.setattr("time.monotonic", lambda: next(ticks))
     assert run() == ""
+
+
+def test_remove_noqa_takes_up_one_rule_of_the_baseline(tree):
+    path = tree / "pkg" / "legacy.py"
+    torch04("check", "--add-noqa", "pkg", cwd=tree)
+    baselined = path.read_text()
+    status, out, _ = torch04("check", "--remove-noqa", "TV002", "pkg", cwd=tree)
+    assert (status, out) == (0, "Removed 2 noqa codes in 1 file (TV002: 2).\n")
+    assert path.read_text() == baselined.replace(", TV002", "").replace("  # noqa: TV002", "")
+    status, out, _ = torch04("check", "pkg", cwd=tree)
+    assert status == 1 and {line.split()[1] for line in out.splitlines()[:-1]} == {"TV002"}
+    torch04("check", "--remove-noqa", "TV", "pkg", cwd=tree)
+    assert path.read_text() == LEGACY
+    assert torch04("check", "--remove-noqa", "TV010", "pkg", cwd=tree)[0] == 2
+    assert torch04("check", "--remove-noqa", "TV001", "--fix", "pkg", cwd=tree)[0] == 2
