@@ -362,7 +362,7 @@ def _run_add_noqa(paths: List[str], settings, options: Options, stdout: TextIO,
         total = sum(added.values())
         detail = " (" + ", ".join(f"{c}: {n}" for c, n in sorted(added.items())) + ")" \
             if added else ""
-        stdout.write(f"Added {total} noqa comment{'s' if total != 1 else ''} in {files} "
+        stdout.write(f"Added {total} noqa code{'s' if total != 1 else ''} in {files} "
                      f"file{'s' if files != 1 else ''}{detail}.\n")
     return EXIT_FINDINGS if failed else EXIT_CLEAN
 

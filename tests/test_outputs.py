@@ -378,7 +378,7 @@ def test_add_noqa_agrees_with_flake8(tmp_path):
 
 def test_add_noqa_baseline_then_rule_by_rule(tree):
     status, out, _ = torch04("check", "--add-noqa", "pkg", cwd=tree)
-    assert out == "Added 4 noqa comments in 1 file (TV001: 2, TV002: 2).\n"
+    assert out == "Added 4 noqa codes in 1 file (TV001: 2, TV002: 2).\n"
     assert torch04("check", "pkg", cwd=tree)[0] == 0
     text = (tree / "pkg" / "legacy.py").read_text()
     # to work on one rule, drop its codes from the comments and fix

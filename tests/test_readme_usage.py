@@ -180,3 +180,32 @@ def test_precommit_section_names_the_hooks():
     for hook_id, entry in hooks.items():
         assert f"`{hook_id}` runs `{entry}`" in text
         assert f"id: {hook_id}" in text
+
+
+def test_step_by_step_migration_runs_as_written(tmp_path):
+    (tmp_path / "examples").mkdir()
+    shutil.copy(EXAMPLE, tmp_path / "examples" / "legacy_train.py")
+    blocks = [body for kind, body in FENCE.findall(section("Migrating a large codebase step "
+                                                           "by step")) if kind == "console"]
+    assert len(blocks) == 4
+    commands = " ".join(blocks)
+    for flag in ("--statistics", "--add-noqa", "--remove-noqa", "--show-fixes"):
+        assert flag in commands
+    for body in blocks:
+        run_console(body, tmp_path)
+    assert "noqa" not in (tmp_path / "examples" / "legacy_train.py").read_text()
+
+
+def test_every_option_and_format_is_documented():
+    from flake8_torch04 import _output, cli
+
+    text = section("Command line")
+    check = next(action for action in cli.build_parser()._subparsers._group_actions
+                 if action.dest == "command").choices["check"]
+    for action in check._actions:
+        for flag in action.option_strings:
+            if flag in ("-h", "--help"):
+                continue
+            assert f"`{flag}" in text or f" {flag}`" in text or f"`{flag}`" in text, flag
+    for fmt in _output.FORMATS:
+        assert f"| `{fmt}` |" in text, fmt
