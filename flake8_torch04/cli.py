@@ -11,23 +11,16 @@ has changes to show; 2 on a usage error or an internal error (the other files
 are still checked and fixed).  A file that cannot be decoded or parsed is
 reported on stderr as ``PATH: cannot parse: REASON (line N)`` and left untouched.
 
-Output formats (after ``--fix``, the findings that remain):
-
-- ``text``: ``PATH:LINE:COL: CODE [*] MESSAGE``, columns 1-based as flake8
-  prints them, ``[*]`` when ``--fix`` (with the options given) would fix it; in
-  notebooks ``PATH:cell N, line M, col C: ...`` (N counts every cell from 1, M
-  counts lines within the cell).  A summary line follows.
-- ``json``: a list of objects ``{"filename", "cell" (null outside notebooks),
-  "line", "column", "end_line", "end_column", "code", "message", "fix"}``:
-  lines 1-based (within the cell in notebooks), columns 1-based character
-  columns, the end exclusive (``end_column`` is one past the last character,
-  plus one); ``fix`` is null or ``{"applicability": "safe"|"unsafe",
-  "applicable": bool (would be applied with the options given), "edits": [{"line",
-  "column", "end_line", "end_column", "content"}], "imports": [module or
-  statement, ...]}``.  The summary and errors go to stderr.
-- ``github``: ``::warning file=P,line=L,col=C,endLine=L,endColumn=C,title=CODE::CODE
-  MESSAGE`` workflow commands (``%``, CR, LF escaped, and ``:`` and ``,`` in
-  properties), ``::error file=P::REASON`` for files that cannot be parsed.
+The configuration (``[tool.torch04]`` in pyproject.toml, else ``[flake8]`` in
+setup.cfg/tox.ini/.flake8) is read by ``_config``; ``--select`` and the other
+options on the command line apply over it.  Output formats (after ``--fix``, the
+findings that remain) are written by ``_output``: ``concise`` (``PATH:LINE:COL:
+CODE [*] MESSAGE``, columns 1-based as flake8 prints them, ``[*]`` when ``--fix``
+with the options given would fix it; in notebooks ``PATH:cell N, line M, col C:
+...``), ``full``, ``json``, ``json-lines``, ``github``, ``gitlab``, ``sarif`` and
+``junit``; with the machine formats the summary and errors go to stderr.
+``--statistics``, ``--show-fixes``, ``--exit-zero``, ``--add-noqa`` and
+``--remove-noqa`` (``_addnoqa``), ``-j`` and the progress bar are here.
 
 With ``-`` (standard input) and ``--fix``, the fixed source goes to stdout and
 everything else to stderr.

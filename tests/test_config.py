@@ -202,6 +202,19 @@ def test_gitignore_is_honoured_in_a_work_tree(tmp_path):
     assert check_json(tmp_path, "--force-exclude", "generated/g.py") == []
     (tmp_path / "pyproject.toml").write_text("[tool.torch04]\nrespect-gitignore = false\n")
     assert len({f[0] for f in check_json(tmp_path, ".")}) == 4
+    assert {f[0] for f in check_json(tmp_path, "--respect-gitignore", ".")} == {
+        "a.py", "pkg/keep.py"}
+
+
+def test_stdin_filename_is_matched_by_per_file_ignores(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.torch04]\nper-file-ignores = {"tests/*" = ["TV001"]}\n')
+    _, out, _ = torch04("check", "--output-format", "json", "--stdin-filename",
+                        "tests/t.py", "-", cwd=tmp_path, stdin=LEGACY)
+    assert codes_in(out) == ["TV002"]
+    _, out, _ = torch04("check", "--output-format", "json", "--stdin-filename",
+                        "src/t.py", "-", cwd=tmp_path, stdin=LEGACY)
+    assert codes_in(out) == ["TV001", "TV002"]
 
 
 def test_force_exclude_applies_every_kind_of_exclude(tmp_path):

@@ -492,3 +492,49 @@ def test_remove_noqa_takes_up_one_rule_of_the_baseline(tree):
     assert path.read_text() == LEGACY
     assert torch04("check", "--remove-noqa", "TV010", "pkg", cwd=tree)[0] == 2
     assert torch04("check", "--remove-noqa", "TV001", "--fix", "pkg", cwd=tree)[0] == 2
+
+
+# ---------------------------------------------------------------------------
+# start-up: what an editor save and a plain run import
+
+
+def _imported(code, cwd):
+    proc = subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return set(proc.stdout.split())
+
+
+LAZY = {"json", "multiprocessing", "pathspec", "tomllib", "tomli", "configparser",
+        "xml.etree.ElementTree", "hashlib", "flake8_torch04._config", "flake8_torch04._output",
+        "flake8_torch04._addnoqa"}
+
+
+def test_the_plugin_imports_none_of_the_command_s_machinery(tmp_path):
+    (tmp_path / "m.py").write_text(LEGACY)
+    code = textwrap.dedent("""\
+        import ast, sys
+        from flake8_torch04.plugin import Plugin
+        text = open("m.py").read()
+        assert list(Plugin(ast.parse(text), text.splitlines(True), "m.py").run())
+        print(" ".join(sys.modules))
+        """)
+    assert not _imported(code, tmp_path) & LAZY
+
+
+def test_a_plain_run_imports_only_what_it_needs(tmp_path):
+    (tmp_path / "m.py").write_text(LEGACY)
+    code = textwrap.dedent("""\
+        import sys
+        from flake8_torch04 import cli
+        out = sys.stdout
+        sys.stdout = open("out.txt", "w")
+        cli.main(["check", "-j", "4", "m.py"])
+        sys.stdout.close()
+        out.write(" ".join(sys.modules))
+        """)
+    imported = _imported(code, tmp_path)
+    assert "flake8_torch04._config" in imported
+    assert not imported & {"json", "multiprocessing", "pathspec", "tomllib", "tomli",
+                           "configparser", "xml.etree.ElementTree", "hashlib"}
+    assert "m.py:4:5: TV001" in (tmp_path / "out.txt").read_text()
