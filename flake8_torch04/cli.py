@@ -215,11 +215,17 @@ def _check_job(job: Tuple[str, Options]) -> FileResult:
 def _check_all(jobs: List[Tuple[str, Options]], processes: int,
                progress: Progress) -> Iterator[FileResult]:
     """Results in the order of ``jobs``, from ``processes`` worker processes."""
+    pool = None
     if processes > 1 and len(jobs) >= MIN_PARALLEL_FILES:
         import multiprocessing
 
+        try:
+            pool = multiprocessing.Pool(min(processes, len(jobs)))
+        except (OSError, ImportError, ValueError):
+            pool = None  # (no semaphores, no /dev/shm: check in this process)
+    if pool is not None:
         chunk = max(1, min(16, len(jobs) // (processes * 4)))
-        with multiprocessing.Pool(processes) as pool:
+        with pool:
             for done, result in enumerate(pool.imap(_check_job, jobs, chunk), 1):
                 progress.update(done)
                 yield result

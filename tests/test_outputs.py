@@ -538,3 +538,16 @@ def test_a_plain_run_imports_only_what_it_needs(tmp_path):
     assert not imported & {"json", "multiprocessing", "pathspec", "tomllib", "tomli",
                            "configparser", "xml.etree.ElementTree", "hashlib"}
     assert "m.py:4:5: TV001" in (tmp_path / "out.txt").read_text()
+
+
+def test_jobs_fall_back_to_one_process_when_processes_cannot_start(tmp_path, monkeypatch):
+    import multiprocessing
+
+    _many(tmp_path)
+    expected = torch04("check", "-j", "1", ".", cwd=tmp_path)
+
+    def no_pool(*args, **kwargs):
+        raise OSError("no semaphores here")
+
+    monkeypatch.setattr(multiprocessing, "Pool", no_pool)
+    assert torch04("check", "-j", "2", ".", cwd=tmp_path) == expected
