@@ -6,6 +6,10 @@ The one entry point for other front ends (the command, a language server)::
     settings = _config.load("pkg/model.py")   # walks up from the file's directory
     if not settings.excluded("pkg/model.py"):
         codes = settings.codes_for("pkg/model.py")   # a tuple of rule codes to run
+    unsafe = bool(settings.unsafe_fixes)             # ``unsafe-fixes`` (None: not set)
+
+``load`` raises :class:`~flake8_torch04._select.UsageError` (with a message that
+names the file and the key or code) for a configuration it cannot use.
 
 Where the configuration comes from (the first found wins):
 
