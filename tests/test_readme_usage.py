@@ -209,3 +209,20 @@ def test_every_option_and_format_is_documented():
             assert f"`{flag}" in text or f" {flag}`" in text or f"`{flag}`" in text, flag
     for fmt in _output.FORMATS:
         assert f"| `{fmt}` |" in text, fmt
+
+
+def test_configuration_examples_are_accepted(tmp_path):
+    blocks = FENCE.findall(section("Configuration"))
+    (ini,) = [body for kind, body in blocks if kind == "ini"]
+    (toml,) = [body for kind, body in blocks if kind == "toml"]
+    shutil.copy(EXAMPLE, tmp_path / "legacy_train.py")
+    (tmp_path / "setup.cfg").write_text(ini, encoding="utf-8")
+    out = torch04(["check", "--statistics", "."], tmp_path)
+    assert "Found 19 findings" in out, out
+    (tmp_path / "pyproject.toml").write_text(toml, encoding="utf-8")
+    out = torch04(["check", "--statistics", "."], tmp_path)
+    # TV006 ignored; TV004 ignored outside src/ by the negated per-file-ignores pattern
+    assert "Found 9 findings" in out and "TV004" not in out and "TV006" not in out, out
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--select", "TV", "."],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and proc.stdout.count(": TV0") == 19, proc.stderr
