@@ -23,6 +23,11 @@ class Located(NamedTuple):
     end_line: int
     fixable: bool  # would be applied with the options given
     edits: Tuple[Tuple[int, int, int, int, str], ...] = ()  # in the same coordinates
+    #: the lines the finding and its fix span (from display line ``span_line``), and
+    #: the same lines with the fix applied (``None``: no fix); for the ``full`` output
+    source: Tuple[str, ...] = ()
+    fixed_source: Optional[str] = None
+    span_line: int = 0
 
 
 class Options(NamedTuple):
@@ -119,8 +124,36 @@ def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool,
         _, start = doc.where(edit.start[0])
         _, end = doc.where(edit.end[0])
         edits.append((start, edit.start[1], end, edit.end[1], edit.text))
+    source, fixed_source, first = _snippet(analysis.lines, finding)
     return Located(finding, cell, line, end_line,
-                   not refused and analysis.fixable(finding, unsafe), tuple(edits))
+                   not refused and analysis.fixable(finding, unsafe),
+                   tuple(edits), source, fixed_source, doc.where(first)[1])
+
+
+#: the most lines a snippet shows
+SNIPPET_LINES = 12
+
+
+def _snippet(lines, finding: Finding):
+    """The lines the finding and its fix span, and the same lines fixed."""
+    edits = finding.fix.edits if finding.fix else ()
+    first = min([finding.line] + [e.start[0] for e in edits])
+    last = max([finding.end_line or finding.line]
+               + [e.end[0] - (1 if e.end[1] == 0 and e.end[0] > e.start[0] else 0)
+                  for e in edits])
+    last = min(last, len(lines), first + SNIPPET_LINES - 1)
+    source = tuple(lines[first - 1:last])
+    if not edits or any(e.start[0] < first or e.end[0] > last + 1 for e in edits):
+        return source, None, first
+    starts = [0]
+    for text in source:
+        starts.append(starts[-1] + len(text))
+    text = "".join(source)
+    for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
+        a = starts[edit.start[0] - first] + edit.start[1]
+        b = starts[edit.end[0] - first] + edit.end[1]
+        text = text[:a] + edit.text + text[b:]
+    return source, text, first
 
 
 def _describe_dropped(doc: Document, dropped: Dropped) -> str:

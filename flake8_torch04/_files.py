@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Sequence, Tuple
 
 # (difflib, tempfile and the notebook module are imported where they are needed)
 if TYPE_CHECKING:  # pragma: no cover
@@ -88,35 +88,131 @@ class Excludes:
         return result
 
 
-def discover(paths: Sequence[str], excludes: Excludes) -> Iterator[str]:
-    """Files to check: named files as given, ``.py``/``.ipynb`` files under directories."""
+def discover(
+    paths: Sequence[str],
+    excludes: Excludes,
+    skip: Optional[Callable[[str, bool], bool]] = None,
+    force_exclude: bool = False,
+    gitignore: bool = False,
+    skip_parents: bool = True,
+) -> Iterator[str]:
+    """Files to check: named files as given, ``.py``/``.ipynb`` files under directories.
+
+    ``excludes`` holds patterns relative to each directory walked (``--exclude``);
+    ``skip(path, is_dir)`` says whether the configuration excludes a path; with
+    ``gitignore``, what git ignores (``.gitignore`` files, ``.git/info/exclude``)
+    is skipped too.  Files named directly are checked whatever the excludes say,
+    unless ``force_exclude`` (what pre-commit, which names every file, needs); then
+    a named file is skipped when it, or a directory above it, is excluded (without
+    ``skip_parents``, ``skip`` looks at the file alone, as flake8 does).
+    """
     seen = set()  # (device, inode): one file under two names is checked once
+    ignores = GitIgnore() if gitignore else None
+
+    def dropped(path: str, rel: str, is_dir: bool, parent: bool = False) -> bool:
+        return (excludes.excluded(rel, is_dir=is_dir)
+                or (skip is not None and (skip_parents or not parent) and skip(path, is_dir))
+                or (ignores is not None and ignores.ignored(path, is_dir)))
+
     for path in paths:
         info = _stat(path) if path != "-" else None
         if info is None or not stat.S_ISDIR(info.st_mode):
+            if force_exclude and path != "-" and _forced_out(path, dropped):
+                continue
             identity = (info.st_dev, info.st_ino) if info is not None else path
             if identity not in seen:
                 seen.add(identity)
                 yield path  # (one that vanished is reported when it is read)
             continue
+        if force_exclude and _forced_out(path, dropped, is_dir=True):
+            continue
         for dirpath, dirnames, filenames in os.walk(path):
             rel_dir = os.path.relpath(dirpath, path).replace(os.sep, "/")
             rel_dir = "" if rel_dir == "." else rel_dir + "/"
             dirnames[:] = sorted(
-                d for d in dirnames if not excludes.excluded(rel_dir + d, is_dir=True)
+                d for d in dirnames
+                if not dropped(os.path.join(dirpath, d), rel_dir + d, True)
             )
             for name in sorted(filenames):
                 if not name.endswith(SOURCE_SUFFIXES):
                     continue
-                if excludes.excluded(rel_dir + name, is_dir=False):
-                    continue
                 full = os.path.join(dirpath, name)
+                if dropped(full, rel_dir + name, False):
+                    continue
                 info = _stat(full)  # ``None``: a dangling link
                 if info is not None and stat.S_ISREG(info.st_mode):
                     identity = (info.st_dev, info.st_ino)
                     if identity not in seen:
                         seen.add(identity)
                         yield full
+
+
+def _forced_out(path: str, dropped: Callable[..., bool], is_dir: bool = False) -> bool:
+    """``--force-exclude``: whether a named path, or a directory above it (up to the
+    current directory), is excluded; ``--exclude`` patterns are matched from ``.``."""
+    here = os.getcwd()
+    candidate = os.path.abspath(path)
+    parent = False
+    while True:
+        rel = os.path.relpath(candidate, here).replace(os.sep, "/")
+        if rel == "." or rel.startswith("../"):
+            return rel != "." and dropped(candidate, os.path.basename(candidate), is_dir,
+                                          parent)
+        if dropped(candidate, rel, is_dir, parent):
+            return True
+        candidate, is_dir, parent = os.path.dirname(candidate), True, True
+
+
+class GitIgnore:
+    """What git ignores: the ``.gitignore`` files from a path's directory up to the top
+    of its work tree, and ``.git/info/exclude`` (matched with ``pathspec``, git's own
+    rules: the deepest file that says something about a path decides).  Outside a git
+    work tree nothing is ignored, as git ignores nothing there."""
+
+    def __init__(self) -> None:
+        self._chains: dict = {}
+
+    def _chain(self, directory: str) -> list:
+        chain = self._chains.get(directory)
+        if chain is None:
+            specs = []
+            here = directory
+            while True:
+                spec = _ignore_file(os.path.join(here, ".gitignore"))
+                if spec is not None:
+                    specs.append((here, spec))
+                if os.path.exists(os.path.join(here, ".git")):
+                    spec = _ignore_file(os.path.join(here, ".git", "info", "exclude"))
+                    if spec is not None:
+                        specs.append((here, spec))
+                    break
+                parent = os.path.dirname(here)
+                if parent == here:
+                    specs = []  # not in a work tree
+                    break
+                here = parent
+            chain = self._chains[directory] = specs
+        return chain
+
+    def ignored(self, path: str, is_dir: bool) -> bool:
+        absolute = os.path.abspath(path)
+        for base, spec in self._chain(os.path.dirname(absolute)):
+            rel = os.path.relpath(absolute, base).replace(os.sep, "/")
+            result = spec.check_file(rel + "/" if is_dir else rel)
+            if result.include is not None:
+                return bool(result.include)
+        return False
+
+
+def _ignore_file(path: str):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return None
+    import pathspec  # (only where there is a .gitignore)
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def _stat(path: str) -> Optional[os.stat_result]:
@@ -182,11 +278,12 @@ class Document:
         return text.encode(self.encoding)
 
     def diff(self, text: str) -> str:
+        name = diff_name(self.name)
         if self.notebook is not None:
-            pairs = [(f"{self.name}:cell {n}", old, new)
+            pairs = [(f"{name}:cell {n}", old, new)
                      for n, (old, new) in sorted(self.notebook.changed_cells(text).items())]
         else:
-            pairs = [(self.name, self.text, text)] if text != self.text else []
+            pairs = [(name, self.text, text)] if text != self.text else []
         chunks = []
         for name, old, new in pairs:
             import difflib
@@ -198,6 +295,17 @@ class Document:
                 chunks.append(line if line.endswith("\n") else line + "\n\\ No newline at end "
                               "of file\n")
         return "".join(chunks)
+
+
+def diff_name(name: str) -> str:
+    """The name in ``a/NAME`` and ``b/NAME`` diff headers, as ``git apply`` reads them:
+    relative to the current directory, without ``./``."""
+    if os.path.isabs(name):
+        rel = os.path.relpath(name)
+        name = name if rel.startswith("..") else rel
+    else:
+        name = os.path.normpath(name)
+    return name.replace(os.sep, "/")
 
 
 def source_encoding(data: bytes) -> str:

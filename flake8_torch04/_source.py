@@ -62,11 +62,21 @@ class Source:
 
 
 def shorten(text: str, limit: int = 40) -> str:
-    """One line, whitespace folded, cut with ``...`` past ``limit`` characters."""
+    """One line, whitespace folded, cut with ``...`` past ``limit`` characters.
+
+    For a *quote* of the flagged source only: the message's suggestion (the code to
+    write instead) goes through :func:`one_line`, which never cuts it, since a
+    finding without an automatic fix has no other place that spells it out.
+    """
     text = " ".join(text.split())
     if len(text) > limit:
         text = text[: limit - 3].rstrip() + "..."
     return text
+
+
+def one_line(text: str) -> str:
+    """A suggestion for a message: one line, whitespace folded, never cut."""
+    return " ".join(text.split())
 
 
 #: Expressions whose source text can stand anywhere an expression can.

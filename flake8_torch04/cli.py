@@ -14,23 +14,16 @@ stderr.  A reader that stops reading (``torch04 check | head``) does not change
 the status.  A file that cannot be decoded or parsed is reported on stderr as
 ``PATH: cannot parse: REASON (line N)`` and left untouched.
 
-Output formats (after ``--fix``, the findings that remain):
-
-- ``text``: ``PATH:LINE:COL: CODE [*] MESSAGE``, columns 1-based as flake8
-  prints them, ``[*]`` when ``--fix`` (with the options given) would fix it; in
-  notebooks ``PATH:cell N, line M, col C: ...`` (N counts every cell from 1, M
-  counts lines within the cell).  A summary line follows.
-- ``json``: a list of objects ``{"filename", "cell" (null outside notebooks),
-  "line", "column", "end_line", "end_column", "code", "message", "fix"}``:
-  lines 1-based (within the cell in notebooks), columns 1-based character
-  columns, the end exclusive (``end_column`` is one past the last character,
-  plus one); ``fix`` is null or ``{"applicability": "safe"|"unsafe",
-  "applicable": bool (would be applied with the options given), "edits": [{"line",
-  "column", "end_line", "end_column", "content"}], "imports": [module or
-  statement, ...]}``.  The summary and errors go to stderr.
-- ``github``: ``::warning file=P,line=L,col=C,endLine=L,endColumn=C,title=CODE::CODE
-  MESSAGE`` workflow commands (``%``, CR, LF escaped, and ``:`` and ``,`` in
-  properties), ``::error file=P::REASON`` for files that cannot be parsed.
+The configuration (``[tool.torch04]`` in pyproject.toml, else ``[flake8]`` in
+setup.cfg/tox.ini/.flake8) is read by ``_config``; ``--select`` and the other
+options on the command line apply over it.  Output formats (after ``--fix``, the
+findings that remain) are written by ``_output``: ``concise`` (``PATH:LINE:COL:
+CODE [*] MESSAGE``, columns 1-based as flake8 prints them, ``[*]`` when ``--fix``
+with the options given would fix it; in notebooks ``PATH:cell N, line M, col C:
+...``), ``full``, ``json``, ``json-lines``, ``github``, ``gitlab``, ``sarif`` and
+``junit``; with the machine formats the summary and errors go to stderr.
+``--statistics``, ``--show-fixes``, ``--exit-zero``, ``--add-noqa`` and
+``--remove-noqa`` (``_addnoqa``), ``-j`` and the progress bar are here.
 
 With ``-`` (standard input) and ``--fix``, the fixed source goes to stdout and
 everything else to stderr.
@@ -41,18 +34,22 @@ import argparse
 import gc
 import os
 import sys
-from typing import List, Optional, Sequence, TextIO
+from collections import Counter
+from typing import Iterator, List, Optional, Sequence, TextIO, Tuple
 
 from . import __version__
 from ._check import FileResult, Options, check_file
 from ._core import all_rules
 from ._files import DEFAULT_EXCLUDES, Excludes, NotWritten, discover, write_atomically
-from ._output import (
-    _escape_data, _escape_property, format_text, github_annotation, json_record, summary_lines,
-)
-from ._select import UsageError, _code_list, selected_codes
+from ._output import FORMATS, MACHINE_FORMATS, Style, use_colour
+from ._select import UsageError, _code_list, check_selectors
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
+#: fewer files than this are checked in this process whatever ``--jobs`` says
+#: (starting worker processes costs more than it saves)
+MIN_PARALLEL_FILES = 8
+#: the progress bar shows once a run has taken this long (seconds)
+PROGRESS_DELAY = 1.0
 
 
 # ---------------------------------------------------------------------------
@@ -78,30 +75,73 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH",
                        help="files or directories (default: .); - reads standard input")
     check.add_argument("--fix", action="store_true", help="apply the safe fixes")
-    check.add_argument("--unsafe-fixes", action="store_true",
+    check.add_argument("--unsafe-fixes", action="store_true", default=None,
                        help="with --fix or --diff, apply the unsafe fixes too")
+    check.add_argument("--no-unsafe-fixes", action="store_false", dest="unsafe_fixes",
+                       help="do not apply unsafe fixes (overrides unsafe-fixes = true in "
+                            "the configuration)")
     check.add_argument("--diff", action="store_true",
-                       help="print the changes --fix would make as a unified diff; write "
-                            "nothing")
+                       help="print the changes --fix would make as a unified diff that "
+                            "`git apply` accepts; write nothing")
+    check.add_argument("--add-noqa", action="store_true",
+                       help="add a `# noqa: CODE` comment for every finding (merged into "
+                            "an existing `# noqa`), to start from a clean baseline")
+    check.add_argument("--remove-noqa", action="append", metavar="CODES",
+                       help="remove these codes (or prefixes) from `# noqa: ...` comments, "
+                            "to take up one rule of an --add-noqa baseline")
     check.add_argument("--select", action="append", metavar="CODES",
                        help="codes or prefixes to report (default: TV); comma-separated, "
-                            "repeatable")
+                            "repeatable; a code that matches no rule is an error")
     check.add_argument("--extend-select", action="append", metavar="CODES",
                        help="codes or prefixes to report in addition to --select")
     check.add_argument("--ignore", action="append", metavar="CODES",
                        help="codes or prefixes not to report; the longer prefix of "
                             "--select and --ignore wins")
+    check.add_argument("--extend-ignore", action="append", metavar="CODES",
+                       help="codes or prefixes not to report, in addition to --ignore")
     check.add_argument("--exclude", action="append", metavar="PATTERNS",
                        help=".gitignore-style patterns of paths to skip when walking "
-                            "directories (replaces the default list: "
-                            f"{', '.join(DEFAULT_EXCLUDES)})")
+                            "directories (replaces the configuration's and the default "
+                            f"list: {', '.join(DEFAULT_EXCLUDES)})")
     check.add_argument("--extend-exclude", action="append", metavar="PATTERNS",
                        help="patterns to skip in addition to --exclude")
-    check.add_argument("--output-format", choices=("text", "json", "github"), default="text",
-                       help="text (default), json, or github (GitHub Actions annotations)")
+    check.add_argument("--force-exclude", action="store_true",
+                       help="apply the excludes to files named on the command line too "
+                            "(for pre-commit and editors, which name every file)")
+    check.add_argument("--respect-gitignore", action="store_true", default=None,
+                       help="skip what git ignores (.gitignore, .git/info/exclude; the "
+                            "default)")
+    check.add_argument("--no-respect-gitignore", action="store_false",
+                       dest="respect_gitignore", help="check files that git ignores too")
+    check.add_argument("--config", metavar="FILE",
+                       help="read the configuration from FILE (pyproject.toml with "
+                            "[tool.torch04], or setup.cfg/tox.ini/.flake8 with [flake8]) "
+                            "instead of looking for one")
+    check.add_argument("--isolated", action="store_true",
+                       help="read no configuration file")
+    check.add_argument("--output-format", choices=FORMATS + ("text",), default="concise",
+                       metavar="FORMAT",
+                       help="concise (default: one line a finding), full (source, caret "
+                            "and fix), json, json-lines, github (Actions annotations), "
+                            "gitlab (Code Quality), sarif (code scanning), junit")
+    check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                       help="colour concise and full output: auto (default: on a "
+                            "terminal, unless NO_COLOR is set), always, never")
+    check.add_argument("--statistics", action="store_true",
+                       help="print one line a code (count, code, fixable, name) instead "
+                            "of the findings")
+    check.add_argument("--show-fixes", action="store_true",
+                       help="with --fix or --diff, list the fixes by file and code")
+    check.add_argument("--exit-zero", action="store_true",
+                       help="exit 0 even when findings remain (still 1 for files that "
+                            "cannot be checked, 2 for usage or internal errors)")
+    check.add_argument("-j", "--jobs", type=int, metavar="N", default=None,
+                       help="check files in N processes (default: the number of CPUs); "
+                            "the output is in the same order whatever N")
     check.add_argument("--stdin-filename", metavar="NAME",
                        help="the name to report for - (a .ipynb name reads a notebook)")
-    check.add_argument("-q", "--quiet", action="store_true", help="print no summary")
+    check.add_argument("-q", "--quiet", action="store_true",
+                       help="print no summary and no progress bar")
 
     explain = commands.add_parser("explain", help="print a rule's documentation")
     explain.add_argument("code", nargs="?", help="a rule code such as TV003 (omit to list)")
@@ -115,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _patterns(values: Optional[Sequence[str]]) -> List[str]:
-    return [p for v in values or () for p in v.split(",") if p.strip()]
+    return [p.strip() for v in values or () for p in v.split(",") if p.strip()]
 
 
 def run_explain(code: Optional[str], out: TextIO) -> int:
@@ -142,15 +182,95 @@ def run_server() -> int:
     return serve()
 
 
+def _settings(args: argparse.Namespace):
+    from . import _config
+
+    settings = _config.load(None, args.config, args.isolated)
+    layer = _config.Layer(
+        _code_list(args.select, "--select"), _code_list(args.extend_select, "--extend-select"),
+        _code_list(args.ignore, "--ignore"), _code_list(args.extend_ignore, "--extend-ignore"),
+    )
+    check_selectors(("--" + option, code) for option, code in layer.selectors())
+    settings.add_layer(layer)
+    return settings
+
+
+class Progress:
+    """A progress bar on a terminal's stderr, shown once a run has taken
+    ``PROGRESS_DELAY`` seconds, erased at the end."""
+
+    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.start = self.clock()
+        self.total = total
+        self.stream = stream
+        isatty = getattr(stream, "isatty", None)
+        self.enabled = enabled and total > 1 and bool(isatty and isatty())
+        self.shown = False
+
+    def update(self, done: int) -> None:
+        if not self.enabled or (not self.shown and self.clock() - self.start < PROGRESS_DELAY):
+            return
+        self.shown = True
+        width = 30
+        filled = width * done // self.total
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
+                          f"{done}/{self.total} files")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def _check_job(job: Tuple[str, Options]) -> FileResult:
+    return check_file(*job)
+
+
+def _check_all(jobs: List[Tuple[str, Options]], processes: int,
+               progress: Progress) -> Iterator[FileResult]:
+    """Results in the order of ``jobs``, from ``processes`` worker processes."""
+    pool = None
+    if processes > 1 and len(jobs) >= MIN_PARALLEL_FILES:
+        import multiprocessing
+
+        try:
+            pool = multiprocessing.Pool(min(processes, len(jobs)))
+        except (OSError, ImportError, ValueError):
+            pool = None  # (no semaphores, no /dev/shm: check in this process)
+    if pool is not None:
+        chunk = max(1, min(16, len(jobs) // (processes * 4)))
+        with pool:
+            for done, result in enumerate(pool.imap(_check_job, jobs, chunk), 1):
+                progress.update(done)
+                yield result
+        return
+    for done, job in enumerate(jobs, 1):
+        result = _check_job(job)
+        progress.update(done)
+        yield result
+
+
 def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    rules = list(all_rules())
-    codes = tuple(selected_codes(rules, _code_list(args.select, "--select"),
-                                 _code_list(args.ignore, "--ignore"),
-                                 _code_list(args.extend_select, "--extend-select") or ()))
-    options = Options(codes, fix=args.fix, unsafe=args.unsafe_fixes, diff=args.diff,
+    settings = _settings(args)
+    unsafe = bool(settings.unsafe_fixes) if args.unsafe_fixes is None else args.unsafe_fixes
+    options = Options(settings.codes(), fix=args.fix, unsafe=unsafe, diff=args.diff,
                       quiet=args.quiet)
+    fmt = "concise" if args.output_format == "text" else args.output_format
+    remove = _code_list(args.remove_noqa, "--remove-noqa")
+    if remove:
+        check_selectors(("--remove-noqa", code) for code in remove)
+    if args.add_noqa + bool(remove) + (args.fix or args.diff) > 1:
+        raise UsageError("--add-noqa, --remove-noqa and --fix/--diff cannot be combined")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs: give a number of processes of at least 1")
     if args.paths.count("-") > 1:
         raise UsageError("- (standard input) can be given only once")
+    if (args.add_noqa or remove) and "-" in args.paths:
+        raise UsageError("--add-noqa and --remove-noqa cannot read standard input")
     for path in args.paths:
         if path != "-":
             try:
@@ -158,65 +278,195 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             except OSError as exc:  # (ENOENT, ELOOP, EACCES, ...: say which)
                 reason = (exc.strerror or str(exc)).lower()
                 raise UsageError(f"{path}: {reason}") from None
-    excludes = Excludes(
-        (_patterns(args.exclude) if args.exclude is not None else list(DEFAULT_EXCLUDES))
-        + _patterns(args.extend_exclude)
-    )
-    fmt = args.output_format
+    cli_excludes = _patterns(args.exclude) if args.exclude is not None else (
+        list(DEFAULT_EXCLUDES) if settings.exclude is None else [])
+    excludes = Excludes(cli_excludes + _patterns(args.extend_exclude))
+    config_patterns = ([] if args.exclude is not None else settings.exclude or []) + \
+        settings.extend_exclude
+    skip = settings.matcher(config_patterns) if config_patterns else None
+    gitignore = settings.respect_gitignore if args.respect_gitignore is None \
+        else args.respect_gitignore
+    # (a named file's directories are matched too, except by [flake8] excludes:
+    # flake8 matches a file it is given by its own name and path only)
+    paths = list(discover(args.paths, excludes, skip=skip, force_exclude=args.force_exclude,
+                          gitignore=gitignore, skip_parents=settings.style != "flake8"))
+    if args.add_noqa:
+        return _run_add_noqa(paths, settings, options, stdout, stderr)
+    if remove:
+        return _run_remove_noqa(paths, remove, options, stdout, stderr)
     results: List[FileResult] = []
     fixed_stdin: Optional[bytes] = None
-    for path in discover(args.paths, excludes):
-        if path == "-":
-            name = args.stdin_filename or "stdin"
-            data = sys.stdin.buffer.read()
-            result = check_file(path, options, stdin=data, name=name)
-            if options.fix and not options.diff:
-                fixed_stdin = result.new_data if result.new_data is not None else data
-        else:
-            result = check_file(path, options)
+    jobs = []
+    for path in paths:
+        name = (args.stdin_filename or "stdin") if path == "-" else path
+        jobs.append((path, options._replace(codes=settings.codes_for(name))))
+    file_jobs = [job for job in jobs if job[0] != "-"]
+    processes = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    progress = Progress(len(file_jobs), stderr, not args.quiet)
+    by_path = {}
+    try:
+        for result in _check_all(file_jobs, processes, progress):
             if options.fix and not options.diff and result.new_data is not None:
                 try:
-                    write_atomically(path, result.new_data, original=result.original)
+                    write_atomically(result.name, result.new_data, original=result.original)
                 except (NotWritten, OSError) as exc:
                     reason = (f"not written: {exc}" if isinstance(exc, NotWritten)
                               else f"cannot write: {exc.strerror or exc}")
                     # what is reported is the file as it stays: checked, not fixed
-                    result = check_file(path, options._replace(fix=False))._replace(
-                        error=reason)
-        results.append(result)
-    return _write_report(results, options, fmt, stdout, stderr, fixed_stdin)
+                    result = check_file(result.name, options._replace(
+                        codes=settings.codes_for(result.name), fix=False))._replace(error=reason)
+            by_path[result.name] = result
+    finally:
+        progress.close()
+    for path, job_options in jobs:
+        if path == "-":
+            name = args.stdin_filename or "stdin"
+            data = sys.stdin.buffer.read()
+            result = check_file(path, job_options, stdin=data, name=name)
+            if options.fix and not options.diff:
+                fixed_stdin = result.new_data if result.new_data is not None else data
+            results.append(result)
+        else:
+            results.append(by_path[path])
+    style = Style(use_colour(args.color, stdout) and fmt in ("concise", "full"))
+    status = _write_report(results, options, fmt, stdout, stderr, fixed_stdin, args, style)
+    if args.exit_zero and status == EXIT_FINDINGS and not any(r.error for r in results):
+        return EXIT_CLEAN
+    return status
+
+
+def _run_add_noqa(paths: List[str], settings, options: Options, stdout: TextIO,
+                  stderr: TextIO) -> int:
+    from ._addnoqa import add_noqa
+    from ._check import check_document
+    from ._files import CannotParse, Document
+
+    added: Counter = Counter()
+    files = 0
+    failed = False
+    for path in paths:
+        file_options = options._replace(codes=settings.codes_for(path))
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+            doc = Document(data, path)
+            result = check_document(doc, file_options)
+            if result.error or not result.findings:
+                if result.error:
+                    stderr.write(f"{path}: {result.error}\n")
+                    failed = True
+                continue
+            text, codes = add_noqa(doc.text, [loc.finding for loc in result.findings],
+                                   doc.locked)
+            if not codes:
+                continue
+            check = check_document(Document(doc.to_bytes(text), path), file_options)
+            if check.error:  # (never expected: a comment at the end of a logical line)
+                stderr.write(f"{path}: noqa comments not added: {check.error}\n")
+                failed = True
+                continue
+            for loc in check.findings:
+                stderr.write(f"{path}:{loc.line}:{loc.finding.col + 1}: {loc.finding.code} "
+                             f"could not be silenced with a noqa comment\n")
+                failed = True
+            write_atomically(path, doc.to_bytes(text))
+        except CannotParse as exc:
+            stderr.write(f"{path}: {exc}\n")
+            failed = True
+            continue
+        except OSError as exc:
+            stderr.write(f"{path}: cannot write: {exc.strerror or exc}\n")
+            failed = True
+            continue
+        added.update(codes)
+        files += 1
+    if not options.quiet:
+        total = sum(added.values())
+        detail = " (" + ", ".join(f"{c}: {n}" for c, n in sorted(added.items())) + ")" \
+            if added else ""
+        stdout.write(f"Added {total} noqa code{'s' if total != 1 else ''} in {files} "
+                     f"file{'s' if files != 1 else ''}{detail}.\n")
+    return EXIT_FINDINGS if failed else EXIT_CLEAN
+
+
+def _run_remove_noqa(paths: List[str], codes: List[str], options: Options,
+                     stdout: TextIO, stderr: TextIO) -> int:
+    from ._addnoqa import remove_noqa
+    from ._files import CannotParse, Document
+
+    removed: Counter = Counter()
+    files = 0
+    failed = False
+    for path in paths:
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+            doc = Document(data, path)
+            text, codes_removed = remove_noqa(doc.text, codes)
+            if not codes_removed:
+                continue
+            write_atomically(path, doc.to_bytes(text))
+        except CannotParse as exc:
+            stderr.write(f"{path}: {exc}\n")
+            failed = True
+            continue
+        except OSError as exc:
+            stderr.write(f"{path}: cannot write: {exc.strerror or exc}\n")
+            failed = True
+            continue
+        removed.update(codes_removed)
+        files += 1
+    if not options.quiet:
+        total = sum(removed.values())
+        detail = " (" + ", ".join(f"{c}: {n}" for c, n in sorted(removed.items())) + ")" \
+            if removed else ""
+        stdout.write(f"Removed {total} noqa code{'s' if total != 1 else ''} in {files} "
+                     f"file{'s' if files != 1 else ''}{detail}.\n")
+    return EXIT_FINDINGS if failed else EXIT_CLEAN
 
 
 def _report(results: List[FileResult], options: Options, fmt: str, stdout: TextIO,
-            stderr: TextIO, fixed_stdin: Optional[bytes]) -> int:
+            stderr: TextIO, fixed_stdin: Optional[bytes], args: argparse.Namespace,
+            style: Style) -> int:
+    from . import _output
+
     # with a fixed standard input on stdout, everything else goes to stderr
     out = stderr if fixed_stdin is not None else stdout
-    info = stderr if fmt == "json" or options.diff or fixed_stdin is not None else stdout
+    machine = fmt in MACHINE_FORMATS
+    info = stderr if machine or options.diff or fixed_stdin is not None else stdout
     if options.diff:
         for r in results:
             stdout.write(r.diff)
+    elif args.statistics:
+        _output.write_statistics(results, out, machine)
     else:
-        if fmt == "json":
-            records = [json_record(r, loc) for r in results for loc in r.findings]
-            import json
-
-            out.write(json.dumps(records, indent=2, ensure_ascii=False) + "\n")
+        if fmt in ("json", "json-lines"):
+            _output.write_json(results, out, lines=fmt == "json-lines")
+        elif fmt == "gitlab":
+            _output.write_gitlab(results, out)
+        elif fmt == "sarif":
+            _output.write_sarif(results, out, options)
+        elif fmt == "junit":
+            _output.write_junit(results, out)
         for r in results:
-            if fmt == "text":
-                format_text(r, out)
+            if fmt == "concise":
+                _output.format_text(r, out, style)
+            elif fmt == "full":
+                _output.format_full(r, out, options, style)
             elif fmt == "github":
                 for loc in r.findings:
-                    out.write(github_annotation(r, loc) + "\n")
+                    out.write(_output.github_annotation(r, loc) + "\n")
     for r in results:
         for note in r.dropped + r.notes:
             stderr.write(f"{r.name}: {note}\n")
         if r.error:
             if fmt == "github":
-                out.write(f"::error file={_escape_property(r.name)}::"
-                          f"{_escape_data(r.error)}\n")
+                out.write(_output.github_error(r) + "\n")
             stderr.write(f"{r.name}: {r.error}\n")
+    if args.show_fixes and (options.fix or options.diff):
+        _output.write_fixes(results, info, diff=options.diff)
     if not options.quiet:
-        for line in summary_lines(results, options):
+        for line in _output.summary_lines(results, options):
             info.write(line + "\n")
     if fixed_stdin is not None:
         stdout.flush()
@@ -243,7 +493,8 @@ class OutputError(Exception):
 
 
 def _write_report(results: List[FileResult], options: Options, fmt: str, stdout: TextIO,
-                  stderr: TextIO, fixed_stdin: Optional[bytes]) -> int:
+                  stderr: TextIO, fixed_stdin: Optional[bytes], args: argparse.Namespace,
+                  style: Style) -> int:
     """:func:`_report`, with the failures of standard output said in one line.
 
     A reader that goes away (``torch04 check | head``) ends the output, not the
@@ -252,7 +503,7 @@ def _write_report(results: List[FileResult], options: Options, fmt: str, stdout:
     written out, so that an editor never takes an empty output for the fix.
     """
     try:
-        status = _report(results, options, fmt, stdout, stderr, fixed_stdin)
+        status = _report(results, options, fmt, stdout, stderr, fixed_stdin, args, style)
         stdout.flush()
         return status
     except BrokenPipeError:

@@ -263,3 +263,51 @@ def test_flake8_hook_with_the_plugin_as_additional_dependency(hook_repo, project
     assert_reports(result.output, [p.replace(" [*]", "") for p in SAFE_FINDINGS])
     assert_reports(result.output, OTHER_FINDINGS)
     assert (project / "legacy.py").read_text(encoding="utf-8") == LEGACY
+
+
+def test_hook_and_flake8_agree_on_a_tree_with_setup_cfg(hook_repo, project, env):
+    # The project's [flake8] section configures the torch04 hook too: the hook,
+    # flake8 with the plugin and `torch04 check .` report the same findings.
+    # (`vendor/*` rather than `vendor`: flake8 matches a file it is given, as
+    # pre-commit gives every file, by its own name and path, not its directories.)
+    (project / "setup.cfg").write_text(textwrap.dedent(
+        """\
+        [flake8]
+        extend-ignore = E203,TV002
+        extend-exclude = vendor/*
+        per-file-ignores =
+            tests/*.py: TV001,TV005
+        """), encoding="utf-8")
+    (project / "tests").mkdir()
+    (project / "tests" / "test_legacy.py").write_text(LEGACY, encoding="utf-8")
+    (project / "vendor").mkdir()
+    (project / "vendor" / "legacy_vendor.py").write_text(LEGACY, encoding="utf-8")
+    git("add", "-A", cwd=project, env=env)
+    rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=hook_repo, env=env, check=True,
+                         capture_output=True, text=True).stdout.strip()
+    (project / ".pre-commit-config.yaml").write_text(textwrap.dedent(
+        f"""\
+        repos:
+          - repo: {hook_repo.as_uri()}
+            rev: {rev}
+            hooks:
+              - id: torch04
+        """), encoding="utf-8")
+    git("add", ".pre-commit-config.yaml", cwd=project, env=env)
+    proc = pre_commit("run", "torch04", "--all-files", "--verbose", cwd=project, env=env)
+    assert proc.returncode == 1
+    hook = hooks(proc.stdout)["torch04"]
+    ours = sorted(line.split(" ")[0] + line.split(" ")[1]
+                  for line in hook.output.splitlines() if re.match(r"[\w/]+\.py:\d", line))
+    flake8 = subprocess.run([sys.executable, "-m", "flake8", "--select", "TV", "--format",
+                             "%(path)s:%(row)d:%(col)d:%(code)s", "."],
+                            cwd=project, env=env, capture_output=True, text=True)
+    theirs = sorted(line[2:] if line.startswith("./") else line
+                    for line in flake8.stdout.splitlines())
+    assert ours == theirs
+    command = subprocess.run([sys.executable, "-m", "flake8_torch04", "check", "."],
+                             cwd=project, env=env, capture_output=True, text=True)
+    assert sorted(line.split(" ")[0] + line.split(" ")[1] for line in
+                  command.stdout.splitlines()[:-1]) == ["./" + line for line in ours]
+    assert {line.split(":")[0] for line in ours} == {"legacy.py"}
+    assert {line.split(":")[3] for line in ours} == {"TV001", "TV005"}

@@ -8,7 +8,7 @@ from typing import Iterable, Iterator, List, Optional, Tuple
 from .. import _resolve
 from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
 from .._flow import Flow, grad_disabled, key, plainly_not_tensor, words
-from .._source import Edit, has_comment, needs_parens, shorten
+from .._source import Edit, has_comment, needs_parens, one_line
 
 _PARAM_WORDS = frozenset(("weight", "bias", "weights", "biases"))
 _BUFFERS = frozenset(("running_mean", "running_var"))
@@ -266,7 +266,7 @@ def _guarded(ctx: Context, text: str) -> str:
 
 def _message(ctx: Context, node: ast.AST, suggestion: str,
              what: str = "bypasses autograd") -> str:
-    return f"`{ctx.source.quote(node)}` {what} ({_LEGACY}); use `{shorten(suggestion, 50)}`"
+    return f"`{ctx.source.quote(node)}` {what} ({_LEGACY}); use `{one_line(suggestion)}`"
 
 
 # -- the rule --------------------------------------------------------------

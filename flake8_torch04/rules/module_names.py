@@ -6,7 +6,7 @@ import re
 from typing import Iterator, List, Optional, Set, Tuple
 
 from .._core import UNSAFE, Context, Fix, Report, rule
-from .._source import Edit, has_comment, shorten
+from .._source import Edit, has_comment, one_line, shorten
 from .type_comparison import assigned_literal, binding_count
 
 #: registration methods, by the name of the argument that follows the name
@@ -294,7 +294,7 @@ def _name_report(
             new = _apply(src.text(expr), src.start(expr), edits)
         else:
             new = edits[0].text  # the literal or template
-        advice = f"use `{shorten(new, 30)}`"
+        advice = f"use `{one_line(new)}`"
         fix = Fix(tuple(edits), UNSAFE)
     return Report(
         expr,

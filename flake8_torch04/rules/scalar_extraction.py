@@ -8,7 +8,7 @@ from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
 from .._flow import (
     Def, Flow, detaches, enclosing_loop, grad_disabled, key, plainly_not_tensor, words,
 )
-from .._source import has_comment, needs_parens, shorten
+from .._source import has_comment, needs_parens, one_line
 
 # -- names ---------------------------------------------------------------
 
@@ -564,7 +564,7 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
     safety = UNSAFE if has_comment(dropped) else SAFE
     return Report(
         node,
-        f"`{src.quote(node)}` {why}; use `{shorten(fixed)}`",
+        f"`{src.quote(node)}` {why}; use `{one_line(fixed)}`",
         Fix((src.replace(node, fixed),), safety),
     )
 
@@ -606,7 +606,7 @@ def _accumulation(ctx: Context, node: ast.AST) -> Optional[Report]:
     return Report(
         node,
         f"`{src.quote(node)}` keeps every iteration's autograd graph alive (losses are "
-        f"tensors since PyTorch 0.4); use `{shorten(whole, 50)}`",
+        f"tensors since PyTorch 0.4); use `{one_line(whole)}`",
         Fix((src.replace(leak, fixed),), UNSAFE),
     )
 

@@ -8,7 +8,7 @@ from .._core import UNSAFE, Context, Fix, Report, rule
 from .._record import record
 from .._flow import Flow, body_nodes
 from .._resolve import LEGACY_TENSOR_TYPES, VARIABLE, Scope
-from .._source import Edit, has_comment, needs_parens, shorten
+from .._source import Edit, has_comment, needs_parens, one_line, shorten
 
 #: what ``type(t).__name__`` was for the legacy classes under PyTorch 0.3
 LEGACY_NAMES = frozenset(q.rsplit(".", 1)[1] for q in LEGACY_TENSOR_TYPES) | {"Variable"}
@@ -401,7 +401,7 @@ def _compare(ctx: Context, node: ast.Compare) -> Iterator[Report]:
         fix = None
         if len(node.ops) == 1 and not has_comment(src.text(node)):
             fix = Fix((src.replace(node, text),), UNSAFE, imports)
-        yield Report(node, f"{problem}; use `{shorten(text, 45)}`", fix)
+        yield Report(node, f"{problem}; use `{one_line(text)}`", fix)
         return
 
 
@@ -426,7 +426,7 @@ def _replacement(ctx: Context, match: Match) -> Optional[Tuple[str, Tuple[str, .
 
 def _advice(ctx: Context, match: Match) -> str:
     """What to write instead, where there is no clean replacement."""
-    e = shorten(_subject_text(ctx, match.subject), 30)
+    e = one_line(_subject_text(ctx, match.subject))
     neg = "not " if match.negated else ""
     if match.types is None:
         if len(match.names) > 1:
@@ -462,8 +462,7 @@ def _assertion(ctx: Context, node: ast.Call) -> Iterator[Report]:
         return
     method = "assertIsInstance" if positive else "assertNotIsInstance"
     e_text, (type_text, imports) = _subject_text(ctx, match.subject), types
-    receiver = shorten(src.text(func.value), 20)
-    suggestion = shorten(f"{receiver}.{method}({e_text}, {type_text})", 45)
+    suggestion = one_line(f"{src.text(func.value)}.{method}({e_text}, {type_text})")
     fix = None
     if not has_comment(src.text(node)):
         end = src.end(func)
@@ -496,7 +495,7 @@ def _lookup(ctx: Context, node: ast.AST, mapping: ast.AST, key: ast.AST) -> Iter
         return
     if _container_types(ctx, mapping) is None or not _is_real_type_call(ctx, key):
         return
-    e_text = shorten(_subject_text(ctx, e), 30)
+    e_text = one_line(_subject_text(ctx, e))
     yield Report(
         node,
         f"`{quote(ctx, node, node)}` finds no legacy tensor type key {_WHY}; "

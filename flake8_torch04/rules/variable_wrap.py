@@ -8,7 +8,7 @@ from typing import Dict, Iterator, List, Optional, Set
 from .._core import SAFE, UNSAFE, Context, Fix, Report, at_line_start, rule
 from .._flow import key
 from .._resolve import VARIABLE
-from .._source import Edit, has_comment, needs_parens, shorten
+from .._source import Edit, has_comment, needs_parens, one_line, shorten
 
 #: torch factories that take ``requires_grad=``
 FACTORIES = frozenset(
@@ -254,7 +254,7 @@ def _wrap_report(ctx: Context, node: ast.Call) -> Report:
         else:
             new = _suffix(ctx, data, data_text, f".requires_grad_({rg_text})")
             safety = UNSAFE
-    suggestion = shorten(new)
+    suggestion = one_line(new)
     if volatile is not None and not _is_const(volatile, False):
         return Report(node, f"{what}; use `{suggestion}` (see TV002 for `volatile`)")
     outside = src.text(node).replace(data_text, "", 1)

@@ -6,7 +6,7 @@ from typing import Iterator, List, Optional, Set, Tuple
 
 from .._core import SAFE, UNSAFE, Context, Fix, Report, match_offsets, rule
 from .._resolve import VARIABLE, key
-from .._source import Edit, has_comment, shorten
+from .._source import Edit, has_comment, one_line, shorten
 
 _SINCE = "has no effect since PyTorch 0.4"
 
@@ -167,9 +167,9 @@ def _keyword(ctx: Context, node: ast.Call) -> Iterator[Report]:
         yield Report(where, f"`volatile=False` {_SINCE}; drop the argument", fix)
     else:
         if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not):
-            enabled = shorten(src.text(value.operand), 30)  # volatile=not for_training
+            enabled = one_line(src.text(value.operand))  # volatile=not for_training
         else:
-            expr = shorten(src.text(value), 30)
+            expr = one_line(src.text(value))
             if not isinstance(value, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
                 expr = f"({expr})"
             enabled = f"not {expr}"
@@ -224,7 +224,7 @@ def _attribute(ctx: Context, node: ast.Attribute) -> Report:
     if isinstance(value, ast.Constant) and value.value is True:
         advice = "use `with torch.no_grad():`"
     elif value is not None and not isinstance(value, ast.Constant):
-        advice = f"use `torch.set_grad_enabled(not {shorten(ctx.source.text(value), 30)})`"
+        advice = f"use `torch.set_grad_enabled(not {one_line(ctx.source.text(value))})`"
     else:
         advice = "use `with torch.no_grad():` where gradients are not needed"
     return Report(node, f"setting `{quoted}` {_SINCE}; {advice}")
