@@ -21,7 +21,7 @@ flake8 (``defaults.NOQA_INLINE_REGEXP``, ``violation.is_inline_ignored``,
 from __future__ import annotations
 
 import re
-from typing import Dict, Iterable, List, Optional, Sequence, Set
+from typing import Dict, Optional, Sequence
 
 NOQA_INLINE = re.compile(
     r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE
@@ -92,58 +92,3 @@ class Noqa:
 
     def suppresses(self, line: int, code: str) -> bool:
         return self.exempt or suppresses(self.text_for(line), code)
-
-
-def _units(lines: Sequence[str]) -> Dict[int, int]:
-    """Line number -> the last line of the unit flake8 searches for it (see module doc)."""
-    mapping = line_mapping(lines)
-    last: Dict[int, int] = {}
-    for number in range(1, len(lines) + 1):
-        text = mapping.get(number)
-        last[number] = number
-        if text is not None:
-            # the unit's lines are consecutive: find where ``number``'s unit ends
-            end = number
-            while end + 1 <= len(lines) and mapping.get(end + 1) is text:
-                end += 1
-            last[number] = end
-    return last
-
-
-def add_noqa(lines: Sequence[str], wanted: Dict[int, Iterable[str]]) -> List[str]:
-    """``lines`` with ``# noqa`` comments that suppress ``wanted`` codes (line -> codes).
-
-    The comment goes where flake8 looks for it: at the end of the last line of
-    the line's unit (after the closing quotes of a multi-line string, after a
-    backslash continuation).  A ``# noqa`` already there is extended with the
-    codes it does not already suppress; a bare ``# noqa`` is left alone.
-    """
-    out = list(lines)
-    if not wanted:
-        return out
-    last_of = _units(out)
-    by_line: Dict[int, Set[str]] = {}
-    for line, codes in wanted.items():
-        if 0 < line <= len(out):
-            by_line.setdefault(last_of.get(line, line), set()).update(codes)
-    for line, codes in by_line.items():
-        out[line - 1] = _with_codes(out[line - 1], sorted(codes))
-    return out
-
-
-def _with_codes(line: str, codes: Sequence[str]) -> str:
-    body = line.rstrip("\r\n")
-    newline = line[len(body):]
-    match = NOQA_INLINE.search(body)
-    if match is not None:
-        listed = match.group("codes")
-        if listed is None:
-            return line  # a bare ``# noqa`` suppresses everything already
-        missing = [c for c in codes if not suppresses(match.group(0), c)]
-        if not missing:
-            return line
-        known = [c.strip() for c in _CODE_SEPARATOR.split(listed) if c.strip()]
-        merged = "# noqa: " + ", ".join(known + missing)
-        end = match.start() + len(match.group(0).rstrip(", \t"))
-        return body[:match.start()] + merged + body[end:] + newline
-    return body.rstrip() + "  # noqa: " + ", ".join(codes) + newline

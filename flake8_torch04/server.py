@@ -47,11 +47,18 @@ FIX_ALL_COMMAND = "torch04.fixAll"
 
 def settings_for(path: str) -> Tuple[Tuple[str, ...], bool]:
     """The codes to report for ``path`` and whether unsafe fixes are offered,
-    as ``torch04 check`` decides them for that file."""
-    from ._core import gates
-    from ._select import selected_codes
+    as ``torch04 check`` decides them for that file: from the configuration
+    found walking up from it (``[tool.torch04]``, else ``[flake8]``).  Unsafe
+    fixes are offered as code actions (marked as such) unless the
+    configuration says ``unsafe-fixes = false``."""
+    from . import _config
+    from ._select import UsageError
 
-    return tuple(selected_codes(list(gates()), None, None)), True
+    try:
+        settings = _config.load(path if os.path.isabs(path) else None)
+    except UsageError:
+        settings = _config.load(path if os.path.isabs(path) else None, isolated=True)
+    return settings.codes_for(path), settings.unsafe_fixes is not False
 
 
 def _path(uri: str) -> str:
@@ -61,13 +68,28 @@ def _path(uri: str) -> str:
     return uri
 
 
-def analyse(text: str, path: str) -> Optional[Analysis]:
-    """The findings of ``text`` (``None`` when it does not parse)."""
+def analyse(text: str, path: str) -> Tuple[Optional[Analysis], Optional[List[Finding]]]:
+    """The analysis of ``text`` (``None`` when it does not parse) and, for a file
+    that parses only once its ``async=`` keywords are renamed (TV101), its
+    findings in the original text's coordinates."""
     codes, _ = settings_for(path)
     try:
-        return Analysis(text, codes, path)
+        return Analysis(text, codes, path), None
     except (SyntaxError, ValueError):
-        return None
+        pass
+    if "TV101" not in codes:
+        return None, None
+    from ._fix import parse
+    from ._rescue import rescue, rescued_findings
+
+    rescued = rescue(text, parse)
+    if rescued is None:
+        return None, None
+    try:
+        analysis = Analysis(rescued.text, codes, path)
+    except (SyntaxError, ValueError):
+        return None, None
+    return analysis, rescued_findings(rescued, analysis)[0]
 
 
 # ---------------------------------------------------------------------------
@@ -170,7 +192,7 @@ class Document:
         self.text = text
         self.path = path
         self.cells = cells  # notebook: cell number -> cell URI
-        self.analysis = analyse(text, path)
+        self.analysis, self.rescued = analyse(text, path)
         self._locator = notebook.locator(text) if notebook is not None else None
 
     def where(self, line: int) -> Tuple[str, int]:
@@ -182,6 +204,8 @@ class Document:
 
     @property
     def findings(self) -> List[Finding]:
+        if self.rescued is not None:
+            return self.rescued
         return self.analysis.findings if self.analysis is not None else []
 
 
@@ -307,8 +331,8 @@ class Torch04Server(LanguageServer):
     def code_actions(self, params: types.CodeActionParams) -> List[types.CodeAction]:
         uri = params.text_document.uri
         document = self.documents.get(uri)
-        if document is None or document.cells is not None:
-            return []  # (notebooks: diagnostics only)
+        if document is None or document.cells is not None or document.rescued is not None:
+            return []  # (notebooks, and files rescued from ``async=``: diagnostics only)
         only = params.context.only
         actions: List[types.CodeAction] = []
         wanted = {d.code for d in params.context.diagnostics if d.source == SOURCE}
@@ -339,8 +363,7 @@ class Torch04Server(LanguageServer):
                     title=f"Disable {finding.code} for this line",
                     kind=types.CodeActionKind.QuickFix,
                     diagnostics=diagnostics or None,
-                    edit=self.edit(document, add_noqa(document.text, finding.line,
-                                                      finding.code)),
+                    edit=self.edit(document, add_noqa(document.text, finding)),
                 ))
         if not only or any(FIX_ALL_KIND.startswith(k) or k == types.CodeActionKind.SourceFixAll
                            for k in only):
@@ -368,11 +391,12 @@ def _suggestion(message: str) -> str:
     return message.rsplit("; ", 1)[-1]
 
 
-def add_noqa(text: str, line: int, code: str) -> str:
-    """``text`` with a ``# noqa`` for ``code`` that flake8 honours on ``line``."""
-    from ._noqa import add_noqa as add
+def add_noqa(text: str, finding: Finding) -> str:
+    """``text`` with a ``# noqa`` for the finding, where flake8 honours it (as
+    ``torch04 check --add-noqa`` adds it)."""
+    from ._addnoqa import add_noqa as add
 
-    return "".join(add(_line_texts(text), {line: {code}}))
+    return add(text, [finding])[0]
 
 
 def build_server() -> Torch04Server:
@@ -434,7 +458,7 @@ def build_server() -> Torch04Server:
         if isinstance(uri, list):  # (pygls passes the arguments as one list)
             uri = uri[0] if uri else None
         document = ls.documents.get(uri) if isinstance(uri, str) else None
-        if document is None or document.cells is not None:
+        if document is None or document.cells is not None or document.rescued is not None:
             return None
         new = ls.fixed_text(document)
         if new is None:

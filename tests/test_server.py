@@ -254,3 +254,31 @@ def test_notebook_cells_get_their_own_diagnostics(tmp_path):
     second = run(session())
     assert [(d.code, d.range.start.line, d.range.start.character) for d in second] == [
         ("TV001", 1, 4)]
+
+
+def test_the_configuration_of_torch04_check_applies(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.torch04]\nextend-ignore = ["TV003"]\n')
+
+    async def session():
+        s = Session()
+        await s.start(tmp_path)
+        _, diagnostics = await s.open(tmp_path / "step.py", SOURCE)
+        await s.close()
+        return diagnostics
+
+    assert {d.code for d in run(session())} == {"TV001"}
+
+
+def test_a_file_with_async_keywords_gets_its_findings_in_its_own_coordinates(tmp_path):
+    source = ("import torch\nfrom torch.autograd import Variable\n"
+              "x = Variable(torch.ones(1)).cuda(async=True)\n")
+
+    async def session():
+        s = Session()
+        await s.start(tmp_path)
+        _, diagnostics = await s.open(tmp_path / "old.py", source)
+        await s.close()
+        return diagnostics
+
+    found = sorted((d.code, d.range.start.line, d.range.start.character) for d in run(session()))
+    assert found == [("TV001", 2, 4), ("TV101", 2, 33)]
