@@ -14,7 +14,8 @@ person would write for torch 2.13.  The program's header comments say:
   and prints something else than the migrated copy: a silent change);
 - ``# hand-edit: OLD => NEW``: a literal replacement applied after the fix,
   for a change the fixer leaves to a person (a finding without an automatic
-  fix).  OLD must occur exactly once in the fixed text, a finding must remain
+  fix); ``\\n`` in OLD or NEW stands for a line break.  OLD must occur exactly
+  once in the fixed text (header lines aside), a finding must remain
   on a line OLD spans, and that finding's message must name what NEW brings:
   one of NEW's words (identifiers or keywords of two characters or more that
   OLD does not hold) must occur in the message.  When NEW brings no word
@@ -137,7 +138,7 @@ def hand_edits(meta):
     for line in meta.get("hand-edit", []):
         old, sep, new = line.partition(" => ")
         assert sep and old, f"hand-edit needs 'OLD => NEW': {line!r}"
-        edits.append((old, new))
+        edits.append((old.replace(r"\n", "\n"), new.replace(r"\n", "\n")))
     return edits
 
 
@@ -177,6 +178,17 @@ def findings(path):
     status, out, err = torch04("check", "--output-format", "json", "-q", str(path))
     assert status in (0, 1), err
     return json.loads(out)
+
+
+def occurrences(text, old):
+    """Where ``old`` starts in ``text``, outside the ``# hand-edit:`` header lines."""
+    header_lines = [m.span() for m in re.finditer(r"(?m)^# hand-edit: .*$", text)]
+    found, at = [], text.find(old)
+    while at != -1:
+        if not any(start <= at < end for start, end in header_lines):
+            found.append(at)
+        at = text.find(old, at + 1)
+    return found
 
 
 def words(text):
@@ -258,9 +270,11 @@ def test_program_runs_after_the_fix_as_the_migrated_copy(program, tmp_path):
     edits = hand_edits(meta)
     if edits:
         remaining = findings(copy)
+        edited = fixed
         for old, new in edits:
-            assert fixed.count(old) == 1, f"hand-edit {old!r} occurs {fixed.count(old)} times"
-            start = fixed.count("\n", 0, fixed.index(old)) + 1
+            places = occurrences(fixed, old)
+            assert len(places) == 1, f"hand-edit {old!r} occurs {len(places)} times:\n{fixed}"
+            start = fixed.count("\n", 0, places[0]) + 1
             lines = range(start, start + old.count("\n") + 1)
             here = [f for f in remaining if f["line"] in lines]
             assert here, f"no finding left on line {start} for hand-edit {old!r}:\n{fixed}"
@@ -269,9 +283,8 @@ def test_program_runs_after_the_fix_as_the_migrated_copy(program, tmp_path):
                 assert any(brought & words(f["message"]) for f in here), (
                     f"hand-edit {old!r} => {new!r}: no remaining finding on line {start} names "
                     f"any of {sorted(brought)}: {[f['message'] for f in here]}")
-        edited = fixed
-        for old, new in edits:
-            edited = edited.replace(old, new)
+            at = occurrences(edited, old)[0]
+            edited = edited[:at] + new + edited[at + len(old):]
         ast.parse(edited)
         copy.write_text(edited, encoding="utf-8")
 
