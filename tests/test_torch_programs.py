@@ -129,7 +129,7 @@ def header(path):
     for line in path.read_text(encoding="utf-8").splitlines():
         match = re.match(r"# ([\w-]+): (.*)", line)
         if match:
-            found.setdefault(match.group(1), []).append(match.group(2).strip())
+            found.setdefault(match.group(1), []).append(match.group(2))
     return found
 
 
