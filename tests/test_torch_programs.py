@@ -42,7 +42,14 @@ into an error every warning that is attributed to a module named ``torch`` or
 ``showwarning`` with a file name inside torch's package or the program's own
 file.  The program itself imports only torch and the standard library, so
 everything so caught comes from torch.  Any other warning is still shown.  The
-migrated copy runs with ``warnings.simplefilter("error")``: no warning at all.
+migrated copy runs with ``warnings.simplefilter("error")`` and must leave stderr
+empty: no warning at all.  The legacy program runs with warnings shown as
+usual (``simplefilter("default")``), so that its header's texts can be found.
+
+Programs are small 0.3-style scripts (synthetic data, tiny tensors, a few
+steps, ``torch.manual_seed(0)``, printed numbers), never torchvision; they and
+their migrated copies are excluded from flake8 (setup.cfg ``extend-exclude``)
+and are not fixtures (tests/fixtures/ holds those).
 
 The programs run under ``$TORCH04_TORCH_PYTHON`` (default: this interpreter),
 which must have ``torch==2.13.0``; otherwise these tests are skipped, and the
