@@ -1,24 +1,66 @@
 """Legacy programs run under PyTorch 2.13 before and after ``torch04 check --fix``.
 
-Each program in tests/programs/ says in its header comments what it needs and
-what happens before the fix:
+Each program ``tests/programs/NAME.py`` is a small PyTorch 0.3-era program; a
+hand-migrated copy ``tests/programs/migrated/NAME.py`` beside it is what a
+person would write for torch 2.13.  The program's header comments say:
 
-- ``# needs: TV001 TV003``: the rules whose fixes it relies on (skipped until
-  they are registered);
+- ``# needs: TV001 TV003``: the rules whose fixes it relies on (the tests of
+  the fix are skipped until they are all registered);
 - ``# flags: --unsafe-fixes``: extra options for ``torch04 check --fix``;
-- ``# before-error: ...``: the old program fails with this (text in stderr);
-- ``# before-warning: ...``: the old program runs and warns this;
-- ``# after-stdout: ...``: what the fixed program prints, when the fix changes
-  behaviour on purpose; otherwise it must print what the old program printed.
+- what torch 2.13 does to the legacy program, at least one of
+  ``# before-error: TEXT`` (it stops, with TEXT in stderr),
+  ``# before-warning: TEXT`` (it runs to the end and warns TEXT) and
+  ``# before-silent: WHY`` (it runs to the end, without a warning from torch,
+  and prints something else than the migrated copy: a silent change);
+- ``# hand-edit: OLD => NEW``: a literal replacement applied after the fix,
+  for a change the fixer leaves to a person (a finding without an automatic
+  fix); ``\\n`` in OLD or NEW stands for a line break.  OLD must occur exactly
+  once in the fixed text (header lines aside), a finding must remain
+  on a line OLD spans, and that finding's message must name what NEW brings:
+  one of NEW's words (identifiers or keywords of two characters or more that
+  OLD does not hold) must occur in the message.  When NEW brings no word
+  (a deletion), the remaining finding is enough.
 
-After the fix the program must run, with none of the errors and warnings
-above, and re-fixing it must change nothing.  The programs run under
-``$TORCH04_TORCH_PYTHON`` (default: this interpreter), which must have
-``torch==2.13.0``; otherwise the tests are skipped.
+The tests check, for every program:
+
+1. on torch 2.13 the legacy program fails or warns as its header says;
+2. the migrated copy runs with *every* warning made an error, and
+   ``torch04 check`` finds nothing in it;
+3. after ``torch04 check --fix`` (with the program's flags) and the hand edits,
+   the program runs with torch's warnings made errors and prints exactly what
+   the migrated copy prints; re-fixing the fixed text changes nothing.
+
+**Which warnings are errors.**  A warning torch raises is often attributed to
+the caller's frame (``stacklevel=2``; warnings from C++ go to the Python line
+that called in), so a filter on torch's modules alone would miss most of them.
+Each program runs in a fresh interpreter through ``RUNNER``, which imports torch
+first (ignoring only the "Failed to initialize NumPy" warning its import gives
+where numpy is missing: that is the environment, not the program), then turns
+into an error every warning that is attributed to a module named ``torch`` or
+``torch.*`` or to the program (``__main__``) - ``warnings.filterwarnings(
+"error", module=...)`` - and, as a second net, every warning that reaches
+``showwarning`` with a file name inside torch's package or the program's own
+file.  The program itself imports only torch and the standard library, so
+everything so caught comes from torch.  Any other warning is still shown.  The
+migrated copy runs with ``warnings.simplefilter("error")`` and must leave stderr
+empty: no warning at all.  The legacy program runs with warnings shown as
+usual (``simplefilter("default")``), so that its header's texts can be found.
+
+Programs are small 0.3-style scripts (synthetic data, tiny tensors, a few
+steps, ``torch.manual_seed(0)``, printed numbers), never torchvision; they and
+their migrated copies are excluded from flake8 (setup.cfg ``extend-exclude``)
+and are not fixtures (tests/fixtures/ holds those).
+
+The programs run under ``$TORCH04_TORCH_PYTHON`` (default: this interpreter),
+which must have ``torch==2.13.0``; otherwise these tests are skipped, and the
+tests that need no torch (headers, migrated copies present, no findings in the
+migrated copies) still run.  Each run is one ``python`` process; a program's
+runs are cached within the session, so each file runs once.
 """
 import ast
 import functools
 import io
+import json
 import os
 import re
 import subprocess
@@ -30,15 +72,48 @@ import pytest
 from flake8_torch04 import cli
 from flake8_torch04._core import all_rules
 
-PROGRAMS = sorted((Path(__file__).parent / "programs").glob("*.py"))
+HERE = Path(__file__).parent
+PROGRAMS = sorted((HERE / "programs").glob("*.py"))
+MIGRATED = HERE / "programs" / "migrated"
 TORCH_VERSION = "2.13.0"
-#: texts of PyTorch's own deprecation messages for the patterns the rules fix
-DEPRECATIONS = ("volatile was removed", "is now deprecated", "invalid index of a 0-dim tensor",
-                "module name can't contain")
+BEFORE_KEYS = ("before-error", "before-warning", "before-silent")
+#: the header keys a program may use
+KEYS = {"needs", "flags", "hand-edit", *BEFORE_KEYS}
+
+#: ``python -c RUNNER MODE PATH``: run PATH as ``__main__``; MODE is ``observe``
+#: (warnings shown as usual), ``torch`` (torch's warnings are errors) or ``all``
+#: (every warning is an error).  See the module docstring.
+RUNNER = r"""
+import os, runpy, sys, warnings
+mode, path = sys.argv[1], os.path.abspath(sys.argv[2])
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
+    import torch
+warnings.resetwarnings()
+warnings.simplefilter("default")
+if mode == "torch":
+    warnings.filterwarnings("error", module=r"(torch|__main__)(\.|$)")
+    torch_dir = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+    shown = warnings.showwarning
+
+    def showwarning(message, category, filename, lineno, file=None, line=None):
+        where = os.path.abspath(filename)
+        if where.startswith(torch_dir) or where == path:
+            raise category(f"{message} (warned at {filename}:{lineno})")
+        shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = showwarning
+elif mode == "all":
+    warnings.simplefilter("error")
+sys.argv = [path]
+sys.path[0] = os.path.dirname(path)
+runpy.run_path(path, run_name="__main__")
+"""
 
 
 @functools.lru_cache(maxsize=None)
 def torch_python():
+    """The interpreter that runs the programs; skips unless it has torch 2.13.0."""
     python = os.environ.get("TORCH04_TORCH_PYTHON", sys.executable)
     if python == sys.executable:
         torch = pytest.importorskip("torch")
@@ -64,65 +139,183 @@ def header(path):
     return found
 
 
-def execute(python, path):
-    env = dict(os.environ, PYTHONWARNINGS="default")
-    return subprocess.run([python, str(path)], capture_output=True, text=True, env=env,
-                          cwd=path.parent, timeout=300)
+def hand_edits(meta):
+    edits = []
+    for line in meta.get("hand-edit", []):
+        old, sep, new = line.partition(" => ")
+        assert sep and old, f"hand-edit needs 'OLD => NEW': {line!r}"
+        edits.append((old.replace(r"\n", "\n"), new.replace(r"\n", "\n")))
+    return edits
 
 
-def fix(path, flags):
+def execute(mode, path):
+    """Run ``path`` with ``RUNNER`` in ``mode``, in its own directory."""
+    env = dict(os.environ)
+    env.pop("PYTHONWARNINGS", None)
+    return subprocess.run([torch_python(), "-c", RUNNER, mode, str(path)], capture_output=True,
+                          text=True, env=env, cwd=path.parent, timeout=300)
+
+
+@functools.lru_cache(maxsize=None)
+def run_legacy(program):
+    return execute("observe", program)
+
+
+@functools.lru_cache(maxsize=None)
+def run_migrated(program):
+    return execute("all", MIGRATED / program.name)
+
+
+def torch04(*args):
+    """``torch04 ARGS`` in this process: (status, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()
     saved = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = out, err
     try:
-        status = cli.main(["check", "--fix", *flags, str(path)])
+        status = cli.main(list(args))
     finally:
         sys.stdout, sys.stderr = saved
     assert "internal error" not in err.getvalue(), err.getvalue()
-    return status
+    return status, out.getvalue(), err.getvalue()
 
 
-def test_every_program_declares_what_it_needs():
-    assert PROGRAMS
-    for path in PROGRAMS:
-        meta = header(path)
-        assert meta.get("needs"), path.name
-        assert meta.get("before-error") or meta.get("before-warning") or meta.get(
-            "after-stdout"), path.name
+def findings(path):
+    """The findings ``torch04 check`` reports in ``path``, as JSON records."""
+    status, out, err = torch04("check", "--output-format", "json", "-q", str(path))
+    assert status in (0, 1), err
+    return json.loads(out)
 
 
-@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.stem)
-def test_program_runs_after_the_fix(program, tmp_path):
-    meta = header(program)
-    missing = [c for code in meta["needs"] for c in code.split() if c not in all_rules()]
+def occurrences(text, old):
+    """Where ``old`` starts in ``text``, outside the ``# hand-edit:`` header lines."""
+    header_lines = [m.span() for m in re.finditer(r"(?m)^# hand-edit: .*$", text)]
+    found, at = [], text.find(old)
+    while at != -1:
+        if not any(start <= at < end for start, end in header_lines):
+            found.append(at)
+        at = text.find(old, at + 1)
+    return found
+
+
+def words(text):
+    return {w for w in re.findall(r"[A-Za-z_]\w+", text)}
+
+
+def needs_rules(meta):
+    missing = [c for line in meta["needs"] for c in line.split() if c not in all_rules()]
     if missing:
         pytest.skip(f"needs {', '.join(missing)}")
-    python = torch_python()
 
+
+def shown(proc):
+    return f"exit {proc.returncode}\n--- stdout\n{proc.stdout}--- stderr\n{proc.stderr}"
+
+
+ids = functools.partial(pytest.mark.parametrize, "program", PROGRAMS, ids=lambda p: p.stem)
+
+
+def test_every_program_declares_what_it_needs_and_has_a_migrated_copy():
+    assert len(PROGRAMS) >= 5
+    for path in PROGRAMS:
+        meta = header(path)
+        assert set(meta) <= KEYS, f"{path.name}: unknown header keys {set(meta) - KEYS}"
+        assert meta.get("needs"), path.name
+        assert any(meta.get(key) for key in BEFORE_KEYS), path.name
+        assert (MIGRATED / path.name).is_file(), f"{path.name} has no migrated copy"
+        hand_edits(meta)
+    extra = {p.name for p in MIGRATED.glob("*.py")} - {p.name for p in PROGRAMS}
+    assert not extra, f"migrated copies without a program: {sorted(extra)}"
+
+
+@ids()
+def test_migrated_copy_has_no_finding(program):
+    assert findings(MIGRATED / program.name) == []
+
+
+@ids()
+def test_legacy_program_fails_or_warns_as_its_header_says(program):
+    meta = header(program)
+    before = run_legacy(program)
+    errors = meta.get("before-error", [])
+    if errors:
+        assert before.returncode != 0, shown(before)
+    else:
+        assert before.returncode == 0, shown(before)
+    for text in errors + meta.get("before-warning", []):
+        assert text in before.stderr, shown(before)
+    if meta.get("before-silent"):
+        assert "Warning" not in before.stderr, shown(before)
+        assert before.stdout != run_migrated(program).stdout, shown(before)
+
+
+@ids()
+def test_migrated_copy_runs_without_any_warning(program):
+    migrated = run_migrated(program)
+    assert migrated.returncode == 0, shown(migrated)
+    assert migrated.stderr == "", shown(migrated)
+    assert migrated.stdout.strip(), "the migrated copy prints nothing"
+
+
+@ids()
+def test_program_runs_after_the_fix_as_the_migrated_copy(program, tmp_path):
+    meta = header(program)
+    needs_rules(meta)
+    torch_python()
+    original = program.read_text(encoding="utf-8")
     copy = tmp_path / program.name
-    copy.write_text(program.read_text(encoding="utf-8"), encoding="utf-8")
-    before = execute(python, copy)
-    expected_failures = meta.get("before-error", []) + meta.get("before-warning", [])
-    for text in meta.get("before-error", []):
-        assert before.returncode != 0 and text in before.stderr, before.stderr
-    for text in meta.get("before-warning", []):
-        assert before.returncode == 0 and text in before.stderr, before.stderr
+    copy.write_text(original, encoding="utf-8")
 
     flags = [f for line in meta.get("flags", []) for f in line.split()]
-    fix(copy, flags)
+    torch04("check", "--fix", "-q", *flags, str(copy))
     fixed = copy.read_text(encoding="utf-8")
-    assert fixed != program.read_text(encoding="utf-8")
+    assert fixed != original, "the fix changed nothing"
     ast.parse(fixed)
-    fix(copy, flags)
+    torch04("check", "--fix", "-q", *flags, str(copy))
     assert copy.read_text(encoding="utf-8") == fixed, "a second run changed the file"
 
-    after = execute(python, copy)
-    assert after.returncode == 0, f"{fixed}\n{after.stderr}"
-    for text in expected_failures + list(DEPRECATIONS):
-        assert text not in after.stderr, f"{fixed}\n{after.stderr}"
-    if "after-stdout" in meta:
-        assert after.stdout.splitlines() == meta["after-stdout"]
-        assert before.stdout.splitlines() != meta["after-stdout"]
-    else:
-        assert before.returncode != 0 or after.stdout == before.stdout
-        assert after.stdout.strip()
+    edits = hand_edits(meta)
+    if edits:
+        remaining = findings(copy)
+        edited = fixed
+        for old, new in edits:
+            places = occurrences(fixed, old)
+            assert len(places) == 1, f"hand-edit {old!r} occurs {len(places)} times:\n{fixed}"
+            start = fixed.count("\n", 0, places[0]) + 1
+            lines = range(start, start + old.count("\n") + 1)
+            here = [f for f in remaining if f["line"] in lines]
+            assert here, f"no finding left on line {start} for hand-edit {old!r}:\n{fixed}"
+            brought = {w for w in words(new) - words(old)}
+            if brought:
+                assert any(brought & words(f["message"]) for f in here), (
+                    f"hand-edit {old!r} => {new!r}: no remaining finding on line {start} names "
+                    f"any of {sorted(brought)}: {[f['message'] for f in here]}")
+            at = occurrences(edited, old)[0]
+            edited = edited[:at] + new + edited[at + len(old):]
+        ast.parse(edited)
+        copy.write_text(edited, encoding="utf-8")
+
+    after = execute("torch", copy)
+    text = copy.read_text(encoding="utf-8")
+    assert after.returncode == 0, f"{text}\n{shown(after)}"
+    migrated = run_migrated(program)
+    assert migrated.returncode == 0, shown(migrated)
+    assert after.stdout == migrated.stdout, f"{text}\n{shown(after)}"
+
+
+def test_runner_makes_torch_warnings_errors(tmp_path):
+    """The runner catches a warning torch attributes to the caller and one from C++."""
+    torch_python()
+    cases = {
+        "python.py": "import torch.nn.functional as F\nimport torch\n"
+                     "print(F.softmax(torch.ones(2, 2)).sum().item())\n",
+        "cpp.py": "import torch\nx = torch.ones(3)\nx.add_(1, torch.ones(3))\nprint(x)\n",
+        "clean.py": "import torch\nprint(torch.ones(2).sum().item())\n",
+    }
+    for name, source in cases.items():
+        path = tmp_path / name
+        path.write_text(source, encoding="utf-8")
+        strict = execute("torch", path)
+        if name == "clean.py":
+            assert strict.returncode == 0 and strict.stderr == "", shown(strict)
+        else:
+            assert strict.returncode != 0 and "Warning" in strict.stderr, shown(strict)

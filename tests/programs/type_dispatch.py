@@ -1,7 +1,7 @@
 """Dispatching on type(x) == torch.FloatTensor, silently false since 0.4."""
 # needs: TV005
 # flags: --unsafe-fixes
-# after-stdout: float tensor
+# before-silent: type(x) is torch.Tensor since 0.4, so the FloatTensor branch never runs
 import torch
 
 x = torch.ones(2)
