@@ -67,13 +67,13 @@ def check_document(doc: Document, options: Options) -> FileResult:
     text, fixed, dropped, notes = doc.text, Counter(), (), ()
     if options.fix or options.diff:
         hidden = doc.notebook.hidden if doc.notebook is not None else ""
-        result = fix_text(doc.text, analyse, options.unsafe, hidden=hidden)
+        result = fix_text(doc.text, analyse, options.unsafe, hidden=hidden, first=analysis)
         dropped = tuple(_describe_dropped(doc, d) for d in result.dropped)
         if not result.converged:
             notes = ("fixes did not reach a fixpoint; run again",)
         if result.text != doc.text:
             text, fixed = result.text, result.fixed
-            analysis = analyse(text)
+            analysis = result.analysis if result.analysis is not None else analyse(text)
             doc.set_text(text)
     located = [_locate(doc, analysis, f, options.unsafe) for f in analysis.findings]
     new_data = diff = None
