@@ -182,7 +182,7 @@ def _dotted_name(ctx: Context, name: ast.Name, seen: Set[str]) -> bool:
     if name.id in seen or len(seen) >= _MAX_DEPTH or not _function_local(ctx, name.id):
         return False
     values = ctx.flow().assigned.get(name.id, [])
-    if not values or binding_count(ctx.flow().node, name.id) != len(values):
+    if not values or binding_count(ctx.flow().node, name.id, ctx) != len(values):
         return False
     seen = seen | {name.id}
     return all(is_dotted(ctx, v, seen) for v in values)
