@@ -229,3 +229,93 @@ def test_a_set_with_one_bad_fix_costs_few_builds(monkeypatch):
     assert [d.finding.line for d in result.dropped] == [38]
     assert result.text.count("w") == 63
     assert len(builds) <= 4 * 6 + 2
+
+
+# ---------------------------------------------------------------------------
+# TV003: a fix that makes the accumulator a float also fixes its later uses
+
+
+ACCUMULATOR = dedent("""
+    import torch
+
+
+    def train(model, loader, criterion):
+        total = 0
+        for x, y in loader:
+            loss = criterion(model(x), y)
+            loss.backward()
+            total += loss
+        print(total.data[0], total.item())
+        return total
+""")
+
+
+def test_accumulation_fix_rewrites_the_uses_a_float_would_break():
+    out = fixed(ACCUMULATOR, ["TV003"], unsafe=True).text
+    assert "        total += loss.item()\n" in out
+    assert "    print(total, total)\n" in out  # not ``total.item()`` on a float
+
+
+def test_safe_fixes_alone_keep_the_accumulator_a_tensor():
+    out = fixed(ACCUMULATOR, ["TV003"], unsafe=False).text
+    assert "        total += loss\n" in out
+    assert "    print(total.item(), total.item())\n" in out
+
+
+def test_accumulation_fix_is_withheld_when_a_use_needs_a_tensor():
+    source = ACCUMULATOR.replace("print(total.data[0], total.item())", "print(total.cpu())")
+    findings = [f for f in Analysis(source, ["TV003"]).findings if f.line == 9]
+    assert len(findings) == 1 and findings[0].fix is None
+    assert "used as a tensor" in findings[0].message
+    assert fixed(source, ["TV003"], unsafe=True).text == source
+
+
+def test_returned_accumulator_of_backpropagated_terms_is_reported():
+    # the migration guide's example: each loss is backpropagated, the sum returned
+    assert [f.line for f in Analysis(ACCUMULATOR, ["TV003"]).findings] == [9, 10]
+
+
+def test_returned_accumulator_built_as_a_loss_is_not_reported():
+    source = dedent("""
+        import torch
+
+
+        def total_loss(model, batches, criterion):
+            total = 0
+            for x, y in batches:
+                total += criterion(model(x), y)
+            return total
+    """)
+    assert Analysis(source, ["TV003"]).findings == []
+
+
+@pytest.mark.parametrize("source", [
+    # TensorFlow: no torch in the file
+    "import tensorflow as tf\n\n\ndef run(sess, batches, op):\n    average_loss = 0\n"
+    "    for b in batches:\n        batch_loss = sess.run(op, b)\n"
+    "        average_loss += batch_loss\n    return average_loss / len(batches)\n",
+    # scipy: ``rho = loss_function(f)`` is a 2-D array
+    "import numpy as np\n\n\ndef fun(loss_function, f):\n    rho = loss_function(f)\n"
+    "    return rho[0]\n",
+    # scikit-learn style: a tuple
+    "def fit(est, X):\n    loss_ = est.loss(X)\n    return loss_[0]\n",
+    # pandas test
+    "import pandas as pd\n\n\ndef test(s):\n    result = s.sum()\n    assert result[0] == 1\n",
+], ids=["tensorflow", "scipy", "sklearn", "pandas"])
+def test_tv003_needs_torch_in_the_file(source):
+    assert Analysis(source, ["TV003"]).findings == []
+
+
+def test_a_function_named_loss_function_is_a_loss_call_only_with_data():
+    source = dedent("""
+        import torch
+
+
+        def test(model, loader, loss_function):
+            test_loss = 0
+            for data in loader:
+                test_loss += loss_function(model(data), data).data[0]
+                rho = loss_function(data)
+                print(rho[0])
+    """)
+    assert [f.line for f in Analysis(source, ["TV003"]).findings] == [7]
