@@ -319,3 +319,26 @@ def test_a_function_named_loss_function_is_a_loss_call_only_with_data():
                 print(rho[0])
     """)
     assert [f.line for f in Analysis(source, ["TV003"]).findings] == [7]
+
+
+# ---------------------------------------------------------------------------
+# TV006: the rename never makes two keys of one container equal
+
+
+def test_tv006_rename_that_would_make_two_keys_equal_gets_no_fix():
+    source = dedent("""
+        from collections import OrderedDict
+
+        import torch.nn as nn
+
+        net = nn.Sequential(OrderedDict([
+            ('l.1', nn.Linear(2, 2)),
+            ('l_1', nn.ReLU()),
+            ('l.2', nn.Linear(2, 2)),
+        ]))
+    """)
+    findings = Analysis(source, ["TV006"]).findings
+    assert [(f.line, f.fix is None) for f in findings] == [(6, True), (8, False)]
+    assert "`l_1` is another key" in findings[0].message
+    out = fixed(source, ["TV006"], unsafe=True).text
+    assert "('l.1', nn.Linear(2, 2))" in out and "('l_2', nn.Linear(2, 2))" in out
