@@ -342,3 +342,60 @@ def test_tv006_rename_that_would_make_two_keys_equal_gets_no_fix():
     assert "`l_1` is another key" in findings[0].message
     out = fixed(source, ["TV006"], unsafe=True).text
     assert "('l.1', nn.Linear(2, 2))" in out and "('l_2', nn.Linear(2, 2))" in out
+
+
+# ---------------------------------------------------------------------------
+# TV004: suggestions that keep leaves leaves (RULES.md TV004)
+
+
+def test_tv004_update_step_becomes_an_in_place_update_under_no_grad():
+    source = dedent("""
+        import torch
+
+
+        def sgd(w, lr):
+            w.data = w.data - lr * w.grad.data
+            w.grad.data.zero_()
+    """)
+    findings = Analysis(source, ["TV004"]).findings
+    assert "use `with torch.no_grad(): w -= lr * w.grad`" in findings[0].message
+    out = fixed(source, ["TV004"], unsafe=True).text
+    assert out == dedent("""
+        import torch
+
+
+        def sgd(w, lr):
+            with torch.no_grad():
+                w -= lr * w.grad
+            w.grad.zero_()
+    """)
+
+
+def test_tv004_ema_over_zipped_parameters_suggests_copy_not_rebinding():
+    source = dedent("""
+        import torch
+
+
+        def ema(model, ema_model, decay):
+            for p, q in zip(model.parameters(), ema_model.parameters()):
+                q.data = decay * q.data + (1 - decay) * p.data
+    """)
+    (finding,) = Analysis(source, ["TV004"]).findings
+    assert "use `with torch.no_grad(): q.copy_(" in finding.message
+    assert "use `q =" not in finding.message
+
+
+def test_tv004_not_on_a_config_object_from_a_non_torch_call():
+    source = dedent("""
+        import torch
+        from dataset import CN, Dataset
+
+
+        def config():
+            C = CN()
+            C.data = Dataset.get_default_config()
+            D = Dataset.get_default_config()
+            D.data = 3
+            return C, D
+    """)
+    assert Analysis(source, ["TV004"]).findings == []

@@ -498,8 +498,8 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     that go through ``.data``, ``.numpy()`` or ``.tolist()``; a bare ``E[0]`` needs
     evidence from the code, because ``losses[0]`` on a Python list is common,
     and a ``*_function(...)`` callee (scipy's ``loss_function``) is a loss call
-    only through ``.data``/``.numpy()``/``.tolist()``.  Both forms need torch
-    in the file (an import, ``Variable`` or ``.backward(``).
+    only through ``.data``/``.numpy()``/``.tolist()``.  A bare ``E[0]`` and form
+    (b) need torch in the file (an import, ``Variable`` or ``.backward(``).
 
     Form (b): inside a ``for``/``while`` body, flags ``acc += E``,
     ``acc = acc + E`` and ``accs.append(E)`` (also ``E * n``, ``E / n``) where
@@ -566,10 +566,10 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
 def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
     if not isinstance(node.ctx, ast.Load) or not _is_zero(node.slice):
         return None
-    if not ctx.uses_torch:
-        return None  # scipy's ``rho[0]``, sklearn's ``loss_[0]``: not tensors
     tensor, steps = peel(node.value)
     by_name = any(step in ("data", "numpy", "tolist") for step in steps)
+    if not by_name and not ctx.uses_torch:
+        return None  # scipy's ``rho[0]``, sklearn's ``loss_[0]``: not tensors
     evidence = Evidence(ctx)
     if not (evidence.may_be_scalar(tensor, by_name) and evidence.scalar(tensor, by_name)):
         return None
