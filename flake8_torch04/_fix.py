@@ -577,12 +577,24 @@ class _Round:
                  analyse: Optional[Callable[[str], "Analysis"]]) -> None:
         self.text = text
         self.positions = Positions(text)
-        self.tree = tree if tree is not None else parse(text)
+        self._tree = tree
         self.newline = newline
         self.undefined = undefined  # the text's undefined names (None: not checked)
         self.counts = counts  # the text's findings per code (None: not checked)
         self.analyse = analyse
         self.builds = 0  # (how much work a round takes: tests count it)
+
+    @property
+    def tree(self) -> ast.Module:
+        """The text's tree (parsed again after :meth:`release`, when needed)."""
+        if self._tree is None:
+            self._tree = parse(self.text)
+        return self._tree
+
+    def release(self) -> None:
+        """Let the tree go while the next text is analysed (a large file's
+        trees are most of the memory, and the collector's work)."""
+        self._tree = None
 
     def build(self, fixes: Sequence[Finding]) -> _Built:
         """The text with ``fixes`` applied and their imports added, and what is wrong."""
@@ -632,6 +644,10 @@ class _Round:
         if more:
             return "it would add a finding (" + ", ".join(more) + ")"
         return None
+
+
+def _undefined_of(built: _Built) -> Optional[Counter]:
+    return undefined_names(built.tree) if built.tree is not None else None
 
 
 def _syntax(exc: SyntaxError) -> str:
@@ -776,17 +792,24 @@ def fix_text(
         chosen, built = _settle(round_, chosen, reject)
         if not chosen:
             continue  # every fix rejected: look again without them
-        new_analysis = analyse(built.text)
+        new_text, new_undefined = built.text, _undefined_of(built)
+        built = tree = analysis = None
+        round_.release()
+        new_analysis = analyse(new_text)
         now = Counter(f.code for f in new_analysis.findings)
         if any(now[c] > counts[c] for c in now):
             # the set adds a finding: find the fixes that do (builds analyse)
+            new_analysis = None
             chosen, built = _settle(round_, chosen, reject, check_findings=True)
             if not chosen:
+                analysis = analyse(text)
                 continue
-            new_analysis = analyse(built.text)
+            new_text, new_undefined = built.text, _undefined_of(built)
+            built = None
+            new_analysis = analyse(new_text)
         fixed.update(f.code for f in chosen)
-        text, analysis = built.text, new_analysis
-        undefined = undefined_names(built.tree) if built.tree is not None else None
+        text, analysis, undefined = new_text, new_analysis, new_undefined
+        del round_
     if fixed and variables:
         try:
             new = _checked(remove_variable_imports(text, variables, newline), text)

@@ -506,8 +506,11 @@ def _store(ctx: Context, stmt: ast.stmt) -> Optional[Report]:
     if target is data and isinstance(stmt, ast.Assign):
         value = stmt.value
         parameter = _param_attr(tensor) or _grad(tensor)
-        if not parameter and _built_elsewhere(ctx, value):
-            return None  # ``C.data = Dataset.get_default_config()``: a config object
+        if (not parameter and _built_elsewhere(ctx, value)
+                and not value.args and not value.keywords):
+            # ``C.data = Dataset.get_default_config()``: a config object made
+            # from nothing (``copy.deepcopy(t)`` and the like may be tensors)
+            return None
         step = _update_step(ctx, tensor, value)
         if step is not None:  # ``w.data = w.data - lr * w.grad.data``
             op, rest = step
