@@ -212,12 +212,17 @@ def overlaps(a: Tuple[int, int, str], b: Tuple[int, int, str]) -> bool:
 
 def apply_spans(text: str, spans: Sequence[Tuple[int, int, str]], newline: str = "\n") -> str:
     """Apply non-overlapping spans back to front; inserted newlines become ``newline``."""
-    out = text
+    # (pieces joined once: splicing each span into the whole text is quadratic)
+    pieces = []
+    position = len(text)
     for start, end, new in sorted(spans, key=lambda s: (s[0], s[1]), reverse=True):
         if newline != "\n":
             new = _NEWLINE.sub(newline, new)
-        out = out[:start] + new + out[end:]
-    return out
+        pieces.append(text[min(end, position):position])
+        pieces.append(new)
+        position = min(start, position)
+    pieces.append(text[:position])
+    return "".join(reversed(pieces))
 
 
 def apply_edits(text: str, edits: Iterable[Edit], newline: Optional[str] = None) -> str:
