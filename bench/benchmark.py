@@ -374,6 +374,21 @@ def check_cost(path: Path) -> Tuple[float, int]:
 
 
 def fixer_sections() -> None:
+    """Sections [6] and [7], with ``torch04``'s garbage-collector threshold."""
+    import gc
+
+    checkout()
+    from flake8_torch04 import cli
+
+    threshold = gc.get_threshold()
+    gc.set_threshold(cli.GC_THRESHOLD, *threshold[1:])
+    try:
+        _fixer_sections()
+    finally:
+        gc.set_threshold(*threshold)
+
+
+def _fixer_sections() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmpdir = Path(tmp)
         print("\n[6] the fixer by file size (check --fix --unsafe-fixes in this process, "

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import re
+import threading
 import warnings
 from bisect import bisect_left, bisect_right, insort
 from collections import Counter
@@ -80,6 +81,23 @@ def parse(text: str) -> ast.Module:
         raise SyntaxError(str(exc) or type(exc).__name__) from exc
 
 
+#: a tree the fixer has just made for a text it is about to analyse: the
+#: analysis takes it rather than parsing the same text again
+_HANDOFF = threading.local()
+
+
+def _parsed(text: str) -> ast.Module:
+    handed = getattr(_HANDOFF, "pair", None)
+    _HANDOFF.pair = None
+    if handed is not None and handed[0] is text:
+        return handed[1]
+    return parse(text)
+
+
+def _hand_off(text: str, tree: Optional[ast.Module]) -> None:
+    _HANDOFF.pair = (text, tree) if tree is not None else None
+
+
 # ---------------------------------------------------------------------------
 # analysis of one text
 
@@ -95,7 +113,7 @@ class Analysis:
         locked: Optional[Pattern[str]] = None,
     ) -> None:
         self.text = text
-        self.tree = parse(text)
+        self.tree = _parsed(text)
         self.lines = lines_of(normalize_newlines(text))
         self.noqa = Noqa(self.lines)
         self.locked = locked
@@ -391,13 +409,15 @@ def variable_names_in_use(text: str, tree: Optional[ast.Module] = None) -> Froze
     return frozenset(n for n in names if uses[n])
 
 
-def remove_variable_imports(text: str, names: Iterable[str], newline: str) -> str:
+def remove_variable_imports(text: str, names: Iterable[str], newline: str,
+                            tree: Optional[ast.Module] = None) -> str:
     """Remove the ``Variable`` imports of ``names`` that nothing uses any more.
 
     Only a statement that stands alone on its lines, holds no comment, and is not
     the only statement of its body is changed; other imported names stay.
     """
-    tree = parse(text)
+    if tree is None:
+        tree = parse(text)
     lines = lines_of(normalize_newlines(text))
     edits = []
     uses: Optional[Counter] = None
@@ -798,9 +818,11 @@ def fix_text(
         if not chosen:
             continue  # every fix rejected: look again without them
         new_text, new_undefined = built.text, _undefined_of(built)
+        _hand_off(new_text, built.tree)
         built = tree = analysis = None
         round_.release()
         new_analysis = analyse(new_text)
+        _hand_off("", None)
         now = Counter(f.code for f in new_analysis.findings)
         if any(now[c] > counts[c] for c in now):
             # the set adds a finding: find the fixes that do (builds analyse)
@@ -810,14 +832,17 @@ def fix_text(
                 analysis = analyse(text)
                 continue
             new_text, new_undefined = built.text, _undefined_of(built)
+            _hand_off(new_text, built.tree)
             built = None
             new_analysis = analyse(new_text)
+            _hand_off("", None)
         fixed.update(f.code for f in chosen)
         text, analysis, undefined = new_text, new_analysis, new_undefined
         del round_
     if fixed and variables:
         try:
-            new = _checked(remove_variable_imports(text, variables, newline), text)
+            new = _checked(remove_variable_imports(
+                text, variables, newline, getattr(analysis, "tree", None)), text)
         except BadEdit:
             new = text
         if new != text:
