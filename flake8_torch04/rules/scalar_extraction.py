@@ -8,7 +8,7 @@ from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
 from .._flow import (
     Def, Flow, detaches, enclosing_loop, grad_disabled, key, plainly_not_tensor, words,
 )
-from .._source import has_comment, needs_parens, shorten
+from .._source import Edit, has_comment, needs_parens, shorten
 
 # -- names ---------------------------------------------------------------
 
@@ -668,28 +668,54 @@ _TO_NUMBER = ("item",)
 def _tensor_uses(ctx: Context, scope: ast.AST, acc: str, node: ast.AST):
     """The edits that keep the accumulator's later uses working once it holds a
     float: ``acc.item()`` and ``acc.data[0]`` become ``acc``.  ``None`` when
-    another use needs a tensor (``acc.cpu()``, ``acc.data``, ``acc[1]``)."""
+    another use needs a tensor (``acc.cpu()``, ``acc.data``, ``acc[1]``).
+    (The uses of every name are indexed in one walk of the scope.)"""
+    cache = ctx.memo.setdefault("TV003.uses", {})
+    entry = cache.get(id(scope))
+    if entry is None or entry[0] is not scope:
+        entry = cache[id(scope)] = (scope, _index_uses(scope))
+    numbers, others = entry[1]
     src = ctx.source
-    edits = []
-    skip = set()
-    for sub in ast.walk(scope):
-        if id(sub) in skip or sub is node:
+    rewritten = [(src.start(n), src.end(n)) for n in numbers.get(acc, ())
+                 if not _within(src, n, node)]
+    for use in others.get(acc, ()):
+        if _within(src, use, node):
             continue
-        if isinstance(sub, ast.Subscript) and isinstance(sub.ctx, ast.Load) and _is_zero(sub.slice):
-            base, steps = peel(sub.value)
-            if key(base) == acc and all(s in ("data", "cpu", "numpy", "tolist") for s in steps):
-                edits.append(src.replace(sub, acc))
-                skip.update(id(n) for n in ast.walk(sub))
-                continue
-        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) \
-                and sub.func.attr in _TO_NUMBER and not sub.args and not sub.keywords \
-                and key(sub.func.value) == acc:
-            edits.append(src.replace(sub, acc))
-            skip.update(id(n) for n in ast.walk(sub))
-            continue
-        if isinstance(sub, (ast.Attribute, ast.Subscript)) and key(sub.value) == acc:
+        start, end = src.start(use), src.end(use)
+        if not any(a <= start and end <= b for a, b in rewritten):
             return None
-    return tuple(edits)
+    return tuple(Edit(a, b, acc) for a, b in rewritten)
+
+
+def _within(src, inner: ast.AST, outer: ast.AST) -> bool:
+    return src.start(outer) <= src.start(inner) and src.end(inner) <= src.end(outer)
+
+
+def _index_uses(scope: ast.AST):
+    """``(numbers, others)``: by key, the expressions that turn it into a number
+    (``k.item()``, ``k.data[0]``, ``k.data.cpu().numpy()[0]``), and every
+    attribute or subscript taken of it."""
+    numbers: Dict[str, List[ast.AST]] = {}
+    others: Dict[str, List[ast.AST]] = {}
+    for sub in ast.walk(scope):
+        if isinstance(sub, ast.Subscript):
+            if isinstance(sub.ctx, ast.Load) and _is_zero(sub.slice):
+                base, steps = peel(sub.value)
+                k = key(base)
+                if k is not None and all(s in ("data", "cpu", "numpy", "tolist") for s in steps):
+                    numbers.setdefault(k, []).append(sub)
+        elif isinstance(sub, ast.Call):
+            func = sub.func
+            if (isinstance(func, ast.Attribute) and func.attr in _TO_NUMBER
+                    and not sub.args and not sub.keywords):
+                k = key(func.value)
+                if k is not None:
+                    numbers.setdefault(k, []).append(sub)
+        if isinstance(sub, (ast.Attribute, ast.Subscript)):
+            k = key(sub.value)
+            if k is not None:
+                others.setdefault(k, []).append(sub)
+    return numbers, others
 
 
 def _accumulation_parts(node: ast.AST) -> Optional[Tuple[ast.AST, ast.AST]]:
