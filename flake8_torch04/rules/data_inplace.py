@@ -308,8 +308,9 @@ def data_inplace(ctx: Context, node: ast.AST) -> Iterator[Report]:
     imported from outside torch (a config object ``C = CN()``), in the same
     function: so ``self.data[i] = v`` in a dataset,
     ``buf = np.zeros(3); buf.data[0:1] = b"x"`` and
-    ``C.data = Dataset.get_default_config()`` are left alone.  ``self.data.op_(...)`` (an attribute that happens to be
-    called ``data``) is left alone too.
+    ``C.data = Dataset.get_default_config()`` are left alone.
+    ``self.data.op_(...)`` (an attribute that happens to be called ``data``) is
+    left alone too.
 
     ## Why is this bad?
     A change made through ``.data`` is invisible to autograd: if the tensor was
