@@ -68,8 +68,12 @@ class Source:
 
 def _one_expression(text: str) -> bool:
     """Whether ``text`` reads as one expression without brackets around it."""
+    import warnings
+
     try:
-        ast.parse(text.strip(), mode="eval")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # ``(a, b)(c)``: "tuple is not callable"
+            ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
