@@ -6,6 +6,7 @@ Not a test: it prints numbers.  Usage::
     python bench/benchmark.py CORPUS_DIR [CORPUS_DIR ...]
     python bench/benchmark.py --torch-source            # the installed torch package
     python bench/benchmark.py --torch-source --torch-python /path/to/venv/bin/python
+    python bench/benchmark.py --fixer-only              # sections [6] and [7] alone
 
 It measures, on the same files:
 
@@ -21,7 +22,13 @@ It measures, on the same files:
 4. ``flake8 -`` on a 1,000-line legacy file, as editors call it: the time the
    plugin adds, in milliseconds;
 5. the plugin's own cost on legacy files of 1k, 10k and 100k lines, per line,
-   to show it grows linearly.
+   to show it grows linearly;
+6. the fixer (``torch04 check --fix --unsafe-fixes``, in this process) on the
+   same legacy files, and on files with nothing to fix: seconds and per-line
+   cost (``--fixer-only`` runs this section and [7] alone);
+7. inputs that were quadratic (issue 19): 1,000 ``self.assertEqual(type(x),
+   torch.FloatTensor)`` in one function, a 20,001-term ``or`` chain of type
+   tests, one 1 MB line with 80,000 findings.
 
 Times are CPU seconds (user + system) of each child process.  Where Linux
 ``perf`` can count them, each comparison also shows the ratio of user-space
@@ -308,6 +315,96 @@ def check_instructions(path: Path) -> Optional[int]:
     return runs[1] - runs[0] if all(runs) else None
 
 
+def fixer_cost(path: Path) -> Tuple[float, int, int]:
+    """CPU seconds of ``torch04 check --fix --unsafe-fixes`` on one file (read, check,
+    fix, re-check; nothing written), its lines, and the fixes applied."""
+    checkout()
+    from flake8_torch04._check import Options, check_document
+    from flake8_torch04._core import all_rules
+    from flake8_torch04._files import Document
+
+    codes = tuple(all_rules())
+    data = path.read_bytes()
+    start = time.process_time()
+    result = check_document(Document(data, path.name), Options(codes, fix=True, unsafe=True))
+    return time.process_time() - start, data.count(b"\n"), sum(result.fixed.values())
+
+
+def clean_file(lines: int, directory: Path) -> Path:
+    """About ``lines`` lines of modern torch code (nothing to fix)."""
+    unit = ("import torch\n\n\ndef step(model, x, opt):\n    opt.zero_grad()\n"
+            "    loss = model(x).sum()\n    loss.backward()\n    opt.step()\n"
+            "    return loss.item()\n")
+    path = directory / f"clean_{lines}.py"
+    path.write_text(unit * max(1, lines // unit.count("\n")), encoding="utf-8")
+    return path
+
+
+def hang_files(directory: Path) -> List[Tuple[str, Path]]:
+    """The inputs issue 19 found quadratic."""
+    asserts = directory / "assert_types.py"
+    asserts.write_text(
+        "import torch\nimport unittest\n\n\nclass T(unittest.TestCase):\n"
+        "    def test(self):\n        x = torch.zeros(1)\n"
+        + "        self.assertEqual(type(x), torch.FloatTensor)\n" * 1000, encoding="utf-8")
+    chain = directory / "or_chain.py"
+    chain.write_text("import torch\n\n\ndef f(x):\n    return "
+                     + " or ".join(["type(x) == torch.FloatTensor"] * 20001) + "\n",
+                     encoding="utf-8")
+    line = directory / "long_line.py"
+    line.write_text("import torch\nfrom torch.autograd import Variable\nx = ["
+                    + ", ".join(["Variable(a)"] * 80000) + "]\n", encoding="utf-8")
+    return [("1,000 assertEqual(type(x), torch.FloatTensor) in one function", asserts),
+            ("a 20,001-term `or` chain of type tests", chain),
+            ("one 1 MB line with 80,000 findings", line)]
+
+
+def check_cost(path: Path) -> Tuple[float, int]:
+    """CPU seconds of ``torch04 check`` (no fix) on one file, and its findings."""
+    checkout()
+    from flake8_torch04._check import Options, check_document
+    from flake8_torch04._core import all_rules
+    from flake8_torch04._files import Document
+
+    codes = tuple(all_rules())
+    data = path.read_bytes()
+    start = time.process_time()
+    result = check_document(Document(data, path.name), Options(codes))
+    return time.process_time() - start, len(result.findings)
+
+
+def fixer_sections() -> None:
+    """Sections [6] and [7], with ``torch04``'s garbage-collector threshold."""
+    import gc
+
+    checkout()
+    from flake8_torch04 import cli
+
+    threshold = gc.get_threshold()
+    gc.set_threshold(cli.GC_THRESHOLD, *threshold[1:])
+    try:
+        _fixer_sections()
+    finally:
+        gc.set_threshold(*threshold)
+
+
+def _fixer_sections() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        tmpdir = Path(tmp)
+        print("\n[6] the fixer by file size (check --fix --unsafe-fixes in this process, "
+              "CPU s)")
+        for size in (1000, 10000, 100000):
+            for what, path in (("legacy (a finding every 5 lines)", legacy_file(size, tmpdir)),
+                               ("modern (nothing to fix)", clean_file(size, tmpdir))):
+                seconds, n, fixes = fixer_cost(path)
+                print(f"    {n:>7} lines, {what}: {seconds:8.3f} s, "
+                      f"{seconds / n * 1e6:7.1f} us/line, {fixes} fixes")
+        print("\n[7] inputs that were quadratic (torch04 check in this process, CPU s)")
+        for what, path in hang_files(tmpdir):
+            seconds, found = check_cost(path)
+            print(f"    {what}: {seconds:.3f} s, {found} findings")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", nargs="*", type=Path, help="files or directories")
@@ -317,7 +414,12 @@ def main(argv=None) -> int:
                         help="interpreter that imports torch (for --torch-source)")
     parser.add_argument("--pairs", type=int, default=5, help="alternated pairs (>= 5)")
     parser.add_argument("--venv-dir", type=Path, default=ROOT / ".bench")
+    parser.add_argument("--fixer-only", action="store_true",
+                        help="only the fixer and the once-quadratic inputs ([6], [7])")
     args = parser.parse_args(argv)
+    if args.fixer_only:
+        fixer_sections()
+        return 0
     roots = list(args.corpus)
     if args.torch_source:
         roots.append(torch_source(args.torch_python))
@@ -405,6 +507,7 @@ def main(argv=None) -> int:
             per_line = f", {counted / n:,.0f} instructions/line" if counted else ""
             print(f"    {n:>7} lines: {seconds * 1000:8.1f} ms, "
                   f"{seconds / n * 1e6:.2f} us/line{per_line}")
+    fixer_sections()
     return 0
 
 

@@ -84,7 +84,7 @@ def check_document(doc: Document, options: Options) -> FileResult:
     refused: set = set()
     if (options.fix or options.diff) and start is not None:
         hidden = doc.notebook.hidden if doc.notebook is not None else ""
-        result = fix_text(start, analyse, options.unsafe, hidden=hidden)
+        result = fix_text(start, analyse, options.unsafe, hidden=hidden, first=analysis)
         if start is not doc.text:
             result.fixed["TV101"] += len(rescued.sites)
         dropped = tuple(_describe_dropped(doc, d) for d in result.dropped)
@@ -93,7 +93,8 @@ def check_document(doc: Document, options: Options) -> FileResult:
             notes = ("fixes did not reach a fixpoint; run again",)
         if result.text != doc.text:
             text, fixed = result.text, result.fixed
-            analysis, findings = analyse(text), None
+            analysis = result.analysis if result.analysis is not None else analyse(text)
+            findings = None
             doc.set_text(text)
     if findings is None:
         findings = analysis.findings

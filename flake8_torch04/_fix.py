@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import ast
 import re
+import threading
 import warnings
+from bisect import bisect_left, bisect_right, insort
 from collections import Counter
 from typing import (
     Callable, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Pattern, Sequence, Set,
@@ -79,6 +81,23 @@ def parse(text: str) -> ast.Module:
         raise SyntaxError(str(exc) or type(exc).__name__) from exc
 
 
+#: a tree the fixer has just made for a text it is about to analyse: the
+#: analysis takes it rather than parsing the same text again
+_HANDOFF = threading.local()
+
+
+def _parsed(text: str) -> ast.Module:
+    handed = getattr(_HANDOFF, "pair", None)
+    _HANDOFF.pair = None
+    if handed is not None and handed[0] is text:
+        return handed[1]
+    return parse(text)
+
+
+def _hand_off(text: str, tree: Optional[ast.Module]) -> None:
+    _HANDOFF.pair = (text, tree) if tree is not None else None
+
+
 # ---------------------------------------------------------------------------
 # analysis of one text
 
@@ -94,7 +113,7 @@ class Analysis:
         locked: Optional[Pattern[str]] = None,
     ) -> None:
         self.text = text
-        self.tree = parse(text)
+        self.tree = _parsed(text)
         self.lines = lines_of(normalize_newlines(text))
         self.noqa = Noqa(self.lines)
         self.locked = locked
@@ -181,10 +200,23 @@ def _offset(lines: Sequence[str], starts: Sequence[int], pos: Tuple[int, int]) -
     raise BadEdit(f"position {pos} is outside the text")
 
 
-def edit_spans(text: str, edits: Iterable[Edit]) -> List[Tuple[int, int, str]]:
+class Positions:
+    """Line starts of one text, computed once for every edit into it."""
+
+    __slots__ = ("text", "lines", "starts")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = lines_of(text)
+        self.starts = _offsets(self.lines)
+
+
+def edit_spans(text: str, edits: Iterable[Edit],
+               positions: Optional[Positions] = None) -> List[Tuple[int, int, str]]:
     """``(start, end, replacement)`` character offsets of edits into ``text``."""
-    lines = lines_of(text)
-    starts = _offsets(lines)
+    if positions is None or positions.text is not text:
+        positions = Positions(text)
+    lines, starts = positions.lines, positions.starts
     spans = []
     for edit in edits:
         start, end = _offset(lines, starts, edit.start), _offset(lines, starts, edit.end)
@@ -201,12 +233,17 @@ def overlaps(a: Tuple[int, int, str], b: Tuple[int, int, str]) -> bool:
 
 def apply_spans(text: str, spans: Sequence[Tuple[int, int, str]], newline: str = "\n") -> str:
     """Apply non-overlapping spans back to front; inserted newlines become ``newline``."""
-    out = text
+    # (pieces joined once: splicing each span into the whole text is quadratic)
+    pieces = []
+    position = len(text)
     for start, end, new in sorted(spans, key=lambda s: (s[0], s[1]), reverse=True):
         if newline != "\n":
             new = _NEWLINE.sub(newline, new)
-        out = out[:start] + new + out[end:]
-    return out
+        pieces.append(text[min(end, position):position])
+        pieces.append(new)
+        position = min(start, position)
+    pieces.append(text[:position])
+    return "".join(reversed(pieces))
 
 
 def apply_edits(text: str, edits: Iterable[Edit], newline: Optional[str] = None) -> str:
@@ -283,9 +320,11 @@ def import_line(tree: ast.Module) -> int:
     return body[i - 1].end_lineno + 1
 
 
-def add_imports(text: str, specs: Iterable[str], newline: str) -> str:
+def add_imports(text: str, specs: Iterable[str], newline: str,
+                tree: Optional[ast.Module] = None) -> str:
     """Add the import statements of ``specs`` whose names the text does not bind."""
-    tree = parse(text)
+    if tree is None:
+        tree = parse(text)
     bound = module_bindings(tree)
     missing = []
     for spec in sorted(set(specs)):
@@ -323,38 +362,75 @@ def _variable_imports(tree: ast.Module) -> List[Tuple[ast.ImportFrom, ast.alias,
 
 def name_uses(tree: ast.Module, name: str) -> int:
     """Uses of ``name`` in the file: ``Name`` nodes and strings in ``__all__``."""
-    uses = sum(1 for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name)
+    return use_counts(tree)[name]
+
+
+def use_counts(tree: ast.Module) -> Counter:
+    """Uses of every name in the file (one walk): ``Name`` nodes, strings in
+    ``__all__``, and the names a string annotation (``x: "Variable"``) spells."""
+    uses: Counter = Counter()
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Assign, ast.AugAssign)):
+        if isinstance(node, ast.Name):
+            uses[node.id] += 1
+        elif isinstance(node, (ast.Assign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
-                uses += sum(1 for c in ast.walk(node.value)
-                            if isinstance(c, ast.Constant) and c.value == name)
+                for c in ast.walk(node.value):
+                    if isinstance(c, ast.Constant) and isinstance(c.value, str):
+                        uses[c.value] += 1
+        for annotation in _annotations(node):
+            for c in ast.walk(annotation):
+                if isinstance(c, ast.Constant) and isinstance(c.value, str):
+                    uses.update(_IDENTIFIER.findall(c.value))
     return uses
 
 
-def variable_names_in_use(text: str) -> FrozenSet[str]:
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _annotations(node: ast.AST) -> Iterable[ast.AST]:
+    """The annotations a node holds (string ones name what they mean)."""
+    if isinstance(node, (ast.arg, ast.AnnAssign)):
+        if node.annotation is not None:
+            yield node.annotation
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if node.returns is not None:
+            yield node.returns
+
+
+def variable_names_in_use(text: str, tree: Optional[ast.Module] = None) -> FrozenSet[str]:
     """Names bound by ``from torch.autograd import Variable`` that the text uses."""
-    try:
-        tree = parse(text)
-    except SyntaxError:
-        return frozenset()
+    if tree is None:
+        try:
+            tree = parse(text)
+        except SyntaxError:
+            return frozenset()
     names = {(alias.asname or alias.name) for _, alias, _ in _variable_imports(tree)}
-    return frozenset(n for n in names if name_uses(tree, n))
+    if not names:
+        return frozenset()
+    uses = use_counts(tree)
+    return frozenset(n for n in names if uses[n])
 
 
-def remove_variable_imports(text: str, names: Iterable[str], newline: str) -> str:
+def remove_variable_imports(text: str, names: Iterable[str], newline: str,
+                            tree: Optional[ast.Module] = None) -> str:
     """Remove the ``Variable`` imports of ``names`` that nothing uses any more.
 
     Only a statement that stands alone on its lines, holds no comment, and is not
     the only statement of its body is changed; other imported names stay.
     """
-    tree = parse(text)
+    if tree is None:
+        tree = parse(text)
     lines = lines_of(normalize_newlines(text))
     edits = []
+    uses: Optional[Counter] = None
     for stmt, alias, body in _variable_imports(tree):
         bound = alias.asname or alias.name
-        if bound not in names or name_uses(tree, bound):
+        if bound not in names:
+            continue
+        if uses is None:
+            uses = use_counts(tree)
+        if uses[bound]:
             continue
         first, last = stmt.lineno, stmt.end_lineno
         segment = "".join(lines[first - 1:last])
@@ -383,6 +459,113 @@ def remove_variable_imports(text: str, names: Iterable[str], newline: str) -> st
 
 
 # ---------------------------------------------------------------------------
+# what a fix must not change: the shape of the code around it, defined names
+
+
+def _char_col(line: str, byte_col: int) -> int:
+    if line.isascii():
+        return byte_col
+    return len(line.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
+
+
+def _expr_spans(tree: ast.AST, positions: Positions, wanted: Set[int]) -> Dict[tuple, list]:
+    """``(start, end)`` character offsets -> the expressions there, for
+    expressions that start on a ``wanted`` line."""
+    lines, starts = positions.lines, positions.starts
+    spans: Dict[tuple, list] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.expr) and node.lineno in wanted and node.end_lineno:
+            if node.end_lineno > len(lines):
+                continue
+            start = starts[node.lineno - 1] + _char_col(lines[node.lineno - 1], node.col_offset)
+            end = (starts[node.end_lineno - 1]
+                   + _char_col(lines[node.end_lineno - 1], node.end_col_offset))
+            spans.setdefault((start, end), []).append(node)
+    return spans
+
+
+_CTX = re.compile(r"ctx=\w+\(\)")
+
+
+def _shape(node: ast.AST) -> str:
+    return _CTX.sub("", ast.dump(node))
+
+
+def _expected_shape(text: str) -> Optional[str]:
+    """The shape of ``text`` read alone as one expression (``None``: it is not one)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _shape(ast.parse("(\n" + normalize_newlines(text) + "\n)", mode="eval").body)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _bracket_trims(text: str, brackets: str = "(") -> List[int]:
+    """How many leading characters may be blanks or ``brackets`` around an expression."""
+    trims = [0]
+    for i, ch in enumerate(text):
+        if ch in brackets or ch in " \t\r\n\\":
+            trims.append(i + 1)
+        else:
+            break
+    return trims
+
+
+def reshaped(old_text: str, old_tree: ast.AST, new_text: str, new_tree: ast.AST,
+             spans: Sequence[Tuple[int, int, str]], newline: str) -> Set[int]:
+    """Indices of ``spans`` that replaced an expression whose replacement is not
+    read back as one expression of the same shape (``x = Variable(a`` newline
+    ``- b)`` -> ``x = a`` newline ``- b`` parses, as two statements)."""
+    old_pos, new_pos = Positions(old_text), Positions(new_text)
+    order = sorted(range(len(spans)), key=lambda i: (spans[i][0], spans[i][1]))
+    placed = {}
+    delta = 0
+    for i in order:
+        start, end, rep = spans[i]
+        if newline != "\n":
+            rep = _NEWLINE.sub(newline, rep)
+        placed[i] = (start + delta, start + delta + len(rep), rep)
+        delta += len(rep) - (end - start)
+    old_lines = {bisect_right(old_pos.starts, s[0]) for s in spans}
+    new_lines = {bisect_right(new_pos.starts, p[0] + t) for p in placed.values()
+                 for t in _bracket_trims(p[2])}
+    before = _expr_spans(old_tree, old_pos, old_lines)
+    after = _expr_spans(new_tree, new_pos, new_lines)
+    bad = set()
+    for i, (start, end, _) in enumerate(spans):
+        if (start, end) not in before:
+            continue  # not an expression (a statement, a keyword argument ...)
+        new_start, new_end, rep = placed[i]
+        expected = _expected_shape(rep)
+        if expected is None:
+            continue
+        tails = _bracket_trims(rep[::-1], ")")
+        if not any(_shape(node) == expected
+                   for lead in _bracket_trims(rep) for tail in tails
+                   for node in after.get((new_start + lead, new_end - tail), ())):
+            bad.add(i)
+    return bad
+
+
+_UNDEFINED = ("UndefinedName", "UndefinedLocal", "UndefinedExport")
+
+
+def undefined_names(tree: ast.AST) -> Optional[Counter]:
+    """Names pyflakes finds used but never defined (``None`` without pyflakes)."""
+    try:
+        from pyflakes import checker
+    except ImportError:  # pragma: no cover - flake8 depends on it
+        return None
+    try:
+        found = checker.Checker(tree, filename="<fix>")
+    except Exception:  # pyflakes failing on odd code must not stop a fix
+        return None
+    return Counter(m.message_args[0] for m in found.messages
+                   if type(m).__name__ in _UNDEFINED and m.message_args)
+
+
+# ---------------------------------------------------------------------------
 # the fix loop
 
 
@@ -398,6 +581,8 @@ class FixResult(NamedTuple):
     fixed: Counter  # applied fixes per code
     dropped: List[Dropped]
     converged: bool  # reached a fixpoint within MAX_ROUNDS
+    #: the analysis of ``text`` when the fixer made one (saves the caller a check)
+    analysis: Optional[object] = None
 
 
 def _fix_key(finding: Finding) -> tuple:
@@ -405,21 +590,131 @@ def _fix_key(finding: Finding) -> tuple:
     return (finding.code, finding.message, tuple(e.text for e in fix.edits) if fix else ())
 
 
-def _build(text: str, fixes: Sequence[Finding], newline: str) -> Tuple[str, Optional[str]]:
-    """The text with ``fixes`` applied and their imports added, and why it is
-    invalid (``None`` when it parses)."""
-    # findings that share one fix (two wraps of one dropped statement) apply it once
-    edits = dict.fromkeys(e for f in fixes for e in f.fix.edits)
-    spans = edit_spans(text, list(edits))
-    new = apply_spans(text, spans, newline)
-    try:
+class _Built(NamedTuple):
+    text: str
+    tree: Optional[ast.Module]
+    error: Optional[str]  # why the whole text is invalid
+    broken: Dict[int, str]  # fix index -> why that fix is wrong
+
+
+class _Round:
+    """One round's text and what a build of some of its fixes must keep."""
+
+    def __init__(self, text: str, tree: Optional[ast.Module], newline: str,
+                 undefined: Optional[Counter], counts: Optional[Counter],
+                 analyse: Optional[Callable[[str], "Analysis"]]) -> None:
+        self.text = text
+        self.positions = Positions(text)
+        self._tree = tree
+        self.newline = newline
+        self.undefined = undefined  # the text's undefined names (None: not checked)
+        self.counts = counts  # the text's findings per code (None: not checked)
+        self.analyse = analyse
+        self.builds = 0  # (how much work a round takes: tests count it)
+
+    @property
+    def tree(self) -> ast.Module:
+        """The text's tree (parsed again after :meth:`release`, when needed)."""
+        if self._tree is None:
+            self._tree = parse(self.text)
+        return self._tree
+
+    def release(self) -> None:
+        """Let the tree go while the next text is analysed (a large file's
+        trees are most of the memory, and the collector's work)."""
+        self._tree = None
+
+    def build(self, fixes: Sequence[Finding]) -> _Built:
+        """The text with ``fixes`` applied and their imports added, and what is wrong."""
+        self.builds += 1
+        owners: Dict[Edit, List[int]] = {}
+        for i, f in enumerate(fixes):
+            for e in f.fix.edits:
+                owners.setdefault(e, []).append(i)  # one fix shared by two findings
+        edits = list(owners)
+        spans = edit_spans(self.text, edits, self.positions)
+        new = apply_spans(self.text, spans, self.newline)
+        try:
+            tree = parse(new)
+        except SyntaxError as exc:
+            return _Built(new, None, _syntax(exc), {})
+        broken: Dict[int, str] = {}
+        for j in reshaped(self.text, self.tree, new, tree, spans, self.newline):
+            for i in owners[edits[j]]:
+                broken[i] = ("the replacement would not be read as the expression it "
+                             "replaces (it needs parentheses)")
+        if broken:
+            return _Built(new, tree, None, broken)
         imports = [spec for f in fixes for spec in f.fix.imports]
         if imports:
-            new = add_imports(new, imports, newline)
-        parse(new)
-    except SyntaxError as exc:
-        return new, f"{exc.msg or exc} (line {exc.lineno})" if exc.lineno else str(exc)
-    return new, None
+            try:
+                added = add_imports(new, imports, self.newline, tree)
+                if added != new:
+                    new, tree = added, parse(added)
+            except SyntaxError as exc:
+                return _Built(new, None, _syntax(exc), {})
+        if self.undefined is not None:
+            now = undefined_names(tree)
+            if now is not None:
+                new_names = sorted(n for n in now if now[n] > self.undefined[n])
+                if new_names:
+                    return _Built(new, tree, "it would leave "
+                                  + ", ".join(f"`{n}`" for n in new_names) + " undefined", {})
+        return _Built(new, tree, None, {})
+
+    def findings_added(self, built: _Built) -> Optional[str]:
+        """Why the built text is worse: a finding of a code more than before."""
+        if self.counts is None or self.analyse is None:
+            return None
+        analysis = self.analyse(built.text)
+        now = Counter(f.code for f in analysis.findings)
+        more = sorted(c for c in now if now[c] > self.counts[c])
+        if more:
+            return "it would add a finding (" + ", ".join(more) + ")"
+        return None
+
+
+def _undefined_of(built: _Built) -> Optional[Counter]:
+    return undefined_names(built.tree) if built.tree is not None else None
+
+
+def _syntax(exc: SyntaxError) -> str:
+    return f"{exc.msg or exc} (line {exc.lineno})" if exc.lineno else str(exc)
+
+
+def _settle(round_: _Round, fixes: List[Finding], reject: Callable[[Finding, str], None],
+            check_findings: bool = False) -> Tuple[List[Finding], Optional[_Built]]:
+    """The fixes of ``fixes`` that can be applied together, found by halving:
+    a build of them all when it is valid, else the valid parts of each half
+    (a fix that is wrong alone is rejected; a half that only conflicts with
+    the other is left for a later round).  Few bad fixes cost few builds."""
+    if not fixes:
+        return [], None
+    built = round_.build(fixes)
+    if built.broken:
+        for i in sorted(built.broken):
+            reject(fixes[i], built.broken[i])
+        rest = [f for i, f in enumerate(fixes) if i not in built.broken]
+        return _settle(round_, rest, reject, check_findings)
+    error = built.error
+    if error is None and check_findings:
+        error = round_.findings_added(built)
+    if error is None:
+        return fixes, built
+    if len(fixes) == 1:
+        reject(fixes[0], f"the fix would make invalid code: {error}"
+               if built.tree is None else f"the fix is unsafe here: {error}")
+        return [], None
+    half = len(fixes) // 2
+    left, left_built = _settle(round_, fixes[:half], reject, check_findings)
+    right, right_built = _settle(round_, fixes[half:], reject, check_findings)
+    if not left or not right:
+        return (left, left_built) if left else (right, right_built)
+    both = round_.build(left + right)
+    if both.error is None and not both.broken and not (
+            check_findings and round_.findings_added(both)):
+        return left + right, both
+    return left, left_built
 
 
 def _choose(analysis: Analysis, unsafe: bool, rejected: Set[tuple],
@@ -430,13 +725,16 @@ def _choose(analysis: Analysis, unsafe: bool, rejected: Set[tuple],
     once), so that every finding it resolves is counted as fixed.
     """
     chosen: List[Finding] = []
-    taken: List[Tuple[int, int, str]] = []
+    taken: List[Tuple[int, int]] = []  # sorted, disjoint
     chosen_edits = set()
+    positions: Optional[Positions] = None
     for finding in analysis.findings:
         if not analysis.fixable(finding, unsafe) or _fix_key(finding) in rejected:
             continue
+        if positions is None:
+            positions = Positions(analysis.text)
         try:
-            spans = edit_spans(analysis.text, finding.fix.edits)
+            spans = edit_spans(analysis.text, finding.fix.edits, positions)
         except BadEdit as exc:
             rejected.add(_fix_key(finding))
             dropped.append(Dropped(finding, f"the fix does not fit the text: {exc}"))
@@ -449,12 +747,20 @@ def _choose(analysis: Analysis, unsafe: bool, rejected: Set[tuple],
         if finding.fix.edits in chosen_edits:
             chosen.append(finding)
             continue
-        if any(overlaps(s, t) for s in spans for t in taken):
+        if any(_overlaps_taken(taken, s) for s in spans):
             continue  # found again and applied in a later round
         chosen.append(finding)
         chosen_edits.add(finding.fix.edits)
-        taken.extend(spans)
+        for s in spans:
+            insort(taken, (s[0], s[1]))
     return chosen
+
+
+def _overlaps_taken(taken: List[Tuple[int, int]], span: Tuple[int, int, str]) -> bool:
+    """Whether ``span`` overlaps a span of ``taken`` (sorted, disjoint): the
+    neighbours in order are the only candidates."""
+    i = bisect_left(taken, (span[0], span[1]))
+    return any(overlaps((t[0], t[1], ""), span) for t in taken[max(0, i - 1):i + 2])
 
 
 def fix_text(
@@ -463,50 +769,88 @@ def fix_text(
     unsafe: bool = False,
     max_rounds: int = MAX_ROUNDS,
     hidden: str = "",
+    first: Optional[Analysis] = None,
 ) -> FixResult:
     """Apply applicable fixes to ``text`` (which must parse) until nothing changes.
 
     ``hidden`` is code the parser does not see (a notebook's magics): a name
-    that occurs in it is never taken to be unused.
+    that occurs in it is never taken to be unused.  ``first``, the analysis
+    of ``text`` when the caller has one, saves checking it again.
+
+    Each round's fixes are checked as a set before they are kept: the result
+    must parse, read every replaced expression back as one expression of the
+    same shape, leave no name undefined that was defined, and hold no more
+    findings of any code than before.  A fix that breaks one of these alone is
+    dropped with the reason; fixes that only conflict are left for a later
+    round.
     """
     newline = dominant_newline(text)
-    variables = frozenset(
-        name for name in variable_names_in_use(text)
-        if not re.search(rf"\b{re.escape(name)}\b", hidden)
-    )
     fixed: Counter = Counter()
     dropped: List[Dropped] = []
     rejected: Set[tuple] = set()
     converged = False
-    for round_ in range(max_rounds + 1):
-        analysis = analyse(text)
+    analysis = first if first is not None and first.text == text else analyse(text)
+    variables: Optional[FrozenSet[str]] = None
+    undefined: Optional[Counter] = None
+    counts: Optional[Counter] = None
+
+    def reject(finding: Finding, reason: str) -> None:
+        rejected.add(_fix_key(finding))
+        dropped.append(Dropped(finding, reason))
+
+    for round_no in range(max_rounds + 1):
         chosen = _choose(analysis, unsafe, rejected, dropped)
         if not chosen:
             converged = True
             break
-        if round_ == max_rounds:
+        if round_no == max_rounds:
             break
-        new, error = _build(text, chosen, newline)
-        if error is not None:
-            kept: List[Finding] = []
-            for finding in chosen:
-                _, error = _build(text, kept + [finding], newline)
-                if error is None:
-                    kept.append(finding)
-                else:
-                    rejected.add(_fix_key(finding))
-                    dropped.append(Dropped(finding, f"the fix would make invalid code: {error}"))
-            new, error = _build(text, kept, newline)
-            assert error is None
-            chosen = kept
+        tree = getattr(analysis, "tree", None)
+        if variables is None:  # (only once something is to be fixed)
+            if tree is None:
+                tree = parse(text)
+            variables = frozenset(
+                name for name in variable_names_in_use(text, tree)
+                if not re.search(rf"\b{re.escape(name)}\b", hidden)
+            )
+        if undefined is None and tree is not None:
+            undefined = undefined_names(tree)
+        counts = Counter(f.code for f in analysis.findings)
+        round_ = _Round(text, tree, newline, undefined, counts, analyse)
+        chosen, built = _settle(round_, chosen, reject)
+        if not chosen:
+            continue  # every fix rejected: look again without them
+        new_text, new_undefined = built.text, _undefined_of(built)
+        _hand_off(new_text, built.tree)
+        built = tree = analysis = None
+        round_.release()
+        new_analysis = analyse(new_text)
+        _hand_off("", None)
+        now = Counter(f.code for f in new_analysis.findings)
+        if any(now[c] > counts[c] for c in now):
+            # the set adds a finding: find the fixes that do (builds analyse)
+            new_analysis = None
+            chosen, built = _settle(round_, chosen, reject, check_findings=True)
+            if not chosen:
+                analysis = analyse(text)
+                continue
+            new_text, new_undefined = built.text, _undefined_of(built)
+            _hand_off(new_text, built.tree)
+            built = None
+            new_analysis = analyse(new_text)
+            _hand_off("", None)
         fixed.update(f.code for f in chosen)
-        text = new
+        text, analysis, undefined = new_text, new_analysis, new_undefined
+        del round_
     if fixed and variables:
         try:
-            text = _checked(remove_variable_imports(text, variables, newline), text)
+            new = _checked(remove_variable_imports(
+                text, variables, newline, getattr(analysis, "tree", None)), text)
         except BadEdit:
-            pass
-    return FixResult(text, fixed, dropped, converged)
+            new = text
+        if new != text:
+            text, analysis = new, None
+    return FixResult(text, fixed, dropped, converged, analysis)
 
 
 def _checked(new: str, old: str) -> str:

@@ -21,7 +21,7 @@ flake8 (``defaults.NOQA_INLINE_REGEXP``, ``violation.is_inline_ignored``,
 from __future__ import annotations
 
 import re
-from typing import Dict, Optional, Sequence
+from typing import Dict, Optional, Sequence, Tuple
 
 NOQA_INLINE = re.compile(
     r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE
@@ -35,18 +35,31 @@ def file_is_exempt(lines: Sequence[str]) -> bool:
     return any(NOQA_FILE.match(line) for line in lines)
 
 
-def suppresses(text: Optional[str], code: str) -> bool:
-    """Whether a ``# noqa`` comment in ``text`` suppresses ``code``."""
+#: what :func:`noqa_codes` returns for a ``# noqa`` that suppresses every code
+ALL = ("",)
+
+
+def noqa_codes(text: Optional[str]) -> Optional[Tuple[str, ...]]:
+    """The codes a ``# noqa`` comment in ``text`` lists (:data:`ALL` for every
+    code), or ``None`` when it has none."""
     if not text:
-        return False
+        return None
     match = NOQA_INLINE.search(text)
     if match is None:
-        return False
+        return None
     codes = match.group("codes")
     if codes is None:
-        return True
-    listed = tuple(c.strip() for c in _CODE_SEPARATOR.split(codes) if c.strip())
-    return code in listed or code.startswith(listed)
+        return ALL
+    return tuple(c.strip() for c in _CODE_SEPARATOR.split(codes) if c.strip())
+
+
+def _listed(codes: Optional[Tuple[str, ...]], code: str) -> bool:
+    return codes is not None and (code in codes or code.startswith(codes))
+
+
+def suppresses(text: Optional[str], code: str) -> bool:
+    """Whether a ``# noqa`` comment in ``text`` suppresses ``code``."""
+    return _listed(noqa_codes(text), code)
 
 
 def line_mapping(lines: Sequence[str]) -> Dict[int, str]:
@@ -72,6 +85,9 @@ def line_mapping(lines: Sequence[str]) -> Dict[int, str]:
     return mapping
 
 
+_UNREAD = object()
+
+
 class Noqa:
     """The ``# noqa`` comments of one file."""
 
@@ -81,6 +97,7 @@ class Noqa:
         self.none = "noqa" not in "".join(lines).lower()
         self.exempt = not self.none and file_is_exempt(lines)
         self._mapping: Optional[Dict[int, str]] = None
+        self._codes: Dict[int, object] = {}  # line -> :func:`noqa_codes` of its text
 
     def text_for(self, line: int) -> Optional[str]:
         if self._mapping is None:
@@ -91,4 +108,14 @@ class Noqa:
         return text
 
     def suppresses(self, line: int, code: str) -> bool:
-        return self.exempt or suppresses(self.text_for(line), code)
+        """Whether line ``line``'s ``# noqa`` suppresses ``code``.  The comment is
+        read once per line: a long line with many findings is searched once,
+        not once per finding."""
+        if self.exempt:
+            return True
+        if self.none:
+            return False
+        codes = self._codes.get(line, _UNREAD)
+        if codes is _UNREAD:
+            codes = self._codes[line] = noqa_codes(self.text_for(line))
+        return _listed(codes, code)

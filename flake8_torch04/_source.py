@@ -58,7 +58,25 @@ class Source:
         return shorten(self.text(node), limit)
 
     def replace(self, node: ast.AST, text: str) -> Edit:
+        """Replace ``node``'s text; an expression whose new text breaks lines
+        outside brackets (``a`` newline ``- b``) is parenthesized, so that it
+        stays one expression."""
+        if "\n" in text and isinstance(node, ast.expr) and not _one_expression(text):
+            text = f"({text})"
         return Edit(self.start(node), self.end(node), text)
+
+
+def _one_expression(text: str) -> bool:
+    """Whether ``text`` reads as one expression without brackets around it."""
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # ``(a, b)(c)``: "tuple is not callable"
+            ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def shorten(text: str, limit: int = 40) -> str:

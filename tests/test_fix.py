@@ -364,10 +364,11 @@ def test_overlapping_edits_wait_for_a_later_round():
     assert result.text == "x = 1\n"
     assert result.fixed == Counter({"TV997": 1, "TV998": 1})
 
-    text = "x = aa\n"
-    both = [finding(1, 4, Edit((1, 4), (1, 6), "b")), finding(1, 5, Edit((1, 5), (1, 6), "c"))]
+    text = "x = aa\n"  # (``len``, ``abs``: fixes must not leave a name undefined)
+    both = [finding(1, 4, Edit((1, 4), (1, 6), "len")),
+            finding(1, 5, Edit((1, 5), (1, 6), "abs"))]
     result = run(text, lambda t: both if t == text else [])
-    assert result.text == "x = b\n" and sum(result.fixed.values()) == 1
+    assert result.text == "x = len\n" and sum(result.fixed.values()) == 1
 
 
 def test_fix_that_breaks_the_code_is_dropped_and_reported():
@@ -396,8 +397,8 @@ def test_rounds_are_capped():
 
 
 def test_fixpoint():
-    result = run("a = a + 1\n", replacing("a", "b"))
-    assert result.text == "b = b + 1\n" and result.converged
+    result = run("a = 0\na + 1\n", replacing("a", "b"))
+    assert result.text == "b = 0\nb + 1\n" and result.converged
     assert result.fixed == Counter({"TV999": 2})
 
 
@@ -492,8 +493,14 @@ def test_fixing_the_fixtures_gives_parsable_code_and_a_fixpoint(path):
     result = fix_text(source, lambda t: Analysis(t, codes, str(path)), unsafe=True)
     ast.parse(result.text)
     assert result.converged
-    assert result.dropped == [], [d.reason for d in result.dropped]
+    # a fix that adds ``import torch`` to a file without torch would make its
+    # other code look like torch code: the fixer drops it
+    allowed = "would add a finding" if path.name.endswith("_no_torch.py") else "\0"
+    assert [d for d in result.dropped if allowed not in d.reason] == [], \
+        [d.reason for d in result.dropped]
     again = fix_text(result.text, lambda t: Analysis(t, codes, str(path)), unsafe=True)
     assert again.text == result.text
     left = Analysis(result.text, codes, str(path))
-    assert [f for f in left.findings if left.fixable(f, unsafe=True)] == []
+    dropped = {(d.finding.code, d.finding.message) for d in result.dropped}
+    assert [f for f in left.findings if left.fixable(f, unsafe=True)
+            and (f.code, f.message) not in dropped] == []

@@ -237,17 +237,18 @@ def test_counts_are_plural_in_english():
 
 def test_a_fix_the_fixer_had_to_drop_is_not_counted_fixable(tmp_path, monkeypatch):
     from flake8_torch04 import _fix
+    from flake8_torch04._core import SAFE, Finding, Fix
+    from flake8_torch04._source import Edit
 
-    real = _fix._build
+    def breaking(tree, lines, filename, codes, **kwargs):
+        if not lines or not lines[0].startswith("x"):
+            return []
+        return [Finding("TV001", 1, 0, "made up", Fix((Edit((1, 0), (1, 1), "(x"),), SAFE))]
 
-    def invalid(text, fixes, newline):
-        new, error = real(text, fixes, newline)
-        return new, "made invalid on purpose (line 3)" if fixes else error
-
-    monkeypatch.setattr(_fix, "_build", invalid)
-    (tmp_path / "legacy.py").write_text(LEGACY)
-    status, out, err = in_process("check", "--fix", "legacy.py", cwd=tmp_path)
+    monkeypatch.setattr(_fix, "check", breaking)
+    (tmp_path / "a.py").write_text("x = 1\n")
+    status, out, err = in_process("check", "--fix", "a.py", cwd=tmp_path)
     assert status == 1
     assert "TV001 fix not applied: the fix would make invalid code" in err
-    assert "legacy.py:3:5: TV001 `Variable" in out  # no [*]
+    assert "a.py:1:1: TV001 made up" in out  # no [*]
     assert "0 fixable with --fix" in out

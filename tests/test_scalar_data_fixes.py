@@ -76,6 +76,9 @@ ACCUMULATION = [
 @pytest.mark.parametrize("before, after", ACCUMULATION)
 def test_accumulation_fix(before, after):
     template = dedent("""
+        import torch
+
+
         def train(loader, criterion, model):
             total, losses = 0, []
             for x, y in loader:

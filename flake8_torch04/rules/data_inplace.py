@@ -107,13 +107,31 @@ def _stored_tensor(ctx: Context, tensor: ast.AST) -> bool:
         return not plainly_not_tensor(tensor, ctx.resolve)
     flow = ctx.flow()
     values = flow.assignments_to(k)
-    if values is not None and not any(plainly_not_tensor(v, ctx.resolve) for v in values):
+    if values is not None and not any(_not_tensor(ctx, v) for v in values):
         return True  # no such assignment: decided without the reaching definitions
     return not any(
         d.value is not None and d.kind in ("assign", "augassign", "walrus")
-        and plainly_not_tensor(d.value, ctx.resolve)
+        and _not_tensor(ctx, d.value)
         for d in flow.defs(k)
     )
+
+
+def _not_tensor(ctx: Context, value: ast.AST) -> bool:
+    return plainly_not_tensor(value, ctx.resolve) or _built_elsewhere(ctx, value)
+
+
+def _built_elsewhere(ctx: Context, value: ast.AST) -> bool:
+    """A call to something imported from outside torch (``C = CN()``,
+    ``Dataset.get_default_config()``): a config object, not a tensor."""
+    if not isinstance(value, ast.Call):
+        return False
+    root = value.func
+    while isinstance(root, (ast.Attribute, ast.Call, ast.Subscript)):
+        root = root.func if isinstance(root, ast.Call) else root.value
+    if not isinstance(root, ast.Name):
+        return False
+    name = ctx.resolve(root)
+    return name is not None and name.split(".", 1)[0] != "torch"
 
 
 # -- rewriting -------------------------------------------------------------
@@ -286,10 +304,13 @@ def data_inplace(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``x.grad``), or when the file uses torch (imports it, or uses ``Variable`` or
     ``.backward(`` without importing chainer, micrograd or another autograd
     library) and ``E`` is neither a bare ``self``/``cls`` nor built as a
-    list, dict, set, tuple, numpy or pandas value in the same function: so
-    ``self.data[i] = v`` in a dataset and ``buf = np.zeros(3); buf.data[0:1] = b"x"``
-    are left alone.  ``self.data.op_(...)`` (an attribute that happens to be
-    called ``data``) is left alone too.
+    list, dict, set, tuple, numpy or pandas value, or by a call to something
+    imported from outside torch (a config object ``C = CN()``), in the same
+    function: so ``self.data[i] = v`` in a dataset,
+    ``buf = np.zeros(3); buf.data[0:1] = b"x"`` and
+    ``C.data = Dataset.get_default_config()`` are left alone.
+    ``self.data.op_(...)`` (an attribute that happens to be called ``data``) is
+    left alone too.
 
     ## Why is this bad?
     A change made through ``.data`` is invisible to autograd: if the tensor was
@@ -332,8 +353,12 @@ def data_inplace(ctx: Context, node: ast.AST) -> Iterator[Report]:
     tensor's version counter and backward raises where it used to compute
     wrong gradients.  That fix is offered only where the flagged code is a
     whole statement on its own lines (inside ``torch.no_grad()`` already, only
-    ``.data`` is dropped).  ``E.data = v`` gets no fix: ``v`` may differ in
-    shape, dtype or device.
+    ``.data`` is dropped).  The update step ``w.data = w.data - lr * w.grad.data``
+    becomes ``with torch.no_grad(): w -= lr * w.grad`` (never ``w = ...``: ``w``
+    would stop being a leaf and ``w.grad`` would be ``None``).  Any other
+    ``E.data = v`` gets no fix: ``v`` may differ in shape, dtype or device; the
+    message suggests ``with torch.no_grad(): E.copy_(v)`` (never ``E = v``, which
+    for ``q`` in ``zip(a.parameters(), b.parameters())`` updates nothing).
     """
     if isinstance(node, ast.Call):
         report = _inplace_call(ctx, node) or _init_call(ctx, node) or _out_call(ctx, node)
@@ -481,13 +506,25 @@ def _store(ctx: Context, stmt: ast.stmt) -> Optional[Report]:
     src = ctx.source
     if target is data and isinstance(stmt, ast.Assign):
         value = stmt.value
+        parameter = _param_attr(tensor) or _grad(tensor)
+        if (not parameter and _built_elsewhere(ctx, value)
+                and not value.args and not value.keywords):
+            # ``C.data = Dataset.get_default_config()``: a config object made
+            # from nothing (``copy.deepcopy(t)`` and the like may be tensors)
+            return None
+        step = _update_step(ctx, tensor, value)
+        if step is not None:  # ``w.data = w.data - lr * w.grad.data``
+            op, rest = step
+            new = f"{src.text(tensor)} {op}= {rest}"
+            return Report(stmt, _message(ctx, stmt, _guarded(ctx, new),
+                                         "swaps `.data` past autograd"),
+                          _guarded_fix(ctx, stmt, stmt, new))
         changes = _changes(ctx, tensor, data, [value])
         text = _rewrite(ctx, value, changes[1:]) if changes else None
         text = text or src.text(value)
-        if _param_attr(tensor) or _iterated_parameters(ctx.flow(), tensor):
-            suggestion = _guarded(ctx, f"{src.text(tensor)}.copy_({text})")
-        else:
-            suggestion = f"{src.text(tensor)} = {text}"
+        # never ``E = v``: a leaf that required grad stops being one, and a loop
+        # variable over ``.parameters()`` (also through ``zip``) updates nothing
+        suggestion = _guarded(ctx, f"{src.text(tensor)}.copy_({text})")
         return Report(stmt, _message(ctx, stmt, suggestion, "swaps `.data` past autograd"))
     fix = None
     new = None
@@ -499,6 +536,35 @@ def _store(ctx: Context, stmt: ast.stmt) -> Optional[Report]:
     if new is None:
         new = src.text(stmt).replace(".data", "", 1)
     return Report(stmt, _message(ctx, stmt, _guarded(ctx, new)), fix)
+
+
+_STEP_OPS = {ast.Sub: "-", ast.Add: "+", ast.Mult: "*", ast.Div: "/"}
+
+
+def _update_step(ctx: Context, tensor: ast.AST, value: ast.AST) -> Optional[Tuple[str, str]]:
+    """``("-", "lr * w.grad")`` for ``w.data - lr * w.grad.data`` assigned to
+    ``w.data``: the in-place update it spells, its ``.data`` dropped."""
+    if not isinstance(value, ast.BinOp) or type(value.op) not in _STEP_OPS:
+        return None
+    found = _data_of(value.left)
+    if found is None or found[1] is not value.left or key(found[0]) != key(tensor) \
+            or key(tensor) is None:
+        return None
+    right = value.right
+    changes = []
+    for node in ast.walk(right):
+        if isinstance(node, ast.Attribute) and node.attr == "data":
+            text = _without_data(ctx, node)
+            if text is None:
+                return None
+            changes.append((node, text))
+    outer = [c for c in changes
+             if not any(o is not c and _inside(ctx, c[0], o[0]) for o in changes)]
+    text = _rewrite(ctx, right, outer) if outer else ctx.source.text(right)
+    if text is None or has_comment(text):
+        return None
+    # (``w -= a + b`` subtracts the whole right side, as ``w.data - (a + b)`` did)
+    return _STEP_OPS[type(value.op)], text
 
 
 def _flat(targets: Iterable[ast.AST]) -> Iterator[ast.AST]:

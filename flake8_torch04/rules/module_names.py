@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from .._core import UNSAFE, Context, Fix, Report, rule
 from .._source import Edit, has_comment, one_line, shorten
@@ -93,8 +93,10 @@ def module_names(ctx: Context, node: ast.Call) -> Iterator[Report]:
     if qualname in _CONTAINERS:
         owner = shorten(ctx.source.text(func), 25)
         keys, in_comprehension = _container_keys(ctx, node, _CONTAINERS[qualname])
+        taken = _colliding(keys)
         for key_node in keys:
-            report = _name_report(ctx, key_node, owner, key=True, names=not in_comprehension)
+            report = _name_report(ctx, key_node, owner, key=True, names=not in_comprehension,
+                                  taken=taken)
             if report is not None:
                 yield report
 
@@ -182,7 +184,7 @@ def _dotted_name(ctx: Context, name: ast.Name, seen: Set[str]) -> bool:
     if name.id in seen or len(seen) >= _MAX_DEPTH or not _function_local(ctx, name.id):
         return False
     values = ctx.flow().assigned.get(name.id, [])
-    if not values or binding_count(ctx.flow().node, name.id) != len(values):
+    if not values or binding_count(ctx.flow().node, name.id, ctx) != len(values):
         return False
     seen = seen | {name.id}
     return all(is_dotted(ctx, v, seen) for v in values)
@@ -268,8 +270,20 @@ def undot(text: str, style: str) -> str:
 # reports and fixes
 
 
+def _colliding(keys: List[ast.AST]) -> Set[str]:
+    """The names two literal keys of one container would share once their dots
+    become ``_`` (``'l.1'`` and ``'l_1'``)."""
+    after: Dict[str, int] = {}
+    for k in keys:
+        if isinstance(k, ast.Constant) and isinstance(k.value, str):
+            new = undot(k.value, "plain")
+            after[new] = after.get(new, 0) + 1
+    return {name for name, count in after.items() if count > 1}
+
+
 def _name_report(
-    ctx: Context, expr: ast.AST, owner: str, key: bool = False, names: bool = True
+    ctx: Context, expr: ast.AST, owner: str, key: bool = False, names: bool = True,
+    taken: Set[str] = frozenset(),
 ) -> Optional[Report]:
     src = ctx.source
     quoted = src.quote(expr, 32)
@@ -286,7 +300,12 @@ def _name_report(
         value = ctx.flow().assigned[expr.id][-1]
         what = f"{what} (= `{src.quote(value, 30)}`)"
     edits = undot_edits(ctx, expr, seen)
-    if edits is None:
+    if (edits is not None and isinstance(expr, ast.Constant)
+            and undot(expr.value, "plain") in taken):
+        # two keys would be equal: the container would keep one module of two
+        advice = f"use a name without '.' (`{undot(expr.value, 'plain')}` is another key)"
+        fix = None
+    elif edits is None:
         advice = "use a name without '.'"
         fix = None
     else:

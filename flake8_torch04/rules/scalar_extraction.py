@@ -8,7 +8,7 @@ from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
 from .._flow import (
     Def, Flow, detaches, enclosing_loop, grad_disabled, key, plainly_not_tensor, words,
 )
-from .._source import has_comment, needs_parens, one_line
+from .._source import Edit, has_comment, needs_parens, one_line
 
 # -- names ---------------------------------------------------------------
 
@@ -44,6 +44,22 @@ def loss_name(node: ast.AST) -> bool:
 
 #: last words of a callee named for what computes a loss (``loss_fn``, ``cost_func``)
 _LOSS_FUNCTION_WORDS = frozenset(("fn", "func", "function", "fun", "criterion", "crit"))
+
+
+def _by_name_through(value: ast.AST, by_name: bool) -> bool:
+    """A name assigned a value counts by its name (``loss = ...``), except when
+    the value is a ``*_function(...)`` call, which needs the evidence the
+    extraction itself gives."""
+    if isinstance(value, ast.Call) and _named_function(value.func):
+        return by_name
+    return True
+
+
+def _named_function(func: ast.AST) -> bool:
+    """``loss_function``: scipy's ``rho = loss_function(f)`` is a 2-D array, so such
+    a callee is a loss call only where ``.data`` or ``.numpy()`` says tensor."""
+    k = key(func)
+    return k is not None and k.rsplit(".", 1)[-1].lower().endswith("function")
 
 
 def _loss_callee(node: ast.AST) -> bool:
@@ -271,7 +287,8 @@ class Evidence:
             inner = self._elementwise_input(node)
             if inner is not None:
                 return self.scalar(inner, by_name)
-            return self.reduction(node) or self.loss_call(node)
+            return self.reduction(node) or (
+                self.loss_call(node) and (by_name or not _named_function(node.func)))
         if isinstance(node, ast.Subscript):
             return by_name and _element_of_losses(node)
         k = key(node)
@@ -284,7 +301,7 @@ class Evidence:
         return bool(relevant) and all(
             d.kind in ("assign", "augassign", "walrus")
             and d.value is not None
-            and self.scalar(d.value, True)
+            and self.scalar(d.value, _by_name_through(d.value, by_name))
             for d in relevant
         )
 
@@ -306,7 +323,9 @@ class Evidence:
             inner = self._elementwise_input(node)
             if inner is not None:
                 return False, [(inner, by_name)]
-            found = self.reduction(node, exact=False) or self.loss_call(node, exact=False)
+            found = self.reduction(node, exact=False) or (
+                self.loss_call(node, exact=False)
+                and (by_name or not _named_function(node.func)))
             return found, []
         if isinstance(node, ast.Subscript):
             return by_name and _element_of_losses(node), []
@@ -318,7 +337,7 @@ class Evidence:
         values = self.assignments(node)
         if values is None:
             return True, []  # too many to look through: cannot rule it out
-        return False, [(value, True) for value in values]
+        return False, [(value, _by_name_through(value, by_name)) for value in values]
 
     def _elementwise_input(self, call: ast.Call) -> Optional[ast.AST]:
         """``x`` in ``x.exp()``, ``torch.log(x)``, ``x.pow(2)``."""
@@ -477,7 +496,10 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     from one of those in the same function (``total_loss += loss.data``), or a key
     ``.backward()`` is called on.  The name alone is enough only for the forms
     that go through ``.data``, ``.numpy()`` or ``.tolist()``; a bare ``E[0]`` needs
-    evidence from the code, because ``losses[0]`` on a Python list is common.
+    evidence from the code, because ``losses[0]`` on a Python list is common,
+    and a ``*_function(...)`` callee (scipy's ``loss_function``) is a loss call
+    only through ``.data``/``.numpy()``/``.tolist()``.  A bare ``E[0]`` and form
+    (b) need torch in the file (an import, ``Variable`` or ``.backward(``).
 
     Form (b): inside a ``for``/``while`` body, flags ``acc += E``,
     ``acc = acc + E`` and ``accs.append(E)`` (also ``E * n``, ``E / n``) where
@@ -491,8 +513,9 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``select_min_cost_strategy(...)``; ``loss_fn``, ``compute_loss`` and
     ``criterion`` are loss calls), per-element losses
     (``reduction='none'``), values visibly built as lists or numpy arrays, an
-    accumulator that is itself backpropagated or returned (``total += crit(...)``
-    then ``total.backward()`` builds a loss on purpose), and loops under
+    accumulator that is itself backpropagated, or returned while its terms are
+    not backpropagated one by one in the loop (``total += crit(...)`` then
+    ``total.backward()`` or ``return total`` builds a loss on purpose), and loops under
     ``with torch.no_grad():`` or in a function decorated with it.
 
     ## Why is this bad?
@@ -527,8 +550,10 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     gives the same number ``E.data[0]`` gave under 0.3 (a Python float where the
     old numpy path gave a numpy scalar).  ``acc += E`` -> ``acc += E.item()`` is
     *unsafe*: the accumulator becomes a Python float, and ``.item()`` raises if
-    ``E`` has more than one element.  A fix whose removed text holds a comment
-    is unsafe.
+    ``E`` has more than one element; the same fix turns the accumulator's later
+    ``acc.item()`` and ``acc.data[0]`` into ``acc`` (a float has no ``.item()``),
+    and there is no automatic fix when another use needs a tensor
+    (``acc.cpu()``).  A fix whose removed text holds a comment is unsafe.
     """
     if isinstance(node, ast.Subscript):
         report = _extraction(ctx, node)
@@ -543,6 +568,8 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         return None
     tensor, steps = peel(node.value)
     by_name = any(step in ("data", "numpy", "tolist") for step in steps)
+    if not by_name and not ctx.uses_torch:
+        return None  # scipy's ``rho[0]``, sklearn's ``loss_[0]``: not tensors
     evidence = Evidence(ctx)
     if not (evidence.may_be_scalar(tensor, by_name) and evidence.scalar(tensor, by_name)):
         return None
@@ -581,6 +608,8 @@ def _accumulation(ctx: Context, node: ast.AST) -> Optional[Report]:
     if parts is None:
         return None
     acc_read, added = parts
+    if not ctx.uses_torch:
+        return None  # TensorFlow's ``average_loss += batch_loss``
     loop = enclosing_loop(ctx.parents, node)
     if loop is None:
         return None
@@ -592,8 +621,10 @@ def _accumulation(ctx: Context, node: ast.AST) -> Optional[Report]:
         return None  # decided without the reaching definitions
     leak = _leaking_part(evidence, added)
     flow = evidence.flow
-    if leak is None or acc in flow.sinks or not flow.carried(acc_read, loop):
+    if leak is None or not flow.carried(acc_read, loop):
         return None
+    if acc in flow.sinks and not _backpropagated_in(loop, leak, acc, flow):
+        return None  # a loss built on purpose
     if grad_disabled(ctx.parents, ctx.resolve):
         return None
     src = ctx.source
@@ -603,12 +634,88 @@ def _accumulation(ctx: Context, node: ast.AST) -> Optional[Report]:
     fixed = f"{text}.item()"
     whole = src.between(src.start(node), src.start(leak)) + fixed + src.between(
         src.end(leak), src.end(node))
-    return Report(
-        node,
-        f"`{src.quote(node)}` keeps every iteration's autograd graph alive (losses are "
-        f"tensors since PyTorch 0.4); use `{one_line(whole)}`",
-        Fix((src.replace(leak, fixed),), UNSAFE),
-    )
+    message = (f"`{src.quote(node)}` keeps every iteration's autograd graph alive (losses "
+               f"are tensors since PyTorch 0.4); use `{one_line(whole)}`")
+    fix: Optional[Fix] = None
+    if isinstance(node, (ast.AugAssign, ast.Assign)):
+        later = _tensor_uses(ctx, flow.node, acc, node)
+        if later is not None:
+            fix = Fix((src.replace(leak, fixed), *later), UNSAFE)
+        else:
+            message += f" (no automatic fix: `{acc}` is used as a tensor)"
+    else:
+        fix = Fix((src.replace(leak, fixed),), UNSAFE)
+    return Report(node, message, fix)
+
+
+def _backpropagated_in(loop: ast.AST, leak: ast.AST, acc: str, flow: Flow) -> bool:
+    """Whether each term is backpropagated in the loop (``loss.backward()`` there)
+    while the accumulator is not: then a returned accumulator only reports."""
+    k = key(leak)
+    if k is None or acc in flow.backward:
+        return False
+    for sub in ast.walk(loop):
+        if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)
+                and sub.func.attr == "backward" and key(sub.func.value) == k):
+            return True
+    return False
+
+
+#: what turns a one-element tensor into a number (also on a number, after the fix)
+_TO_NUMBER = ("item",)
+
+
+def _tensor_uses(ctx: Context, scope: ast.AST, acc: str, node: ast.AST):
+    """The edits that keep the accumulator's later uses working once it holds a
+    float: ``acc.item()`` and ``acc.data[0]`` become ``acc``.  ``None`` when
+    another use needs a tensor (``acc.cpu()``, ``acc.data``, ``acc[1]``).
+    (The uses of every name are indexed in one walk of the scope.)"""
+    cache = ctx.memo.setdefault("TV003.uses", {})
+    entry = cache.get(id(scope))
+    if entry is None or entry[0] is not scope:
+        entry = cache[id(scope)] = (scope, _index_uses(scope))
+    numbers, others = entry[1]
+    src = ctx.source
+    rewritten = [(src.start(n), src.end(n)) for n in numbers.get(acc, ())
+                 if not _within(src, n, node)]
+    for use in others.get(acc, ()):
+        if _within(src, use, node):
+            continue
+        start, end = src.start(use), src.end(use)
+        if not any(a <= start and end <= b for a, b in rewritten):
+            return None
+    return tuple(Edit(a, b, acc) for a, b in rewritten)
+
+
+def _within(src, inner: ast.AST, outer: ast.AST) -> bool:
+    return src.start(outer) <= src.start(inner) and src.end(inner) <= src.end(outer)
+
+
+def _index_uses(scope: ast.AST):
+    """``(numbers, others)``: by key, the expressions that turn it into a number
+    (``k.item()``, ``k.data[0]``, ``k.data.cpu().numpy()[0]``), and every
+    attribute or subscript taken of it."""
+    numbers: Dict[str, List[ast.AST]] = {}
+    others: Dict[str, List[ast.AST]] = {}
+    for sub in ast.walk(scope):
+        if isinstance(sub, ast.Subscript):
+            if isinstance(sub.ctx, ast.Load) and _is_zero(sub.slice):
+                base, steps = peel(sub.value)
+                k = key(base)
+                if k is not None and all(s in ("data", "cpu", "numpy", "tolist") for s in steps):
+                    numbers.setdefault(k, []).append(sub)
+        elif isinstance(sub, ast.Call):
+            func = sub.func
+            if (isinstance(func, ast.Attribute) and func.attr in _TO_NUMBER
+                    and not sub.args and not sub.keywords):
+                k = key(func.value)
+                if k is not None:
+                    numbers.setdefault(k, []).append(sub)
+        if isinstance(sub, (ast.Attribute, ast.Subscript)):
+            k = key(sub.value)
+            if k is not None:
+                others.setdefault(k, []).append(sub)
+    return numbers, others
 
 
 def _accumulation_parts(node: ast.AST) -> Optional[Tuple[ast.AST, ast.AST]]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from typing import Iterator, List, Optional, Tuple
 
 from .._core import UNSAFE, Context, Fix, Report, rule
@@ -147,32 +148,51 @@ def _unbound(ctx: Context, name: str, stop_at_module: bool) -> bool:
             return False
         innermost = False
         scope = scope.parent
-    return binding_count(ctx.flow().node, name) == 0
+    return binding_count(ctx.flow().node, name, ctx) == 0
 
 
-def binding_count(scope_node: ast.AST, name: str) -> int:
+def binding_count(scope_node: ast.AST, name: str, ctx: Optional[Context] = None) -> int:
     """How many times the body of ``scope_node`` binds ``name``; 2 for a parameter,
-    ``global`` or ``nonlocal`` (bound elsewhere, so never "once")."""
-    count = 0
+    ``global`` or ``nonlocal`` (bound elsewhere, so never "once").
+
+    With ``ctx``, the counts of every name are taken in one walk of the scope
+    and kept for the file: a thousand type tests in one function walk it once.
+    """
+    if ctx is None:
+        return _binding_counts(scope_node)[name]
+    cache = ctx.memo.setdefault("binding_counts", {})
+    entry = cache.get(id(scope_node))
+    if entry is None or entry[0] is not scope_node:
+        entry = cache[id(scope_node)] = (scope_node, _binding_counts(scope_node))
+    return entry[1][name]
+
+
+def _binding_counts(scope_node: ast.AST) -> Counter:
+    """How many times the body of ``scope_node`` binds each name (see :func:`binding_count`)."""
+    count: Counter = Counter()
     comprehension_targets = set()  # bound in the comprehension's own scope
     for node in body_nodes(scope_node):
         if isinstance(node, ast.comprehension):
             comprehension_targets.update(map(id, ast.walk(node.target)))
         elif isinstance(node, ast.Name):
-            if id(node) not in comprehension_targets:
-                count += node.id == name and not isinstance(node.ctx, ast.Load)
+            if id(node) not in comprehension_targets and not isinstance(node.ctx, ast.Load):
+                count[node.id] += 1
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            count += sum((a.asname or a.name.split(".")[0]) == name for a in node.names)
+            for a in node.names:
+                count[a.asname or a.name.split(".")[0]] += 1
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            count += node.name == name
+            count[node.name] += 1
         elif isinstance(node, ast.ExceptHandler):
-            count += node.name == name
+            if node.name:
+                count[node.name] += 1
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            count += 2 * (name in node.names)
+            for name in node.names:
+                count[name] += 2
     args = getattr(scope_node, "args", None)
     if args is not None:
         params = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-        count += 2 * any(a is not None and a.arg == name for a in params)
+        for name in {a.arg for a in params if a is not None}:
+            count[name] += 2
     return count
 
 
@@ -201,7 +221,7 @@ def assigned_literal(ctx: Context, node: ast.AST) -> Optional[ast.AST]:
         values = Flow(ctx.tree).assigned.get(node.id, [])
     else:
         return None
-    if len(values) != 1 or binding_count(scope_node, node.id) != 1:
+    if len(values) != 1 or binding_count(scope_node, node.id, ctx) != 1:
         return None
     return values[0]
 

@@ -1,0 +1,401 @@
+"""The fixer checks its fixes as a set, and does work in proportion to the file.
+
+Issue 16 (fixes consistent as a set, a linear fixer) and issue 19 (broken
+code written, several parses of a file with nothing to fix).  No test here
+times anything: the work is counted (parses, walks, line splits), and the
+benchmark (``bench/benchmark.py``) prints the seconds.
+"""
+import ast
+import textwrap
+
+import pytest
+
+from flake8_torch04 import _fix
+from flake8_torch04._check import Options, check_document
+from flake8_torch04._core import SAFE, Finding, Fix
+from flake8_torch04._files import Document
+from flake8_torch04._fix import Analysis, fix_text
+from flake8_torch04._source import Edit
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "legacy_train.py"
+
+
+def dedent(text):
+    return textwrap.dedent(text).lstrip("\n")
+
+
+def fixed(source, codes, unsafe=False):
+    return fix_text(source, lambda t: Analysis(t, codes), unsafe)
+
+
+# ---------------------------------------------------------------------------
+# replacements stay one expression (issue 19: TV001 with a continuation line)
+
+
+CONTINUATION = dedent("""
+    import torch
+    from torch.autograd import Variable
+
+
+    def f(a, b):
+        x = Variable(a
+        - b)
+        return x
+""")
+
+
+def test_tv001_keeps_a_continuation_line_one_expression():
+    out = fixed(CONTINUATION, ["TV001"]).text
+    assert "    x = (a\n    - b)\n" in out
+    tree = ast.parse(out)
+    assign = tree.body[-1].body[0]
+    assert isinstance(assign.value, ast.BinOp)  # a - b, not ``x = a`` then ``-b``
+
+
+class _OneFix:
+    def __init__(self, text, produce):
+        self.text = text
+        self.tree = ast.parse(text)
+        self.findings = produce(text)
+
+    def fixable(self, finding, unsafe):
+        return True
+
+
+def test_fixer_drops_a_replacement_that_parses_as_something_else():
+    # a rule that forgets the parentheses: the text parses, but as two statements
+    source = "a = b = 1\nx = int(a\n- b)\n"
+
+    def produce(text):
+        if "int(" not in text:
+            return []
+        return [Finding("TV999", 2, 4, "made up",
+                        Fix((Edit((2, 4), (3, 4), "a\n- b"),), SAFE))]
+
+    result = fix_text(source, lambda t: _OneFix(t, produce))
+    assert result.text == source
+    assert len(result.dropped) == 1
+    assert "parentheses" in result.dropped[0].reason
+
+
+def test_fixer_keeps_a_replacement_with_its_own_parentheses():
+    source = "a = b = 1\nx = int(a + b).bit_length()\n"
+
+    def produce(text):
+        if "int(" not in text:
+            return []
+        return [Finding("TV999", 2, 4, "made up",
+                        Fix((Edit((2, 4), (2, 14), "(a + b)"),), SAFE))]
+
+    result = fix_text(source, lambda t: _OneFix(t, produce))
+    assert result.text == "a = b = 1\nx = (a + b).bit_length()\n"
+    assert result.dropped == []
+
+
+# ---------------------------------------------------------------------------
+# no name becomes undefined, no code gains findings (issue 16)
+
+
+def test_string_annotation_keeps_the_variable_import():
+    source = dedent("""
+        import torch
+        from torch.autograd import Variable
+
+
+        def g(t: "Variable") -> "Optional[Variable]":
+            y = Variable(t)
+            return y
+    """)
+    out = fixed(source, ["TV001"]).text
+    assert "from torch.autograd import Variable\n" in out
+    assert "    y = t\n" in out
+
+
+def test_fix_that_leaves_a_name_undefined_is_dropped_with_the_reason():
+    source = "import os\nx = os.sep\n"
+
+    def produce(text):
+        if "os.sep" not in text:
+            return []
+        return [Finding("TV999", 2, 4, "made up",
+                        Fix((Edit((2, 4), (2, 10), "posixpath.sep"),), SAFE))]
+
+    result = fix_text(source, lambda t: _OneFix(t, produce))
+    assert result.text == source
+    assert "`posixpath` undefined" in result.dropped[0].reason
+
+
+def test_fix_that_adds_findings_is_dropped_with_the_reason():
+    # the fix itself writes ``Variable(...)`` (a TV001 finding): kept out
+    source = "import torch\nfrom torch.autograd import Variable\nx = torch.ones(2).data\n"
+
+    class Both(Analysis):
+        def __init__(self, text):
+            super().__init__(text, ["TV001"])
+            if ".data\n" in text:
+                self.findings = self.findings + [Finding(
+                    "TV998", 3, 4, "made up",
+                    Fix((Edit((3, 4), (3, 22), "Variable(torch.ones(2))"),), SAFE))]
+
+        def fixable(self, finding, unsafe):
+            return finding.code == "TV998" or super().fixable(finding, unsafe)
+
+    result = fix_text(source, Both)
+    assert result.text == source
+    assert [d.finding.code for d in result.dropped] == ["TV998"]
+    assert "would add a finding (TV001)" in result.dropped[0].reason
+
+
+# ---------------------------------------------------------------------------
+# the work is linear (issue 16: 10k lines 24 s, 40k lines 318 s)
+
+
+def _legacy(repeats):
+    return EXAMPLE.read_text(encoding="utf-8") * repeats
+
+
+def _work(monkeypatch, text):
+    """Nodes walked and characters split into lines while fixing ``text``."""
+    counts = {"nodes": 0, "chars": 0}
+    iter_child_nodes = ast.iter_child_nodes
+    lines_of = _fix.lines_of
+
+    def counting_children(node):
+        counts["nodes"] += 1
+        return iter_child_nodes(node)
+
+    def counting_lines(text):
+        counts["chars"] += len(text)
+        return lines_of(text)
+
+    monkeypatch.setattr(ast, "iter_child_nodes", counting_children)
+    monkeypatch.setattr(_fix, "lines_of", counting_lines)
+    codes = ["TV001", "TV002", "TV003", "TV004", "TV005", "TV006"]
+    result = fix_text(text, lambda t: Analysis(t, codes), unsafe=True)
+    monkeypatch.undo()
+    return counts, result
+
+
+def test_fixer_work_grows_linearly_with_the_file(monkeypatch):
+    small, r_small = _work(monkeypatch, _legacy(4))
+    large, r_large = _work(monkeypatch, _legacy(16))
+    assert sum(r_large.fixed.values()) == 4 * sum(r_small.fixed.values())
+    # four times the file, about four times the work (quadratic work: sixteen)
+    for key in small:
+        assert large[key] <= 5 * small[key], (key, small[key], large[key])
+
+
+def test_a_file_with_nothing_to_fix_is_parsed_once(monkeypatch):
+    source = "import torch\n\n\ndef f(x):\n    return torch.relu(x)\n" * 50
+    parses = []
+    parse = _fix.parse
+
+    def counting(text):
+        parses.append(len(text))
+        return parse(text)
+
+    monkeypatch.setattr(_fix, "parse", counting)
+    doc = Document(source.encode(), "m.py")
+    result = check_document(doc, Options(codes=("TV001", "TV003", "TV004"), fix=True,
+                                         unsafe=True))
+    assert result.findings == [] and result.new_data is None
+    assert len(parses) == 1
+
+
+def test_a_set_with_one_bad_fix_costs_few_builds(monkeypatch):
+    # 64 fixes, one of which breaks the code: halving finds it in about
+    # 2 log2(64) builds, not one build per fix
+    lines = [f"v{i} = {i}\n" for i in range(64)]
+    source = "".join(lines)
+
+    def produce(text):
+        if "w0" in text:
+            return []
+        return [Finding("TV999", i + 1, 0, "made up",
+                        Fix((Edit((i + 1, 0), (i + 1, 2 + len(str(i))),
+                                  "(w" if i == 37 else f"w{i}"),), SAFE))
+                for i in range(64)]
+
+    builds = []
+    build = _fix._Round.build
+
+    def counting(self, fixes):
+        builds.append(len(fixes))
+        return build(self, fixes)
+
+    monkeypatch.setattr(_fix._Round, "build", counting)
+    result = fix_text(source, lambda t: _OneFix(t, produce))
+    assert [d.finding.line for d in result.dropped] == [38]
+    assert result.text.count("w") == 63
+    assert len(builds) <= 4 * 6 + 2
+
+
+# ---------------------------------------------------------------------------
+# TV003: a fix that makes the accumulator a float also fixes its later uses
+
+
+ACCUMULATOR = dedent("""
+    import torch
+
+
+    def train(model, loader, criterion):
+        total = 0
+        for x, y in loader:
+            loss = criterion(model(x), y)
+            loss.backward()
+            total += loss
+        print(total.data[0], total.item())
+        return total
+""")
+
+
+def test_accumulation_fix_rewrites_the_uses_a_float_would_break():
+    out = fixed(ACCUMULATOR, ["TV003"], unsafe=True).text
+    assert "        total += loss.item()\n" in out
+    assert "    print(total, total)\n" in out  # not ``total.item()`` on a float
+
+
+def test_safe_fixes_alone_keep_the_accumulator_a_tensor():
+    out = fixed(ACCUMULATOR, ["TV003"], unsafe=False).text
+    assert "        total += loss\n" in out
+    assert "    print(total.item(), total.item())\n" in out
+
+
+def test_accumulation_fix_is_withheld_when_a_use_needs_a_tensor():
+    source = ACCUMULATOR.replace("print(total.data[0], total.item())", "print(total.cpu())")
+    findings = [f for f in Analysis(source, ["TV003"]).findings if f.line == 9]
+    assert len(findings) == 1 and findings[0].fix is None
+    assert "used as a tensor" in findings[0].message
+    assert fixed(source, ["TV003"], unsafe=True).text == source
+
+
+def test_returned_accumulator_of_backpropagated_terms_is_reported():
+    # the migration guide's example: each loss is backpropagated, the sum returned
+    assert [f.line for f in Analysis(ACCUMULATOR, ["TV003"]).findings] == [9, 10]
+
+
+def test_returned_accumulator_built_as_a_loss_is_not_reported():
+    source = dedent("""
+        import torch
+
+
+        def total_loss(model, batches, criterion):
+            total = 0
+            for x, y in batches:
+                total += criterion(model(x), y)
+            return total
+    """)
+    assert Analysis(source, ["TV003"]).findings == []
+
+
+@pytest.mark.parametrize("source", [
+    # TensorFlow: no torch in the file
+    "import tensorflow as tf\n\n\ndef run(sess, batches, op):\n    average_loss = 0\n"
+    "    for b in batches:\n        batch_loss = sess.run(op, b)\n"
+    "        average_loss += batch_loss\n    return average_loss / len(batches)\n",
+    # scipy: ``rho = loss_function(f)`` is a 2-D array
+    "import numpy as np\n\n\ndef fun(loss_function, f):\n    rho = loss_function(f)\n"
+    "    return rho[0]\n",
+    # scikit-learn style: a tuple
+    "def fit(est, X):\n    loss_ = est.loss(X)\n    return loss_[0]\n",
+    # pandas test
+    "import pandas as pd\n\n\ndef test(s):\n    result = s.sum()\n    assert result[0] == 1\n",
+], ids=["tensorflow", "scipy", "sklearn", "pandas"])
+def test_tv003_needs_torch_in_the_file(source):
+    assert Analysis(source, ["TV003"]).findings == []
+
+
+def test_a_function_named_loss_function_is_a_loss_call_only_with_data():
+    source = dedent("""
+        import torch
+
+
+        def test(model, loader, loss_function):
+            test_loss = 0
+            for data in loader:
+                test_loss += loss_function(model(data), data).data[0]
+                rho = loss_function(data)
+                print(rho[0])
+    """)
+    assert [f.line for f in Analysis(source, ["TV003"]).findings] == [7]
+
+
+# ---------------------------------------------------------------------------
+# TV006: the rename never makes two keys of one container equal
+
+
+def test_tv006_rename_that_would_make_two_keys_equal_gets_no_fix():
+    source = dedent("""
+        from collections import OrderedDict
+
+        import torch.nn as nn
+
+        net = nn.Sequential(OrderedDict([
+            ('l.1', nn.Linear(2, 2)),
+            ('l_1', nn.ReLU()),
+            ('l.2', nn.Linear(2, 2)),
+        ]))
+    """)
+    findings = Analysis(source, ["TV006"]).findings
+    assert [(f.line, f.fix is None) for f in findings] == [(6, True), (8, False)]
+    assert "`l_1` is another key" in findings[0].message
+    out = fixed(source, ["TV006"], unsafe=True).text
+    assert "('l.1', nn.Linear(2, 2))" in out and "('l_2', nn.Linear(2, 2))" in out
+
+
+# ---------------------------------------------------------------------------
+# TV004: suggestions that keep leaves leaves (RULES.md TV004)
+
+
+def test_tv004_update_step_becomes_an_in_place_update_under_no_grad():
+    source = dedent("""
+        import torch
+
+
+        def sgd(w, lr):
+            w.data = w.data - lr * w.grad.data
+            w.grad.data.zero_()
+    """)
+    findings = Analysis(source, ["TV004"]).findings
+    assert "use `with torch.no_grad(): w -= lr * w.grad`" in findings[0].message
+    out = fixed(source, ["TV004"], unsafe=True).text
+    assert out == dedent("""
+        import torch
+
+
+        def sgd(w, lr):
+            with torch.no_grad():
+                w -= lr * w.grad
+            w.grad.zero_()
+    """)
+
+
+def test_tv004_ema_over_zipped_parameters_suggests_copy_not_rebinding():
+    source = dedent("""
+        import torch
+
+
+        def ema(model, ema_model, decay):
+            for p, q in zip(model.parameters(), ema_model.parameters()):
+                q.data = decay * q.data + (1 - decay) * p.data
+    """)
+    (finding,) = Analysis(source, ["TV004"]).findings
+    assert "use `with torch.no_grad(): q.copy_(" in finding.message
+    assert "use `q =" not in finding.message
+
+
+def test_tv004_not_on_a_config_object_from_a_non_torch_call():
+    source = dedent("""
+        import torch
+        from dataset import CN, Dataset
+
+
+        def config():
+            C = CN()
+            C.data = Dataset.get_default_config()
+            D = Dataset.get_default_config()
+            D.data = 3
+            return C, D
+    """)
+    assert Analysis(source, ["TV004"]).findings == []

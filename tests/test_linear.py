@@ -1,0 +1,88 @@
+"""Inputs that used to take quadratic time (issue 19, "Hangs").
+
+No test times anything: each counts the work (scope walks, regex searches)
+and asserts it does not grow with the number of findings.  The seconds are
+in ``bench/benchmark.py``.
+"""
+import re
+
+from flake8_torch04 import _noqa
+from flake8_torch04._core import check_source
+from flake8_torch04._noqa import Noqa
+from flake8_torch04.rules import type_comparison
+
+
+def _count_scope_walks(monkeypatch):
+    calls = []
+    body_nodes = type_comparison.body_nodes
+
+    def counting(scope_node):
+        calls.append(scope_node)
+        return body_nodes(scope_node)
+
+    monkeypatch.setattr(type_comparison, "body_nodes", counting)
+    return calls
+
+
+def test_many_type_assertions_in_one_function_walk_it_once(monkeypatch):
+    calls = _count_scope_walks(monkeypatch)
+    source = (
+        "import torch\nimport unittest\n\n\nclass T(unittest.TestCase):\n"
+        "    def test(self):\n        x = torch.zeros(1)\n"
+        + "        self.assertEqual(type(x), torch.FloatTensor)\n" * 300
+    )
+    findings = check_source(source, "t.py", ["TV005"])
+    assert len(findings) == 300
+    assert len(calls) <= 3  # once per scope, not once per assertion
+
+
+def test_a_long_or_chain_of_type_tests_walks_the_scope_once(monkeypatch):
+    calls = _count_scope_walks(monkeypatch)
+    chain = " or ".join(["type(x) == torch.FloatTensor"] * 2001)
+    source = f"import torch\n\n\ndef f(x):\n    return {chain}\n"
+    findings = check_source(source, "t.py", ["TV005"])
+    assert len(findings) == 2001
+    assert len(calls) <= 3
+
+
+def test_a_long_line_with_many_findings_is_searched_for_noqa_once(monkeypatch):
+    searches = []
+    pattern = _noqa.NOQA_INLINE
+
+    class Counting:
+        def search(self, text):
+            searches.append(len(text))
+            return pattern.search(text)
+
+    monkeypatch.setattr(_noqa, "NOQA_INLINE", Counting())
+    line = "x = [" + ", ".join(["Variable(a)"] * 5000) + "]  # noqa: TV002\n"
+    noqa = Noqa(["from torch.autograd import Variable\n", line])
+    assert not any(noqa.suppresses(2, "TV001") for _ in range(5000))
+    assert noqa.suppresses(2, "TV002")
+    assert len(searches) == 1
+
+
+def test_a_long_line_without_noqa_is_not_searched(monkeypatch):
+    searches = []
+
+    class Counting:
+        def search(self, text):
+            searches.append(len(text))
+            return None
+
+    monkeypatch.setattr(_noqa, "NOQA_INLINE", Counting())
+    noqa = Noqa(["x = [" + "Variable(a), " * 5000 + "]\n"])
+    assert not any(noqa.suppresses(1, "TV001") for _ in range(5000))
+    assert searches == []
+
+
+def test_noqa_reading_is_unchanged():
+    lines = ["a  # noqa\n", "b  # noqa: TV001,TV0\n", "c  # noqa: tv001\n", "d\n",
+             "e  # NOQA:TV002\n"]
+    noqa = Noqa(lines)
+    assert noqa.suppresses(1, "TV005")
+    assert noqa.suppresses(2, "TV001") and noqa.suppresses(2, "TV006")
+    assert not noqa.suppresses(3, "TV001")
+    assert not noqa.suppresses(4, "TV001")
+    assert noqa.suppresses(5, "TV002") and not noqa.suppresses(5, "TV001")
+    assert re.search("noqa", lines[0])
