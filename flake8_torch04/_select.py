@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import List, Optional, Sequence
 
-DEFAULT_SELECT = ("TV0",)
+DEFAULT_SELECT = ("TV",)
 _VALID_PREFIX = re.compile(r"[A-Z]{1,3}[0-9]{0,3}\Z")
 
 
@@ -31,7 +31,7 @@ def selected_codes(
     """The codes to report, decided as flake8's ``DecisionEngine`` decides.
 
     A code matched by a ``--select``/``--extend-select`` prefix is selected
-    explicitly, one matched only by the default (``TV0``) implicitly.  A code
+    explicitly, one matched only by the default (``TV``) implicitly.  A code
     matched by an ``--ignore`` prefix is ignored unless it is selected
     explicitly by a longer prefix (a tie ignores).
     """

@@ -82,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="print the changes --fix would make as a unified diff; write "
                             "nothing")
     check.add_argument("--select", action="append", metavar="CODES",
-                       help="codes or prefixes to report (default: TV0); comma-separated, "
+                       help="codes or prefixes to report (default: TV); comma-separated, "
                             "repeatable")
     check.add_argument("--extend-select", action="append", metavar="CODES",
                        help="codes or prefixes to report in addition to --select")

@@ -21,7 +21,7 @@ def test_rule_docstring_has_every_section(code):
 def test_codes_are_unique_and_well_formed():
     codes = list(all_rules())
     assert len(codes) == len(set(codes))
-    assert all(code.startswith("TV0") and len(code) == 5 for code in codes)
+    assert all(code.startswith("TV") and code[2:].isdigit() and len(code) == 5 for code in codes)
 
 
 def test_readme_is_generated_from_docstrings():
