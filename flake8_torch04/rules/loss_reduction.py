@@ -22,7 +22,8 @@ def _loss(qualname: Optional[str]) -> bool:
     for prefix in _MODULES:
         if qualname.startswith(prefix):
             name = qualname[len(prefix):]
-            return "." not in name and name.endswith("Loss") and not name.startswith("_")
+            if "." not in name and name.endswith("Loss") and not name.startswith("_"):
+                return True
     return False
 
 
@@ -55,8 +56,9 @@ def loss_reduction(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ``F.cross_entropy``...) and of ``torch.nn`` classes named ``...Loss``
     (``nn.CrossEntropyLoss``, ``nn.MSELoss``...), resolved through imports.
     Position: the first of the two keywords.  Not flagged: a project's own
-    loss, ``reduction=`` alone, and both keywords given as ``None`` (which
-    torch ignores without a warning).
+    loss, ``reduction=`` alone, both keywords given as ``None`` (which torch
+    ignores without a warning), and a wrapper handing its own parameters on
+    (``size_average=size_average, reduce=reduce``).
 
     ## Why is this bad?
     Since PyTorch 0.4.1 one ``reduction=`` keyword replaces both; on PyTorch
@@ -90,6 +92,8 @@ def loss_reduction(ctx: Context, node: ast.Call) -> Iterator[Report]:
     present = [kw for kw in found if kw is not None]
     if not present:
         return
+    if all(isinstance(kw.value, ast.Name) and kw.value.id == kw.arg for kw in present):
+        return  # a wrapper handing its caller's arguments on
     if not _loss(ctx.resolve(node.func)):
         return
     try:

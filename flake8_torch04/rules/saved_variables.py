@@ -123,7 +123,7 @@ def _container(ctx: Context, node: ast.AST) -> Optional[Report]:
         if _init_passes_arguments(parent):
             safety = UNSAFE
     else:
-        safety = None
+        return None  # a reference (``{nn.Module, nn.Container}``) builds nothing
     made = rename(ctx, node, "Module", "torch.nn")
     fix = Fix((made[0],), safety, made[1]) if made is not None and safety else None
     return Report(node, message, fix)

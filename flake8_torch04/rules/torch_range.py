@@ -25,25 +25,40 @@ def _float_constant(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is float
 
 
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)
+
+
+def _operand(ctx: Context, node: ast.AST) -> str:
+    """The text of ``node`` as the left operand of ``+``/``-``."""
+    text = ctx.source.text(node)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
+        return text
+    return f"({text})" if needs_parens(node, ast.BinOp, ctx.source) else text
+
+
 def _end(ctx: Context, end: ast.AST, step: Optional[ast.AST]) -> str:
-    """The text of ``arange``'s (exclusive) end for ``range``'s inclusive ``end``."""
+    """The text of ``arange``'s (exclusive) end for ``range``'s inclusive ``end``:
+    ``n - 1`` -> ``n``, ``9`` -> ``10``, ``n`` -> ``n + 1``, ``b`` -> ``b + step``."""
     src = ctx.source
-    text = src.text(end)
     step_int = 1 if step is None else _int_constant(step)
-    end_int = _int_constant(end)
     if step_int is not None and step_int != 0:
         delta = 1 if step_int > 0 else -1
+        end_int = _int_constant(end)
         if end_int is not None:
             return str(end_int + delta)
-        if needs_parens(end, ast.BinOp, src):
-            text = f"({text})"
-        return f"{text} {'+' if delta > 0 else '-'} 1"
-    if needs_parens(end, ast.BinOp, src):
-        text = f"({text})"
+        if isinstance(end, ast.BinOp) and isinstance(end.op, (ast.Add, ast.Sub)):
+            offset = _int_constant(end.right)
+            if offset is not None and isinstance(end.right, ast.Constant):
+                offset = (offset if isinstance(end.op, ast.Add) else -offset) + delta
+                left = _operand(ctx, end.left)
+                if offset == 0:
+                    return left
+                return f"{left} {'+' if offset > 0 else '-'} {abs(offset)}"
+        return f"{_operand(ctx, end)} {'+' if delta > 0 else '-'} 1"
     step_text = src.text(step)
     if not isinstance(step, (ast.Name, ast.Attribute, ast.Constant, ast.Call, ast.Subscript)):
         step_text = f"({step_text})"
-    return f"{text} + {step_text}"
+    return f"{_operand(ctx, end)} + {step_text}"
 
 
 @rule("TV125")
