@@ -8,23 +8,23 @@ from torch.nn import init
 class Head(nn.Module):
     def __init__(self):
         super().__init__()
-        self.fc1 = nn.Linear(4 * 6 * 6, 16)
-        self.fc2 = nn.Linear(16, 3)
+        self.conv = nn.Conv2d(1, 4, 3)
 
 
 class Net(nn.Module):
     def __init__(self):
         super().__init__()
-        self.conv = nn.Conv2d(1, 4, 3)
-        self.head = Head()
-        init.xavier_uniform_(self.head.fc1.weight)
-        init.constant_(self.head.fc1.bias, 0.1)
+        self.features = Head()
+        self.fc1 = nn.Linear(4 * 6 * 6, 16)
+        self.fc2 = nn.Linear(16, 3)
+        init.xavier_uniform_(self.fc1.weight)
+        init.constant_(self.fc1.bias, 0.1)
 
     def forward(self, x):
-        x = F.relu(F.max_pool2d(self.conv(x), 2))
+        x = F.relu(F.max_pool2d(self.features.conv(x), 2))
         x = x.view(-1, 4 * 6 * 6)
-        x = F.relu(self.head.fc1(x))
-        x = self.head.fc2(x)
+        x = F.relu(self.fc1(x))
+        x = self.fc2(x)
         return F.log_softmax(x, dim=1)
 
 
