@@ -44,7 +44,7 @@ def rename(ctx, func: ast.AST, new: str, module: str) -> Optional[Tuple[Edit, Tu
     """
     src = ctx.source
     if isinstance(func, ast.Attribute):
-        (line, col), end = src.start(func), src.end(func)
+        end = src.end(func)
         text = src.text(func)
         if not text.endswith(func.attr) or end[1] < len(func.attr):
             return None

@@ -56,6 +56,9 @@ TABLE = {
     "TV128": ("dataset_attributes", (ast.Attribute,), (r"\b(?:train|test)_(?:data|labels)\b",)),
     "TV129": (
         "byte_masks", (ast.Subscript, ast.Call),
-        ((r"\[", ast.Subscript), (r"\b(?:masked_fill|masked_select|masked_scatter|where)", ast.Call)),
+        (
+            (r"\[", ast.Subscript),
+            (r"\b(?:masked_fill|masked_select|masked_scatter|where)", ast.Call),
+        ),
     ),
 }

@@ -36,8 +36,7 @@ def _byte_call(ctx: Context, node: ast.Call) -> Optional[str]:
         return "dtype"
     if isinstance(func, ast.Attribute) and func.attr in ("type", "to") and len(node.args) == 1:
         arg = node.args[0]
-        if isinstance(arg, ast.Constant) and arg.value in ("torch.ByteTensor",
-                                                          "torch.cuda.ByteTensor"):
+        if isinstance(arg, ast.Constant) and arg.value in _BYTE_TYPES:
             return "other"
         if ctx.resolve(arg) in _BYTE_TYPES + (_UINT8,):
             return "other"

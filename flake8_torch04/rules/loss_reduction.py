@@ -103,9 +103,9 @@ def loss_reduction(ctx: Context, node: ast.Call) -> Iterator[Report]:
     if values is not None and all(v in (None, _NOT_GIVEN) for v in values):
         return  # torch ignores them: no warning, no change
     src = ctx.source
-    first = min(present, key=lambda kw: (kw.lineno, kw.col_offset))
-    quoted = ", ".join(src.text(kw) for kw in sorted(present, key=lambda kw: (kw.lineno,
-                                                                                kw.col_offset)))
+    present.sort(key=lambda kw: (kw.lineno, kw.col_offset))
+    first = present[0]
+    quoted = ", ".join(src.text(kw) for kw in present)
     why = "deprecated since PyTorch 0.4.1 (warns on 2.13)"
     if values is None or keyword(node, "reduction") is not None:
         yield Report(first, f"`{quoted}` is {why}; use `reduction=` ('none' if reduce is "

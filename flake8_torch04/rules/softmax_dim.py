@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Iterator, List, Optional
 
-from .._calls import append_arguments, argument, keyword, plain_arguments
+from .._calls import append_arguments, argument, plain_arguments
 from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
 from .._flow import Flow, key
 
@@ -34,12 +34,13 @@ _SAME_RANK_FUNCTIONS = frozenset(
         "relu", "relu6", "elu", "selu", "celu", "gelu", "leaky_relu", "dropout", "tanh",
         "sigmoid", "linear", "softplus", "hardtanh")]
     + [f"torch.{f}" for f in ("relu", "tanh", "sigmoid", "exp", "log", "abs")]
+    + ["torch.autograd.Variable"]
 )
 #: modules whose output has the rank of their input (nn.Linear keeps the leading dims)
-_SAME_RANK_MODULES = frozenset(
-    f"torch.nn.{m}" for m in ("Linear", "ReLU", "ReLU6", "ELU", "SELU", "LeakyReLU", "Tanh",
-                             "Sigmoid", "Dropout", "Softplus")
-)
+_SAME_RANK_MODULES = frozenset(f"torch.nn.{m}" for m in (
+    "Linear", "ReLU", "ReLU6", "ELU", "SELU", "LeakyReLU", "Tanh", "Sigmoid", "Dropout",
+    "Softplus",
+))
 _FACTORIES = frozenset(f"torch.{f}" for f in ("randn", "rand", "zeros", "ones", "empty"))
 _MATRIX = {"mm": 2, "matmul": None, "bmm": 3}
 _DEPTH = 12
