@@ -105,7 +105,7 @@ def scalar_overloads(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ``x.add(y)`` and ``s.add(item)`` are left alone.
 
     ## Why is this bad?
-    PyTorch 1.5 moved the scalar behind the tensors as a keyword; on PyTorch
+    PyTorch 1.x moved the scalar behind the tensors as a keyword; on PyTorch
     2.13 the old order still works but warns ``UserWarning: This overload of
     add_ is deprecated: add_(Number alpha, Tensor other)`` (once per process
     and overload).  The optimizers of the 0.3 era (``p.data.add_(-lr, d_p)``,
@@ -149,6 +149,6 @@ def scalar_overloads(ctx: Context, node: ast.Call) -> Iterator[Report]:
     yield Report(
         node,
         f"`{src.quote(node, 40)}` uses the deprecated scalar-first overload of {name} "
-        f"(warns since PyTorch 1.5); use `{name}{shorten(new_args, 50)}`",
+        f"(warns on 2.13); use `{name}{shorten(new_args, 50)}`",
         fix,
     )
