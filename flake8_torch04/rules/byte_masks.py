@@ -8,6 +8,7 @@ from typing import Iterator, Optional
 from .._calls import keyword
 from .._core import SAFE, Context, Fix, Report, rule
 from .._flow import key
+from .._resolve import VARIABLE
 from .._source import Edit, has_comment, needs_parens
 
 _BYTE_TYPES = ("torch.ByteTensor", "torch.cuda.ByteTensor")
@@ -18,6 +19,11 @@ _METHODS = {"masked_fill": 0, "masked_fill_": 0, "masked_select": 0, "masked_sca
 #: mask-taking functions -> the position of the mask
 _FUNCTIONS = {"torch.masked_select": 1, "torch.where": 0}
 _DEPTH = 8
+#: methods whose result has their receiver's dtype
+_SAME_DTYPE = frozenset((
+    "zero_", "fill_", "clone", "contiguous", "view", "view_as", "expand", "expand_as", "cuda",
+    "cpu", "t", "unsqueeze", "squeeze", "detach", "reshape",
+))
 #: what a file must say for a byte value to be made in it
 _BYTE_TEXT = re.compile(r"\bbyte\b|ByteTensor|uint8")
 
@@ -49,7 +55,15 @@ def is_byte(ctx: Context, node: ast.AST, depth: int = 0) -> Optional[str]:
     if depth > _DEPTH:
         return None
     if isinstance(node, ast.Call):
-        return _byte_call(ctx, node)
+        how = _byte_call(ctx, node)
+        func = node.func
+        if how is None and isinstance(func, ast.Attribute) and func.attr in _SAME_DTYPE:
+            if ctx.resolve(func) is None and is_byte(ctx, func.value, depth + 1):
+                return "other"  # ``torch.ByteTensor(2, 5).zero_()``
+        if how is None and len(node.args) == 1 and ctx.resolve(func) == VARIABLE:
+            if is_byte(ctx, node.args[0], depth + 1):
+                return "other"  # ``Variable(mask)``
+        return how
     if isinstance(node, (ast.Name, ast.Attribute)) and key(node) is not None:
         defs = ctx.flow().reaching(node)
         if not defs:
@@ -96,7 +110,8 @@ def byte_masks(ctx: Context, node: ast.AST) -> Iterator[Report]:
     Flags a mask that is evidently a uint8 tensor -- ``E.byte()``,
     ``torch.ByteTensor(...)``, a factory given ``dtype=torch.uint8``,
     ``E.type(torch.ByteTensor)``, ``E.to(torch.uint8)``, ``1 - m`` or ``m1 & m2``
-    of such masks, or a name every assignment reaching it binds to one of
+    of such masks, dtype-keeping methods of them (``.zero_()``, ``.view(...)``,
+    ``.expand(...)``, ``.cuda()``...) and ``Variable(...)`` of them, or a name every assignment reaching it binds to one of
     these in the same function -- when it is used as an index ``x[mask]`` or
     as the mask of ``masked_fill``, ``masked_fill_``, ``masked_select``,
     ``masked_scatter``, ``masked_scatter_``, ``torch.where`` or
