@@ -111,8 +111,9 @@ def byte_masks(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``torch.ByteTensor(...)``, a factory given ``dtype=torch.uint8``,
     ``E.type(torch.ByteTensor)``, ``E.to(torch.uint8)``, ``1 - m`` or ``m1 & m2``
     of such masks, dtype-keeping methods of them (``.zero_()``, ``.view(...)``,
-    ``.expand(...)``, ``.cuda()``...) and ``Variable(...)`` of them, or a name every assignment reaching it binds to one of
-    these in the same function -- when it is used as an index ``x[mask]`` or
+    ``.expand(...)``, ``.cuda()``...) and ``Variable(...)`` of them, or a name
+    every assignment reaching it binds to one of these in the same function --
+    when it is used as an index ``x[mask]`` or
     as the mask of ``masked_fill``, ``masked_fill_``, ``masked_select``,
     ``masked_scatter``, ``masked_scatter_``, ``torch.where`` or
     ``E.where``.  Position: the mask.  Boolean masks (comparisons, which
