@@ -656,7 +656,9 @@ class _Round:
         if self.undefined is not None:
             now = undefined_names(tree)
             if now is not None:
-                new_names = sorted(n for n in now if now[n] > self.undefined[n])
+                # (a name already undefined before, such as a snippet's free
+                # variable, is no new break when a fix repeats it)
+                new_names = sorted(n for n in now if n not in self.undefined)
                 if new_names:
                     return _Built(new, tree, "it would leave "
                                   + ", ".join(f"`{n}`" for n in new_names) + " undefined", {})

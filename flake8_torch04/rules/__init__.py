@@ -78,4 +78,26 @@ TABLE = {
         ("reinforce", "ffi", "trainer", "legacy", "_backend", "gels", "potrf", "potrs",
          "trtrs", "symeig", r"\beig\b"),
     ),
+    # TV12x: deprecations that warn on PyTorch 2.13 (each marker is a name the
+    # flagged statement spells, or, for byte masks, where the mask is used)
+    "TV120": ("loss_reduction", (ast.Call,), ("size_average", r"\breduce\b")),
+    "TV121": (
+        "init_names", (ast.Call,),
+        (r"\b(?:xavier_uniform|xavier_normal|kaiming_uniform|kaiming_normal|uniform|normal"
+         r"|constant|eye|dirac|orthogonal|sparse)\b",),
+    ),
+    "TV122": ("clip_grad_norm", (ast.Call,), ("clip_grad_norm",)),
+    "TV123": ("softmax_dim", (ast.Call,), ("softmax", "Softmax", "softmin", "Softmin")),
+    "TV124": ("upsample", (ast.Call,), ("upsample", "Upsample")),
+    "TV125": ("torch_range", (ast.Call,), (r"\brange\b",)),
+    "TV126": ("scalar_overloads", (ast.Call,), (r"\b(?:add|sub|addcmul|addcdiv)_?\b",)),
+    "TV127": ("saved_variables", (ast.Attribute, ast.Name), ("saved_variables", "Container")),
+    "TV128": ("dataset_attributes", (ast.Attribute,), (r"\b(?:train|test)_(?:data|labels)\b",)),
+    "TV129": (
+        "byte_masks", (ast.Subscript, ast.Call),
+        (
+            (r"\[", ast.Subscript),
+            (r"\b(?:masked_fill|masked_select|masked_scatter|where)", ast.Call),
+        ),
+    ),
 }

@@ -1,0 +1,187 @@
+"""TV129: uint8 (byte) masks used to index or to mask."""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Iterator, Optional
+
+from .._calls import keyword
+from .._core import SAFE, Context, Fix, Report, rule
+from .._flow import key
+from .._resolve import VARIABLE
+from .._source import Edit, has_comment, needs_parens
+
+_BYTE_TYPES = ("torch.ByteTensor", "torch.cuda.ByteTensor")
+_UINT8 = "torch.uint8"
+#: mask-taking methods -> the position of the mask
+_METHODS = {"masked_fill": 0, "masked_fill_": 0, "masked_select": 0, "masked_scatter": 0,
+            "masked_scatter_": 0, "where": 0}
+#: mask-taking functions -> the position of the mask
+_FUNCTIONS = {"torch.masked_select": 1, "torch.where": 0}
+_DEPTH = 8
+#: methods whose result has their receiver's dtype
+_SAME_DTYPE = frozenset((
+    "zero_", "fill_", "clone", "contiguous", "view", "view_as", "expand", "expand_as", "cuda",
+    "cpu", "t", "unsqueeze", "squeeze", "detach", "reshape",
+))
+#: what a file must say for a byte value to be made in it
+_BYTE_TEXT = re.compile(r"\bbyte\b|ByteTensor|uint8")
+
+
+def _byte_call(ctx: Context, node: ast.Call) -> Optional[str]:
+    """How a call makes a byte tensor: ``"byte"`` for ``E.byte()``, ``"dtype"`` for
+    a ``dtype=torch.uint8`` keyword, ``"other"`` for other evidence; else ``None``."""
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr == "byte" and not node.args and (
+            not node.keywords) and ctx.resolve(func) is None:
+        return "byte"
+    if ctx.resolve(func) in _BYTE_TYPES:
+        return "other"
+    dtype = keyword(node, "dtype")
+    if dtype is not None and ctx.resolve(dtype.value) == _UINT8:
+        return "dtype"
+    if isinstance(func, ast.Attribute) and func.attr in ("type", "to") and len(node.args) == 1:
+        arg = node.args[0]
+        if isinstance(arg, ast.Constant) and arg.value in _BYTE_TYPES:
+            return "other"
+        if ctx.resolve(arg) in _BYTE_TYPES + (_UINT8,):
+            return "other"
+    return None
+
+
+def is_byte(ctx: Context, node: ast.AST, depth: int = 0) -> Optional[str]:
+    """How ``node`` is evidently a uint8 tensor (see :func:`_byte_call`; ``"name"``
+    through the assignments reaching a name), else ``None``."""
+    if depth > _DEPTH:
+        return None
+    if isinstance(node, ast.Call):
+        how = _byte_call(ctx, node)
+        func = node.func
+        if how is None and isinstance(func, ast.Attribute) and func.attr in _SAME_DTYPE:
+            if ctx.resolve(func) is None and is_byte(ctx, func.value, depth + 1):
+                return "other"  # ``torch.ByteTensor(2, 5).zero_()``
+        if how is None and len(node.args) == 1 and ctx.resolve(func) == VARIABLE:
+            if is_byte(ctx, node.args[0], depth + 1):
+                return "other"  # ``Variable(mask)``
+        return how
+    if isinstance(node, (ast.Name, ast.Attribute)) and key(node) is not None:
+        defs = ctx.flow().reaching(node)
+        if not defs:
+            return None
+        for d in defs:
+            if d.kind != "assign" or d.value is None or not is_byte(ctx, d.value, depth + 1):
+                return None
+        return "name"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Sub, ast.Mult, ast.BitAnd,
+                                                            ast.BitOr)):
+        sides = [node.left, node.right]
+        ints = [isinstance(s, ast.Constant) and type(s.value) is int for s in sides]
+        bytes_ = [not i and is_byte(ctx, s, depth + 1) is not None for s, i in zip(sides, ints)]
+        if all(b or i for b, i in zip(bytes_, ints)) and any(bytes_):
+            return "other"
+    return None
+
+
+def _mask(ctx: Context, node: ast.AST) -> Optional[ast.AST]:
+    """The mask of an indexing or of a masking call."""
+    if isinstance(node, ast.Subscript):
+        return node.slice if isinstance(node.ctx, (ast.Load, ast.Store)) else None
+    func = node.func
+    if any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    qualname = ctx.resolve(func)
+    if qualname in _FUNCTIONS:
+        index = _FUNCTIONS[qualname]
+    elif qualname is None and isinstance(func, ast.Attribute) and func.attr in _METHODS:
+        index = _METHODS[func.attr]
+    else:
+        return None
+    if len(node.args) > index:
+        return node.args[index]
+    kw = keyword(node, "mask") or keyword(node, "condition")
+    return kw.value if kw is not None else None
+
+
+@rule("TV129")
+def byte_masks(ctx: Context, node: ast.AST) -> Iterator[Report]:
+    """Flags uint8 (byte) masks used to index a tensor or to mask it.
+
+    ## What it does
+    Flags a mask that is evidently a uint8 tensor -- ``E.byte()``,
+    ``torch.ByteTensor(...)``, a factory given ``dtype=torch.uint8``,
+    ``E.type(torch.ByteTensor)``, ``E.to(torch.uint8)``, ``1 - m`` or ``m1 & m2``
+    of such masks, dtype-keeping methods of them (``.zero_()``, ``.view(...)``,
+    ``.expand(...)``, ``.cuda()``...) and ``Variable(...)`` of them, or a name
+    every assignment reaching it binds to one of these in the same function --
+    when it is used as an index ``x[mask]`` or
+    as the mask of ``masked_fill``, ``masked_fill_``, ``masked_select``,
+    ``masked_scatter``, ``masked_scatter_``, ``torch.where`` or
+    ``E.where``.  Position: the mask.  Boolean masks (comparisons, which
+    give ``torch.bool`` since PyTorch 1.2) are fine.
+
+    ## Why is this bad?
+    Until PyTorch 1.2 masks were ``uint8``.  On PyTorch 2.13 indexing with one
+    warns ``UserWarning: indexing with dtype torch.uint8 is now deprecated,
+    please use a dtype torch.bool instead.``, ``torch.where`` warns too, and
+    ``masked_fill_`` (also ``x[mask] = v``), ``masked_select`` and
+    ``masked_scatter`` raise ``RuntimeError: masked_fill_ only supports
+    boolean masks``.
+
+    ## Example
+    ```python
+    mask = (target > 0).byte()
+    x.masked_fill_(mask, 0)
+    selected = scores[(labels == c).byte()]
+    ```
+
+    Use instead:
+    ```python
+    mask = (target > 0).byte()
+    x.masked_fill_(mask.bool(), 0)
+    selected = scores[(labels == c).bool()]
+    ```
+
+    ## Fix safety
+    The fix is *safe*: a boolean mask selects what the byte mask selected
+    (every non-zero byte counts as true).  ``E.byte()`` written at the use
+    becomes ``E.bool()`` and ``dtype=torch.uint8`` there becomes
+    ``dtype=torch.bool``; a mask held in a name gets ``.bool()`` at the use,
+    since the name may also be used as a number (``1 - mask``, which a
+    boolean tensor does not support).
+    """
+    if not ctx.uses_torch:
+        return
+    found = ctx.memo.get("TV129")
+    if found is None:
+        found = ctx.memo["TV129"] = bool(_BYTE_TEXT.search(ctx.text))
+    if not found:
+        return
+    mask = _mask(ctx, node)
+    if mask is None or isinstance(mask, (ast.Slice, ast.Tuple, ast.Constant)):
+        return
+    how = is_byte(ctx, mask)
+    if how is None:
+        return
+    src = ctx.source
+    text = src.text(mask)
+    edit = None
+    if how == "byte":
+        line, col = src.end(mask.func)
+        edit = Edit((line, col - len("byte")), (line, col), "bool")
+        new = text[:len(src.text(mask.func)) - len("byte")] + "bool" + text[
+            len(src.text(mask.func)):]
+    elif how == "dtype" and isinstance(keyword(mask, "dtype").value, ast.Attribute):
+        value = keyword(mask, "dtype").value
+        line, col = src.end(value)
+        edit = Edit((line, col - len("uint8")), (line, col), "bool")
+        new = text.replace("uint8", "bool")
+    else:
+        wrapped = f"({text})" if needs_parens(mask, ast.Attribute, src) else text
+        new = f"{wrapped}.bool()"
+        if not has_comment(text):
+            edit = src.replace(mask, new)
+    fix = Fix((edit,), SAFE) if edit is not None else None
+    where = "an index" if isinstance(node, ast.Subscript) else (
+        f"the mask of {src.quote(node.func, 30).rsplit('.', 1)[-1]}")
+    yield Report(mask, f"`{src.quote(mask, 30)}` is a uint8 mask used as {where}, deprecated "
+                       f"since PyTorch 1.2 (warns or raises on 2.13); use `{new}`", fix)

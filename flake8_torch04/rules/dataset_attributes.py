@@ -1,0 +1,134 @@
+"""TV128: ``train_data``/``train_labels`` of torchvision's MNIST-style datasets."""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Iterator, List, Optional
+
+from .._core import SAFE, Context, Fix, Report, rule
+from .._flow import key
+
+#: old attribute -> new attribute
+RENAMES = {"train_data": "data", "test_data": "data",
+           "train_labels": "targets", "test_labels": "targets"}
+#: dataset class -> what the old names do on current torchvision
+CLASSES = {
+    "MNIST": "warn", "FashionMNIST": "warn", "KMNIST": "warn", "EMNIST": "warn",
+    "QMNIST": "warn", "CIFAR10": "removed", "CIFAR100": "removed",
+}
+_MODULES = ("torchvision.datasets.", "torchvision.datasets.mnist.",
+            "torchvision.datasets.cifar.")
+
+
+def dataset_class(ctx: Context, value: ast.AST) -> Optional[str]:
+    """The class name when ``value`` is a call of one of the datasets."""
+    if not isinstance(value, ast.Call):
+        return None
+    qualname = ctx.resolve(value.func) or ""
+    for module in _MODULES:
+        if qualname.startswith(module) and qualname[len(module):] in CLASSES:
+            return qualname[len(module):]
+    return None
+
+
+def _assignments(ctx: Context) -> Dict[str, List[ast.AST]]:
+    """Every value assigned to each key (``name``, ``self.name``) in the file."""
+    found = ctx.memo.get("TV128")
+    if found is None:
+        found = {}
+        for node in ast.walk(ctx.tree):
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    for sub in ast.walk(target):
+                        k = key(sub) if isinstance(sub, (ast.Name, ast.Attribute)) else None
+                        if k is not None:
+                            plain = target is sub and isinstance(node, (ast.Assign,
+                                                                        ast.AnnAssign))
+                            found.setdefault(k, []).append(node.value if plain else None)
+            elif isinstance(node, (ast.For, ast.With, ast.NamedExpr)) or isinstance(
+                    node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                targets = []
+                if isinstance(node, ast.For):
+                    targets = [node.target]
+                elif isinstance(node, ast.With):
+                    targets = [i.optional_vars for i in node.items if i.optional_vars]
+                elif isinstance(node, ast.NamedExpr):
+                    targets = [node.target]
+                else:
+                    args = node.args
+                    for arg in args.posonlyargs + args.args + args.kwonlyargs:
+                        found.setdefault(arg.arg, []).append(None)
+                for target in targets:
+                    for sub in ast.walk(target):
+                        if isinstance(sub, ast.Name):
+                            found.setdefault(sub.id, []).append(None)
+        ctx.memo["TV128"] = found
+    return found
+
+
+@rule("TV128")
+def dataset_attributes(ctx: Context, node: ast.Attribute) -> Iterator[Report]:
+    """Flags ``train_data``, ``test_data``, ``train_labels``, ``test_labels`` of
+    torchvision datasets built in the file.
+
+    ## What it does
+    Flags those attributes read on a ``torchvision.datasets`` ``MNIST``,
+    ``FashionMNIST``, ``KMNIST``, ``EMNIST``, ``QMNIST``, ``CIFAR10`` or
+    ``CIFAR100`` (resolved through imports): the call itself
+    (``datasets.MNIST(...).train_labels``), or a name or ``self.`` attribute
+    that every assignment in the file binds to such a call.  Position: the
+    attribute.  A project's own dataset with a ``train_data`` attribute, and
+    a name also assigned anything else, are left alone.
+
+    ## Why is this bad?
+    torchvision renamed them ``data`` and ``targets`` (in 2019, the PyTorch
+    1.0 era).  The MNIST-style datasets still answer to the old names but
+    warn ``UserWarning: train_data has been renamed data``; the CIFAR datasets
+    no longer have them (``AttributeError``).
+
+    ## Example
+    ```python
+    train_set = datasets.MNIST('data', train=True, download=True)
+    images = train_set.train_data.float() / 255
+    labels = train_set.train_labels
+    ```
+
+    Use instead:
+    ```python
+    train_set = datasets.MNIST('data', train=True, download=True)
+    images = train_set.data.float() / 255
+    labels = train_set.targets
+    ```
+
+    ## Fix safety
+    The fix is *safe*: the old names are properties that return ``data`` and
+    ``targets`` (for CIFAR, the same arrays under their new names).
+    """
+    new = RENAMES.get(node.attr)
+    if new is None or not isinstance(node.ctx, ast.Load):
+        return
+    value = node.value
+    cls = dataset_class(ctx, value)
+    if cls is None:
+        k = key(value)
+        if k is None:
+            return
+        values = _assignments(ctx).get(k)
+        if not values:
+            return
+        classes = {dataset_class(ctx, v) if v is not None else None for v in values}
+        if len(classes) != 1 or None in classes:
+            return
+        cls = classes.pop()
+    src = ctx.source
+    line, col = src.end(node)
+    edit = (line, col - len(node.attr))
+    fix = None
+    if src.text(node).endswith(node.attr) and col >= len(node.attr):
+        from .._source import Edit
+
+        fix = Fix((Edit(edit, (line, col), new),), SAFE)
+    what = ("warns on current torchvision" if CLASSES[cls] == "warn"
+            else "raises AttributeError on current torchvision")
+    yield Report(node, f"`{src.quote(node)}` of {cls} was renamed `{new}` by torchvision in 2019 "
+                       f"({what}); use `{src.quote(value, 30)}.{new}`", fix)

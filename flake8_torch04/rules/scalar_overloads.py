@@ -1,0 +1,154 @@
+"""TV126: the scalar-first overloads ``add_(n, t)``, ``addcmul_(v, a, b)``..."""
+from __future__ import annotations
+
+import ast
+from typing import Iterator, Optional, Tuple
+
+from .._calls import plain_arguments
+from .._core import SAFE, Context, Fix, Report, rule
+from .._flow import words
+from .._source import Edit, has_comment, shorten
+
+#: method -> (positional arguments of the deprecated overload, the keyword the scalar becomes)
+METHODS = {
+    "add_": (2, "alpha"), "sub_": (2, "alpha"), "add": (2, "alpha"), "sub": (2, "alpha"),
+    "addcmul_": (3, "value"), "addcdiv_": (3, "value"),
+    "addcmul": (3, "value"), "addcdiv": (3, "value"),
+}
+#: function -> the same (the first positional is the input)
+FUNCTIONS = {
+    "torch.add": (3, "alpha"), "torch.sub": (3, "alpha"),
+    "torch.addcmul": (4, "value"), "torch.addcdiv": (4, "value"),
+}
+#: words of names that hold a step size or a coefficient, not a tensor
+_SCALAR_WORDS = frozenset((
+    "lr", "alpha", "beta", "beta1", "beta2", "momentum", "decay", "dampening", "step",
+    "scale", "rate", "coef", "coeff", "gamma", "eps", "lambda", "lamb", "lam",
+))
+
+
+def _number(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+def _named_scalar(node: ast.AST) -> bool:
+    """``lr``, ``self.lr``, ``group['lr']``, ``args.weight_decay``, ``beta1``."""
+    if isinstance(node, ast.Subscript):
+        index = node.slice
+        if isinstance(index, ast.Constant) and isinstance(index.value, str):
+            return bool(set(words(index.value)) & _SCALAR_WORDS)
+        return False
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
+    return bool(name) and bool(set(words(name)) & _SCALAR_WORDS | (
+        {name.lower()} & _SCALAR_WORDS))
+
+
+def scalar_evidence(node: ast.AST) -> bool:
+    """Whether the first argument is plainly a number: a numeric constant, a
+    negation (``-lr``), arithmetic with a numeric constant (``1 - beta1``), a
+    ``float()``/``int()``, or a name of a step size or coefficient."""
+    if _number(node):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return True
+    if isinstance(node, ast.BinOp):
+        return (_number(node.left) or _number(node.right) or scalar_evidence(node.left)
+                and scalar_evidence(node.right))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id in ("float", "int") and len(node.args) == 1
+    return _named_scalar(node)
+
+
+def overload(ctx: Context, node: ast.Call) -> Optional[Tuple[str, int, str]]:
+    """``(name, index of the scalar, keyword)`` when ``node`` calls a deprecated overload."""
+    func = node.func
+    if node.keywords or not plain_arguments(node):
+        return None
+    qualname = ctx.resolve(func)
+    if qualname in FUNCTIONS:
+        count, kw = FUNCTIONS[qualname]
+        if len(node.args) == count:
+            return qualname.rsplit(".", 1)[1], 1, kw
+        return None
+    if qualname is not None or not isinstance(func, ast.Attribute) or func.attr not in METHODS:
+        return None
+    count, kw = METHODS[func.attr]
+    if len(node.args) != count or not ctx.uses_torch:
+        return None
+    receiver = func.value
+    if isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"):
+        return None
+    if not scalar_evidence(node.args[0]):
+        return None
+    return func.attr, 0, kw
+
+
+@rule("TV126")
+def scalar_overloads(ctx: Context, node: ast.Call) -> Iterator[Report]:
+    """Flags the deprecated scalar-first overloads of ``add_``, ``addcmul_`` and relatives.
+
+    ## What it does
+    Flags ``E.add_(n, t)``, ``E.sub_(n, t)``, ``E.add(n, t)``, ``E.sub(n, t)``
+    (two positional arguments), ``E.addcmul_(v, a, b)``, ``E.addcdiv_(v, a, b)``,
+    ``E.addcmul(v, a, b)``, ``E.addcdiv(v, a, b)`` (three), and ``torch.add(x,
+    n, t)``, ``torch.sub(x, n, t)`` (three), ``torch.addcmul(x, v, a, b)``,
+    ``torch.addcdiv(x, v, a, b)`` (four).  Position: the call.
+
+    The functions are resolved through imports.  A method may be called on any
+    object, so a method call is flagged only in a file that uses torch, not on
+    a bare ``self``/``cls``, and only when its first argument is plainly a
+    number: a numeric constant, a negation (``-lr``, ``-group['lr']``),
+    arithmetic with a numeric constant (``1 - beta1``), ``float(...)``, or a
+    name (or string key) whose words name a step size or a coefficient
+    (``lr``, ``alpha``, ``beta2``, ``momentum``, ``weight_decay``,
+    ``step_size``, ``dampening``, ``scale``...).  ``x.add_(y, alpha=2)``,
+    ``x.add(y)`` and ``s.add(item)`` are left alone.
+
+    ## Why is this bad?
+    PyTorch 1.x moved the scalar behind the tensors as a keyword; on PyTorch
+    2.13 the old order still works but warns ``UserWarning: This overload of
+    add_ is deprecated: add_(Number alpha, Tensor other)`` (once per process
+    and overload).  The optimizers of the 0.3 era (``p.data.add_(-lr, d_p)``,
+    ``exp_avg_sq.mul_(beta2).addcmul_(1 - beta2, grad, grad)``) are full of it.
+
+    ## Example
+    ```python
+    p.data.add_(-group['lr'], d_p)
+    exp_avg_sq.mul_(beta2).addcmul_(1 - beta2, grad, grad)
+    ```
+
+    Use instead:
+    ```python
+    p.data.add_(d_p, alpha=-group['lr'])
+    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+    ```
+
+    ## Fix safety
+    The fix is *safe*: the keyword form computes exactly what the old overload
+    computed (``x + n * t``, ``x + v * a * b``).  The argument list is
+    rewritten on one line; a call whose arguments hold a comment gets no fix.
+    When the receiver is ``E.data``, TV004 also flags the call and its fix
+    (under ``--unsafe-fixes``) rewrites the same arguments; the fixer applies
+    one of the two per round and either way ends with ``add_(t, alpha=n)``.
+    """
+    found = overload(ctx, node)
+    if found is None:
+        return
+    name, index, kw = found
+    src = ctx.source
+    args = node.args
+    texts = [src.text(a) if not isinstance(a, ast.NamedExpr) else f"({src.text(a)})"
+             for a in args]
+    scalar = texts[index]
+    rest = texts[:index] + texts[index + 1:]
+    new_args = f"({', '.join(rest)}, {kw}={scalar})"
+    arg_text = src.between(src.end(node.func), src.end(node))
+    fix = None
+    if not has_comment(arg_text) and arg_text.lstrip().startswith("("):
+        fix = Fix((Edit(src.end(node.func), src.end(node), new_args),), SAFE)
+    yield Report(
+        node,
+        f"`{src.quote(node, 40)}` uses the deprecated scalar-first overload of {name} "
+        f"(warns on 2.13); use `{name}{shorten(new_args, 50)}`",
+        fix,
+    )

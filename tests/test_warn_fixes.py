@@ -1,0 +1,197 @@
+"""Fixes of TV120-TV129 (the deprecations that warn): exact (source, expected) tables.
+
+Each row runs the fixer with the one rule; the result must parse and be a
+fixpoint.  The combined rows run TV004 with TV121/TV126, whose fixes touch
+the same calls.
+"""
+import ast
+
+import pytest
+
+from flake8_torch04._fix import Analysis, fix_text
+
+HEADER = (
+    "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+    "from torch.nn import init\nfrom torch.autograd import Variable\n"
+)
+
+
+def run(source, codes, unsafe=False):
+    result = fix_text(HEADER + source, lambda text: Analysis(text, codes), unsafe)
+    ast.parse(result.text)
+    again = fix_text(result.text, lambda text: Analysis(text, codes), unsafe)
+    assert again.text == result.text and not again.fixed
+    assert result.text.startswith(HEADER)
+    return result.text[len(HEADER):]
+
+
+FIXES = [
+    # TV120
+    ("TV120", "c = nn.CrossEntropyLoss(size_average=False)\n",
+     "c = nn.CrossEntropyLoss(reduction='sum')\n"),
+    ("TV120", "l = F.nll_loss(o, t, size_average=False, reduce=False)\n",
+     "l = F.nll_loss(o, t, reduction='none')\n"),
+    ("TV120", "l = F.nll_loss(o, t, reduce=True, size_average=True)\n",
+     "l = F.nll_loss(o, t, reduction='mean')\n"),
+    ("TV120", "l = F.mse_loss(o, t, size_average=None, reduce=False)\n",
+     "l = F.mse_loss(o, t, reduction='none')\n"),
+    ("TV120", "c = nn.MSELoss(reduce=False, size_average=False)\n",
+     "c = nn.MSELoss(reduction='none')\n"),
+    ("TV120", "c = nn.BCELoss(weight=w,\n               size_average=False)\n",
+     "c = nn.BCELoss(weight=w,\n               reduction='sum')\n"),
+    ("TV120", "c = nn.MSELoss(size_average=False, weight=w)\n",
+     "c = nn.MSELoss(reduction='sum', weight=w)\n"),
+    ("TV120", "c = nn.L1Loss(reduce=0)\n", "c = nn.L1Loss(reduction='none')\n"),
+    # TV121
+    ("TV121", "init.xavier_uniform(m.weight)\n", "init.xavier_uniform_(m.weight)\n"),
+    ("TV121", "nn.init.constant(m.bias, 0)\n", "nn.init.constant_(m.bias, 0)\n"),
+    ("TV121", "w = torch.nn.init.orthogonal(m.weight, gain=2)\n",
+     "w = torch.nn.init.orthogonal_(m.weight, gain=2)\n"),
+    ("TV121", "from torch.nn.init import kaiming_normal\nkaiming_normal(m.weight)\n",
+     "from torch.nn.init import kaiming_normal\nfrom torch.nn.init import kaiming_normal_\n"
+     "kaiming_normal_(m.weight)\n"),
+    # TV122
+    ("TV122", "torch.nn.utils.clip_grad_norm(model.parameters(), 0.5)\n",
+     "torch.nn.utils.clip_grad_norm_(model.parameters(), 0.5)\n"),
+    ("TV122", "n = nn.utils.clip_grad_norm(ps, 5)\n", "n = nn.utils.clip_grad_norm_(ps, 5)\n"),
+    # TV123
+    ("TV123", "def f(x):\n    x = x.view(-1, 320)\n    return F.log_softmax(x)\n",
+     "def f(x):\n    x = x.view(-1, 320)\n    return F.log_softmax(x, dim=1)\n"),
+    ("TV123", "y = F.softmax(torch.randn(5, 3, 4))\n",
+     "y = F.softmax(torch.randn(5, 3, 4), dim=0)\n"),
+    ("TV123", "y = F.softmax(v.view(-1), None)\n", "y = F.softmax(v.view(-1), 0)\n"),
+    ("TV123", "y = F.softmax(x, dim=None)\n", "y = F.softmax(x, dim=1)\n", True),
+    ("TV123", "y = F.softmax(scores)\n", "y = F.softmax(scores, dim=1)\n", True),
+    ("TV123", "s = nn.Softmax()\n", "s = nn.Softmax(dim=1)\n", True),
+    ("TV123",
+     "class N(nn.Module):\n    def __init__(self):\n        self.sm = nn.LogSoftmax()\n"
+     "    def forward(self, x):\n        return self.sm(x.view(x.size(0), -1))\n",
+     "class N(nn.Module):\n    def __init__(self):\n        self.sm = nn.LogSoftmax(dim=1)\n"
+     "    def forward(self, x):\n        return self.sm(x.view(x.size(0), -1))\n"),
+    # TV124
+    ("TV124", "y = F.upsample(x, size=s, mode='bilinear')\n",
+     "y = F.interpolate(x, size=s, mode='bilinear', align_corners=True)\n"),
+    ("TV124", "y = F.upsample(x, scale_factor=2)\n", "y = F.interpolate(x, scale_factor=2)\n"),
+    ("TV124", "y = F.upsample(x, None, 2, 'trilinear')\n",
+     "y = F.interpolate(x, None, 2, 'trilinear', align_corners=True)\n"),
+    ("TV124", "y = F.upsample(x, s, mode='bilinear', align_corners=False)\n",
+     "y = F.interpolate(x, s, mode='bilinear', align_corners=False)\n"),
+    ("TV124", "y = F.upsample_bilinear(x, s)\n",
+     "y = F.interpolate(x, s, mode='bilinear', align_corners=True)\n"),
+    ("TV124", "y = F.upsample_nearest(x, scale_factor=2)\n",
+     "y = F.interpolate(x, scale_factor=2)\n"),
+    ("TV124", "u = nn.Upsample(scale_factor=2, mode='bilinear')\n",
+     "u = nn.Upsample(scale_factor=2, mode='bilinear', align_corners=True)\n"),
+    ("TV124", "y = F.upsample(x, None, 2, mode)\n", "y = F.interpolate(x, None, 2, mode)\n",
+     True),
+    # TV125
+    ("TV125", "r = torch.range(0, n - 1)\n", "r = torch.arange(0, n, dtype=torch.float)\n",
+     True),
+    ("TV125", "r = torch.range(1, 10)\n", "r = torch.arange(1, 11, dtype=torch.float)\n", True),
+    ("TV125", "r = torch.range(0, 1, 0.25)\n", "r = torch.arange(0, 1 + 0.25, 0.25)\n", True),
+    ("TV125", "r = torch.range(5, 0, -1)\n", "r = torch.arange(5, -1, -1, dtype=torch.float)\n",
+     True),
+    ("TV125", "r = torch.range(a, b, step)\n",
+     "r = torch.arange(a, b + step, step, dtype=torch.float)\n", True),
+    ("TV125", "r = torch.range(0, n, dtype=torch.long)\n",
+     "r = torch.arange(0, n + 1, dtype=torch.long)\n", True),
+    # TV126
+    ("TV126", "p.data.add_(-lr, g)\n", "p.data.add_(g, alpha=-lr)\n"),
+    ("TV126", "b.mul_(m).add_(1 - d, g)\n", "b.mul_(m).add_(g, alpha=1 - d)\n"),
+    ("TV126", "s.addcmul_(1 - beta2, g, g)\n", "s.addcmul_(g, g, value=1 - beta2)\n"),
+    ("TV126", "p.addcdiv_(-step_size, m, d)\n", "p.addcdiv_(m, d, value=-step_size)\n"),
+    ("TV126", "y = torch.add(x, 2, z)\n", "y = torch.add(x, z, alpha=2)\n"),
+    ("TV126", "y = torch.addcmul(x, 0.5, a, b)\n", "y = torch.addcmul(x, a, b, value=0.5)\n"),
+    ("TV126", "p.sub_(group['lr'],\n       g)\n", "p.sub_(g, alpha=group['lr'])\n"),
+    # TV127
+    ("TV127",
+     "class S(torch.autograd.Function):\n    @staticmethod\n    def backward(ctx, g):\n"
+     "        x, = ctx.saved_variables\n        return g * x\n",
+     "class S(torch.autograd.Function):\n    @staticmethod\n    def backward(ctx, g):\n"
+     "        x, = ctx.saved_tensors\n        return g * x\n"),
+    ("TV127", "class N(nn.Container):\n    pass\n", "class N(nn.Module):\n    pass\n"),
+    ("TV127", "c = nn.Container()\n", "c = nn.Module()\n"),
+    ("TV127",
+     "class N(nn.Container):\n    def __init__(self, **kw):\n"
+     "        super(N, self).__init__(**kw)\n",
+     "class N(nn.Module):\n    def __init__(self, **kw):\n"
+     "        super(N, self).__init__(**kw)\n", True),
+    # TV128
+    ("TV128", "from torchvision import datasets\nd = datasets.MNIST('.')\nx = d.train_data\n"
+              "y = d.test_labels\n",
+     "from torchvision import datasets\nd = datasets.MNIST('.')\nx = d.data\ny = d.targets\n"),
+    # TV129
+    ("TV129", "y = x[(t > 0).byte()]\n", "y = x[(t > 0).bool()]\n"),
+    ("TV129", "m = (t > 0).byte()\nx.masked_fill_(m, 0)\n",
+     "m = (t > 0).byte()\nx.masked_fill_(m.bool(), 0)\n"),
+    ("TV129", "y = x[torch.zeros(3, dtype=torch.uint8)]\n",
+     "y = x[torch.zeros(3, dtype=torch.bool)]\n"),
+    ("TV129", "m = (t > 0).byte()\ny = x.masked_select(1 - m)\n",
+     "m = (t > 0).byte()\ny = x.masked_select((1 - m).bool())\n"),
+    ("TV129", "y = torch.where(torch.ByteTensor([1, 0]), a, b)\n",
+     "y = torch.where(torch.ByteTensor([1, 0]).bool(), a, b)\n"),
+]
+
+NOOPS = [
+    ("TV120", "c = nn.CrossEntropyLoss(size_average=flag)\n"),
+    ("TV120", "c = nn.CrossEntropyLoss(size_average=False, reduction='mean')\n"),
+    ("TV120", "c = F.nll_loss(o, t, size_average=False,  # sum\n    reduce=True)\n"),
+    ("TV121", "init.xavier_uniform_(m.weight)\n"),
+    ("TV123", "y = F.softmax(x, 1)\n"),
+    ("TV125", "r = torch.range(0, 5)\n"),  # unsafe only
+    ("TV126", "p.add_(g, alpha=-lr)\n"),
+    ("TV126", "p.add_(-lr,  # step\n       g)\n"),
+    ("TV127", "c = nn.Container(conv=m)\n"),
+]
+
+
+def _params(rows):
+    for row in rows:
+        code, source, expected = row[:3]
+        unsafe = row[3] if len(row) > 3 else False
+        yield pytest.param(code, source, expected, unsafe,
+                           id=f"{code}-{source.splitlines()[-1][:40]}")
+
+
+@pytest.mark.parametrize("code, source, expected, unsafe", list(_params(FIXES)))
+def test_fix(code, source, expected, unsafe):
+    assert run(source, [code], unsafe) == expected
+    if unsafe:  # not applied without --unsafe-fixes
+        assert run(source, [code]) == source
+
+
+@pytest.mark.parametrize("code, source", NOOPS, ids=[f"{c}-{s[:40]}" for c, s in NOOPS])
+def test_noop(code, source):
+    assert run(source, [code]) == source
+
+
+@pytest.mark.parametrize("unsafe", [False, True])
+def test_init_names_with_data_inplace(unsafe):
+    """TV004 and TV121 both rename ``init.normal``: one per round, the same end."""
+    source = "def f(m):\n    init.normal(m.weight.data, 0, 0.02)\n"
+    expected = "def f(m):\n    init.normal_(m.weight, 0, 0.02)\n"
+    assert run(source, ["TV004", "TV121"], unsafe) == expected
+
+
+def test_init_names_with_data_inplace_when_the_result_is_used():
+    """There TV004's fix is unsafe: the safe run renames only."""
+    source = "w = init.normal(m.weight.data)\n"
+    assert run(source, ["TV004", "TV121"]) == "w = init.normal_(m.weight.data)\n"
+    assert run(source, ["TV004", "TV121"], unsafe=True) == "w = init.normal_(m.weight)\n"
+
+
+def test_scalar_overloads_with_data_inplace():
+    source = "for p in model.parameters():\n    p.data.add_(-lr, p.grad.data)\n"
+    safe = "for p in model.parameters():\n    p.data.add_(p.grad.data, alpha=-lr)\n"
+    unsafe = ("for p in model.parameters():\n    with torch.no_grad():\n"
+              "        p.add_(p.grad, alpha=-lr)\n")
+    assert run(source, ["TV004", "TV126"]) == safe
+    assert run(source, ["TV004", "TV126"], unsafe=True) == unsafe
+    assert run(safe, ["TV004", "TV126"], unsafe=True) == unsafe
+
+
+def test_bare_names_get_their_import():
+    source = "from torch.nn.utils import clip_grad_norm\nclip_grad_norm(ps, 1)\n"
+    result = fix_text(HEADER + source, lambda text: Analysis(text, ["TV122"]), False)
+    assert "from torch.nn.utils import clip_grad_norm_\n" in result.text
+    assert result.text.endswith("clip_grad_norm_(ps, 1)\n")
