@@ -8,9 +8,6 @@ the fixed program prints what the migrated copy prints, not what the legacy one 
 # before-warning: `nn.functional.upsample_bilinear` is deprecated.
 # before-warning: size_average and reduce args will be deprecated, please use reduction='none'
 # before-warning: Implicit dimension choice for softmax has been deprecated
-# after-stdout: 0 1.08663 0.33333 0.46253
-# after-stdout: 1 1.08134 0.33333 0.47706
-# after-stdout: 2 1.07614 0.33333 0.49073
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
