@@ -95,8 +95,15 @@ def discover(
     force_exclude: bool = False,
     gitignore: bool = False,
     skip_parents: bool = True,
+    problems: Optional[List[Tuple[str, str, bool]]] = None,
 ) -> Iterator[str]:
     """Files to check: named files as given, ``.py``/``.ipynb`` files under directories.
+
+    Walking a directory, a symbolic link whose target lies outside that
+    directory is not followed (a fix would rewrite a file elsewhere; black
+    does the same), and a directory that cannot be read is not passed over in
+    silence: ``(path, reason, is_error)`` of each goes to ``problems`` (the
+    link is a note; the directory an error).
 
     ``excludes`` holds patterns relative to each directory walked (``--exclude``);
     ``skip(path, is_dir)`` says whether the configuration excludes a path; with
@@ -126,7 +133,14 @@ def discover(
             continue
         if force_exclude and _forced_out(path, dropped, is_dir=True):
             continue
-        for dirpath, dirnames, filenames in os.walk(path):
+        root = os.path.realpath(path)
+
+        def unreadable(exc: OSError) -> None:
+            if problems is not None:
+                problems.append((exc.filename or path,
+                                 f"cannot read the directory: {exc.strerror or exc}", True))
+
+        for dirpath, dirnames, filenames in os.walk(path, onerror=unreadable):
             rel_dir = os.path.relpath(dirpath, path).replace(os.sep, "/")
             rel_dir = "" if rel_dir == "." else rel_dir + "/"
             dirnames[:] = sorted(
@@ -140,11 +154,21 @@ def discover(
                 if dropped(full, rel_dir + name, False):
                     continue
                 info = _stat(full)  # ``None``: a dangling link
+                if info is not None and os.path.islink(full) and not _inside(full, root):
+                    if problems is not None:
+                        problems.append((full, "skipped: a symbolic link to a file outside "
+                                               f"{path}", False))
+                    continue
                 if info is not None and stat.S_ISREG(info.st_mode):
                     identity = (info.st_dev, info.st_ino)
                     if identity not in seen:
                         seen.add(identity)
                         yield full
+
+
+def _inside(link: str, root: str) -> bool:
+    target = os.path.realpath(link)
+    return target == root or target.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _forced_out(path: str, dropped: Callable[..., bool], is_dir: bool = False) -> bool:

@@ -288,13 +288,19 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         else args.respect_gitignore
     # (a named file's directories are matched too, except by [flake8] excludes:
     # flake8 matches a file it is given by its own name and path only)
+    problems: List[Tuple[str, str, bool]] = []
     paths = list(discover(args.paths, excludes, skip=skip, force_exclude=args.force_exclude,
-                          gitignore=gitignore, skip_parents=settings.style != "flake8"))
+                          gitignore=gitignore, skip_parents=settings.style != "flake8",
+                          problems=problems))
     if args.add_noqa:
         return _run_add_noqa(paths, settings, options, stdout, stderr)
     if remove:
         return _run_remove_noqa(paths, remove, options, stdout, stderr)
-    results: List[FileResult] = []
+    # what could not be walked is reported as a file that could not be checked
+    results: List[FileResult] = [
+        FileResult(name, [], Counter(), error=reason) if is_error
+        else FileResult(name, [], Counter(), notes=(reason,))
+        for name, reason, is_error in problems]
     fixed_stdin: Optional[bytes] = None
     jobs = []
     for path in paths:

@@ -252,3 +252,46 @@ def test_a_fix_the_fixer_had_to_drop_is_not_counted_fixable(tmp_path, monkeypatc
     assert "TV001 fix not applied: the fix would make invalid code" in err
     assert "a.py:1:1: TV001 made up" in out  # no [*]
     assert "0 fixable with --fix" in out
+
+
+def test_a_symlink_out_of_the_tree_is_not_followed_when_walking(tmp_path):
+    import os
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "theirs.py").write_text(LEGACY)
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "ours.py").write_text(LEGACY)
+    os.symlink(outside / "theirs.py", tree / "link.py")
+    os.symlink(tree / "ours.py", tree / "inner.py")  # inside the tree: the same file
+    status, out, err = in_process("check", "--fix", "tree", cwd=tmp_path)
+    assert status == 0, err
+    assert (outside / "theirs.py").read_text() == LEGACY
+    assert (tree / "ours.py").read_text() == FIXED
+    assert "link.py: skipped: a symbolic link to a file outside tree" in err
+    # named on the command line, the link's target is what the user asked for
+    status, _, err = in_process("check", "--fix", "tree/link.py", cwd=tmp_path)
+    assert status == 0, err
+    assert (outside / "theirs.py").read_text() == FIXED
+
+
+def test_an_unreadable_directory_is_reported(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    (tmp_path / "ok").mkdir()
+    (tmp_path / "ok" / "legacy.py").write_text(LEGACY)
+    (tmp_path / "locked").mkdir()
+    real = os.scandir
+
+    def scandir(path="."):
+        if os.fspath(path).endswith("locked"):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    status, out, err = in_process("check", ".", cwd=tmp_path)
+    assert status == 1
+    assert "locked: cannot read the directory: Permission denied" in err
+    assert "ok/legacy.py:3:5: TV001" in out
