@@ -67,10 +67,13 @@ def check_document(doc: Document, options: Options) -> FileResult:
     text, fixed, dropped, notes = doc.text, Counter(), (), ()
     if options.fix or options.diff:
         hidden = doc.notebook.hidden if doc.notebook is not None else ""
-        result = fix_text(doc.text, analyse, options.unsafe, hidden=hidden)
+        kept: List[str] = []
+        result = fix_text(doc.text, analyse, options.unsafe, hidden=hidden,
+                          taken=_taken_by(doc.name, kept))
         dropped = tuple(_describe_dropped(doc, d) for d in result.dropped)
         if not result.converged:
             notes = ("fixes did not reach a fixpoint; run again",)
+        notes += tuple(kept)
         if result.text != doc.text:
             text, fixed = result.text, result.fixed
             analysis = analyse(text)
@@ -85,6 +88,20 @@ def check_document(doc: Document, options: Options) -> FileResult:
             diff = doc.diff(text)
     return FileResult(doc.name, located, fixed, new_data=new_data, diff=diff or "",
                       dropped=dropped, notes=notes)
+
+
+def _taken_by(name: str, notes: List[str]):
+    """``taken`` for ``fix_text``: asks the project's other modules, and notes why."""
+
+    def taken(bound: str) -> Optional[str]:
+        from ._project import taken_by
+
+        why = taken_by(name, bound)
+        if why is not None:
+            notes.append(f"kept the import of `{bound}` (no use is left here): {why}")
+        return why
+
+    return taken
 
 
 def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool) -> Located:

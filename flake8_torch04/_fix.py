@@ -340,11 +340,14 @@ def variable_names_in_use(text: str) -> FrozenSet[str]:
     return frozenset(n for n in names if name_uses(tree, n))
 
 
-def remove_variable_imports(text: str, names: Iterable[str], newline: str) -> str:
+def remove_variable_imports(text: str, names: Iterable[str], newline: str,
+                            taken: Optional[Callable[[str], Optional[str]]] = None) -> str:
     """Remove the ``Variable`` imports of ``names`` that nothing uses any more.
 
     Only a statement that stands alone on its lines, holds no comment, and is not
-    the only statement of its body is changed; other imported names stay.
+    the only statement of its body is changed; other imported names stay.  Nor is
+    an import at module level whose name ``taken(name)`` says another module takes
+    (``from model import *`` in ``train.py``): it returns why, or ``None``.
     """
     tree = parse(text)
     lines = lines_of(normalize_newlines(text))
@@ -367,6 +370,8 @@ def remove_variable_imports(text: str, names: Iterable[str], newline: str) -> st
         elif len(body) > 1:
             new = ""
         else:
+            continue
+        if taken is not None and body is tree.body and taken(bound):
             continue
         start, end = (first, 0), (last + 1, 0)
         if not whole_lines:
@@ -460,11 +465,13 @@ def fix_text(
     unsafe: bool = False,
     max_rounds: int = MAX_ROUNDS,
     hidden: str = "",
+    taken: Optional[Callable[[str], Optional[str]]] = None,
 ) -> FixResult:
     """Apply applicable fixes to ``text`` (which must parse) until nothing changes.
 
     ``hidden`` is code the parser does not see (a notebook's magics): a name
-    that occurs in it is never taken to be unused.
+    that occurs in it is never taken to be unused.  ``taken``: see
+    :func:`remove_variable_imports`.
     """
     newline = dominant_newline(text)
     variables = frozenset(
@@ -500,7 +507,7 @@ def fix_text(
         text = new
     if fixed and variables:
         try:
-            text = _checked(remove_variable_imports(text, variables, newline), text)
+            text = _checked(remove_variable_imports(text, variables, newline, taken), text)
         except BadEdit:
             pass
     return FixResult(text, fixed, dropped, converged)

@@ -155,6 +155,10 @@ def resolve(node: ast.AST, scope: Scope) -> Optional[str]:
     base = lookup(head, scope)
     if base is None:
         return None
+    if rest and base.startswith("<project>"):  # an attribute of a project module
+        from ._project import translate
+
+        return translate(base + dot + rest)
     return canonical(base + dot + rest)
 
 
