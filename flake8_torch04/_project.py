@@ -28,14 +28,13 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import sys
 from contextlib import contextmanager
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
+from ._resolve import PROJECT as PREFIX
 from ._resolve import STAR_EXPORTS, canonical
-
-#: qualified names of project modules start with this (never a torch name)
-PREFIX = "<project>"
 
 #: top-level names that are installed software, never a project's module
 KNOWN = frozenset((
@@ -51,17 +50,24 @@ _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | frozenset(sys.bui
 Names = Dict[str, Optional[str]]
 
 
+_FOREIGN = KNOWN | _STDLIB
+
+
 def _foreign(top: str) -> bool:
-    return top in KNOWN or top in _STDLIB
+    return top in _FOREIGN
 
 
 def candidate(node: ast.AST) -> bool:
     """Whether an import statement may import a project module (no file access)."""
-    if isinstance(node, ast.ImportFrom):
+    if node.__class__ is ast.ImportFrom:
         if node.level:
             return True
-        return bool(node.module) and not _foreign(node.module.split(".", 1)[0])
-    return any(not _foreign(alias.name.split(".", 1)[0]) for alias in node.names)
+        module = node.module
+        return module is not None and module.partition(".")[0] not in _FOREIGN
+    for alias in node.names:
+        if alias.name.partition(".")[0] not in _FOREIGN:
+            return True
+    return False
 
 
 def applies(filename: str) -> bool:
@@ -125,8 +131,21 @@ def package_of(path: str) -> str:
     return os.path.dirname(os.path.abspath(path))
 
 
+_FOUND: Dict[Tuple[str, Optional[str], int], Optional[str]] = {}
+
+
 def find(filename: str, module: Optional[str], level: int = 0) -> Optional[str]:
     """The project file of ``module`` as imported from ``filename``, or ``None``."""
+    key = (filename, module, level)
+    found = _FOUND.get(key, False)
+    if found is False:
+        if len(_FOUND) > 100000:
+            _FOUND.clear()
+        found = _FOUND[key] = _find(filename, module, level)
+    return found
+
+
+def _find(filename: str, module: Optional[str], level: int = 0) -> Optional[str]:
     parts = module.split(".") if module else []
     if level:
         directory = package_of(filename)
@@ -184,26 +203,28 @@ def _bounded():
 
 
 class Module:
-    """What a project module binds at its end, as ``from it import *`` sees it."""
+    """What a project module binds at its end, apart from its star imports."""
 
-    __slots__ = ("path", "names", "exports", "stars", "explicit_all")
+    __slots__ = ("path", "names", "stars", "all_names")
 
     def __init__(self, path: str) -> None:
         self.path = path
+        #: its own bindings (imports, assignments, definitions)
         self.names: Names = {}
-        #: the names ``*`` takes (``__all__``, else the public names)
-        self.exports: Set[str] = set()
-        #: modules outside the project it star-imports (``torch.autograd``)
+        #: its star imports in order: a project module's ``PREFIX + path``, or a
+        #: module outside the project (``torch.autograd``)
         self.stars: List[str] = []
-        self.explicit_all = False
+        #: ``__all__``, when astroid can read it
+        self.all_names: Optional[Set[str]] = None
 
 
-#: path -> ((size, mtime), Module)
-_MODULES: Dict[str, Tuple[Tuple[int, int], Module]] = {}
-#: modules being computed (an import cycle stops there)
-_BUSY: Set[str] = set()
+#: path -> ((size, mtime), Module or None)
+_MODULES: Dict[str, Tuple[Tuple[int, int], Optional[Module]]] = {}
+#: path -> ((size, mtime), text)
+_TEXTS: Dict[str, Tuple[Tuple[int, int], str]] = {}
 #: how many modules were built with astroid in this process (for tests)
 BUILT = [0]
+_STAR = re.compile(r"\bimport[\s\\(]*\*")
 
 
 def _stamp(path: str) -> Optional[Tuple[int, int]]:
@@ -214,73 +235,94 @@ def _stamp(path: str) -> Optional[Tuple[int, int]]:
     return st.st_size, st.st_mtime_ns
 
 
+def _text(path: str) -> Optional[str]:
+    stamp = _stamp(path)
+    if stamp is None:
+        return None
+    cached = _TEXTS.get(path)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    _TEXTS[path] = (stamp, text)
+    return text
+
+
 def module(path: str) -> Optional[Module]:
-    """The project module in ``path``, built once per process (``None`` if it cannot be)."""
-    path = os.path.abspath(path)
+    """The project module in ``path``, built by astroid once per process
+    (``None`` when it cannot be built)."""
     stamp = _stamp(path)
     if stamp is None:
         return None
     cached = _MODULES.get(path)
     if cached is not None and cached[0] == stamp:
         return cached[1]
-    if path in _BUSY:
-        return None  # a cycle: what is known so far is the partial module below
-    _BUSY.add(path)
-    try:
-        built = _build(path)
-    finally:
-        _BUSY.discard(path)
-    if built is not None:
-        _MODULES[path] = (stamp, built)
+    built = _build(path)
+    _MODULES[path] = (stamp, built)
     return built
 
 
 def _build(path: str) -> Optional[Module]:
+    text = _text(path)
+    if text is None:
+        return None
+    try:
+        tree = ast.parse(text, path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    _strip(tree)
     try:
         with _bounded() as manager:
             from astroid import nodes
+            from astroid.rebuilder import TreeRebuilder
 
-            modname = PREFIX + path  # no other module can be cached under it
-            tree = manager.ast_from_file(path, modname, fallback=False, source=True)
+            # astroid's tree of the module, under a name no other module has;
+            # not ``AstroidBuilder``, whose post-build steps follow imports and
+            # whose first use builds astroid's model of ``builtins`` (0.3 s)
+            built = TreeRebuilder(manager, text).visit_module(
+                tree, PREFIX + path, path, os.path.basename(path) == "__init__.py"
+            )
             BUILT[0] += 1
-            exports = _wildcard_names(tree)
-            return _bindings(path, tree, nodes, exports)
-    except Exception:  # a file astroid cannot build (syntax, encoding): no names
+            return _bindings(path, built, nodes)
+    except Exception:  # astroid could not build it: no names
         return None
 
 
-def _wildcard_names(tree) -> Optional[List[str]]:
-    """``__all__`` when the module has one astroid can read, else ``None``."""
-    if "__all__" not in tree.locals:
-        return None
-    try:
-        return [n for n in tree.wildcard_import_names() if isinstance(n, str)]
-    except Exception:
-        return None
+def _strip(tree: ast.Module) -> None:
+    """Empty the bodies of functions and classes: what a module binds at its top
+    level is all that is asked (and astroid then builds a fraction of the tree)."""
+    stack: List[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            for child in getattr(node, field, None) or ():
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    child.body = [ast.copy_location(ast.Pass(), child.body[0])]
+                elif isinstance(child, (ast.stmt, ast.excepthandler)):
+                    stack.append(child)
 
 
-def _bindings(path: str, tree, nodes, all_names: Optional[List[str]]) -> Module:
+def _bindings(path: str, tree, nodes) -> Module:
     result = Module(path)
     names = result.names
-    star_modules: List[Module] = []
+    imported_at: Dict[str, int] = {}  # (astroid adds ``from`` imports to locals later)
     for stmt in _module_level(tree, nodes):
         if isinstance(stmt, nodes.ImportFrom):
             target = find(path, stmt.modname, stmt.level or 0)
             for name, asname in stmt.names:
                 if name == "*":
                     if target is not None:
-                        inner = module(target)
-                        if inner is not None:
-                            star_modules.append(inner)
-                            for star_name in _star_names(inner):
-                                names[star_name] = _attribute(inner.path, star_name)
-                            result.stars.extend(s for s in inner.stars if s not in result.stars)
-                    elif stmt.modname and not stmt.level and stmt.modname not in result.stars:
+                        result.stars.append(PREFIX + target)
+                    elif stmt.modname and not stmt.level:
                         result.stars.append(stmt.modname)
                     continue
                 bound = asname or name
+                imported_at[bound] = stmt.fromlineno or 0
                 if target is not None:
-                    names[bound] = _attribute(target, name)
+                    names[bound] = f"{PREFIX}{target}.{name}"
                 elif stmt.level or not stmt.modname:
                     names[bound] = None
                 else:
@@ -289,20 +331,33 @@ def _bindings(path: str, tree, nodes, all_names: Optional[List[str]]) -> Module:
             for name, asname in stmt.names:
                 dotted = name if asname else name.split(".", 1)[0]
                 target = find(path, dotted)
-                if target is not None:
-                    names[asname or dotted] = PREFIX + target
-                else:
-                    names[asname or dotted] = dotted
+                names[asname or dotted] = PREFIX + target if target is not None else dotted
+                imported_at[asname or dotted] = stmt.fromlineno or 0
     # a name whose last module-level binding is an assignment, def or class is local
     for name, found in tree.locals.items():
-        if name not in names or _last_is_local(found, nodes):
+        local = [n.fromlineno or 0 for n in found
+                 if not isinstance(n, (nodes.Import, nodes.ImportFrom))]
+        if local and max(local) >= imported_at.get(name, -1):
             names[name] = None
-    if all_names is not None:
-        result.exports = set(all_names)
-        result.explicit_all = True
-    else:
-        result.exports = {n for n in names if not n.startswith("_")}
+    result.all_names = _all_names(tree, nodes)
     return result
+
+
+def _all_names(tree, nodes) -> Optional[Set[str]]:
+    """``__all__`` when it is one list or tuple of strings (astroid reads it), else ``None``."""
+    found = tree.locals.get("__all__")
+    if not found or len(found) != 1:
+        return None
+    assign = found[0].parent
+    if not isinstance(assign, nodes.Assign) or not isinstance(
+        assign.value, (nodes.List, nodes.Tuple)
+    ) or not all(isinstance(e, nodes.Const) and isinstance(e.value, str)
+                 for e in assign.value.elts):
+        return None
+    try:
+        return set(tree.wildcard_import_names())
+    except Exception:
+        return None
 
 
 def _module_level(tree, nodes) -> List:
@@ -324,33 +379,124 @@ def _module_level(tree, nodes) -> List:
     return found
 
 
-def _last_is_local(found, nodes) -> bool:
-    """Whether the last module-level binding of a name is not an import."""
-    last = max(found, key=lambda n: n.fromlineno or 0)
-    return not isinstance(last, (nodes.Import, nodes.ImportFrom))
+#: the answers of :func:`attribute`, by (path, name); cleared when a file changes
+_ATTRIBUTES: Dict[Tuple[str, str], Tuple[Optional[Tuple[int, int]], bool, Optional[str]]] = {}
+#: (path, name) pairs being looked up (an import cycle stops there)
+_BUSY: Set[Tuple[str, str]] = set()
 
 
-def _star_names(inner: Module) -> Set[str]:
-    return {n for n in inner.exports if not n.startswith("_") or inner.explicit_all}
+def attribute(path: str, name: str, star: bool = False) -> Tuple[bool, Optional[str]]:
+    """``(found, what)``: what ``name`` is in the project module ``path`` (a
+    canonical qualified name, ``PREFIX + path`` of a project module, or ``None``
+    for a local definition); ``star``: as ``from module import *`` takes it.
+
+    astroid builds the module only when its text mentions ``name`` (or has a
+    star import, or ``__all__``): a name cannot come from a module otherwise.
+    """
+    key = (path, name, star)
+    stamp = _stamp(path)
+    cached = _ATTRIBUTES.get(key)
+    if cached is not None and cached[0] == stamp:
+        return cached[1], cached[2]
+    if key in _BUSY:
+        return False, None
+    _BUSY.add(key)
+    try:
+        found, what = _attribute(path, name, star)
+    finally:
+        _BUSY.discard(key)
+    _ATTRIBUTES[key] = (stamp, found, what)
+    return found, what
 
 
-def _attribute(path: str, name: str) -> Optional[str]:
-    """What ``name`` is in the project module ``path``: one of its bindings, or a submodule."""
-    inner = module(path)
-    if inner is not None and name in inner.names:
-        return inner.names[name]
-    sub = _submodule(path, name)
-    if sub is not None:
-        return PREFIX + sub
-    if inner is not None:
-        for star in inner.stars:  # ``from torch.autograd import *`` in the module
-            if name in STAR_EXPORTS.get(star, ()):
-                return canonical(f"{star}.{name}")
-    return None
+def _attribute(path: str, name: str, star: bool) -> Tuple[bool, Optional[str]]:
+    if star and name.startswith("_") and "__all__" not in (_text(path) or ""):
+        return False, None
+    text = _text(path) or ""
+    star_import = _STAR.search(text)
+    sites = _binding_lines(text, name) if name in text else []
+    if sites and not star_import and not (star and "__all__" in text):
+        if not any(imports for _, imports in sites):
+            # bound by no import: a local definition (``None`` whatever it is),
+            # no need to build the module to say so
+            return True, None
+    if star_import or sites:
+        inner = module(path)
+        if inner is not None:
+            if star and inner.all_names is not None and name not in inner.all_names:
+                return False, None
+            if name in inner.names:
+                return True, _follow(inner.names[name])
+            for other in reversed(inner.stars):
+                if other.startswith(PREFIX):
+                    found, what = attribute(other[len(PREFIX):], name, star=True)
+                    if found:
+                        return True, what
+                elif name in STAR_EXPORTS.get(other, ()):
+                    return True, canonical(f"{other}.{name}")
+    if not star:
+        sub = _submodule(path, name)
+        if sub is not None:
+            return True, PREFIX + sub
+    return False, None
+
+
+_BEFORE_NAME = re.compile(r"(?:\b(?:def|class|as|global|nonlocal|type)\s+|=[ \t]*)$")
+_TARGETS = re.compile(r"[\w \t,()\[\]*:.]*$")
+_ASSIGNED = re.compile(r"[\w \t,()\[\]*:.]*?(?<![=!<>])=(?!=)|[ \t]*:=")
+_IMPORT_LIST = re.compile(r"[\w \t,()]*$")
+
+
+def _binding_lines(text: str, name: str) -> List[Tuple[int, bool]]:
+    """The lines where ``name`` may be bound, and whether it may be by an import
+    (``(start, import)`` pairs): a superset of the
+    module-level bindings (after ``def``/``class``/``as``/``global``, in an
+    import, among an assignment's or a ``for``'s targets, on a line of a
+    parenthesized import list, before ``:=``).  A module without one does not
+    bind the name, so astroid need not build it to say so (``range`` is read
+    everywhere, bound nowhere)."""
+    found: List[Tuple[int, bool]] = []
+    size = len(name)
+    at = text.find(name)
+    while at != -1:
+        end = at + size
+        if (at and (text[at - 1].isalnum() or text[at - 1] == "_")) or (
+            end < len(text) and (text[end].isalnum() or text[end] == "_")
+        ):
+            at = text.find(name, at + 1)
+            continue
+        start = text.rfind("\n", 0, at) + 1
+        stop = text.find("\n", end)
+        stop = len(text) if stop == -1 else stop
+        before, after = text[start:at], text[end:stop]
+        listed = bool(_IMPORT_LIST.match(before) and _IMPORT_LIST.match(after))
+        if "import" in before or listed:
+            found.append((start, True))
+        elif _BEFORE_NAME.search(before) or ("for" in before and " in" in after) or (
+            _TARGETS.match(before) and _ASSIGNED.match(after)
+        ):
+            found.append((start, False))
+        at = text.find(name, stop)
+    return found
+
+
+def _follow(what: Optional[str]) -> Optional[str]:
+    """An imported name of another project module: what it is there."""
+    if what is not None and what.startswith(PREFIX) and not what.endswith(".py"):
+        return translate(what)
+    return what
 
 
 def translate(qualname: str) -> Optional[str]:
-    """``PREFIX + path + ".a.b"`` -> what ``a.b`` is in that project module."""
+    """``PREFIX + path + ".a.b"`` -> what ``a.b`` is in that project module
+    (``None``: a local definition, or nothing the project binds)."""
+    try:
+        return _translate(qualname)
+    except Exception:  # the plugin never raises: an unreadable project resolves nothing
+        return None
+
+
+def _translate(qualname: str) -> Optional[str]:
     path, _, rest = qualname[len(PREFIX):].partition(".py.")
     if not rest:
         return qualname
@@ -359,10 +505,18 @@ def translate(qualname: str) -> Optional[str]:
         if current is None:
             return None
         if current.startswith(PREFIX):
-            current = _attribute(current[len(PREFIX):], part)
+            current = attribute(current[len(PREFIX):], part)[1]
         else:
             current = canonical(f"{current}.{part}")
     return current
+
+
+def star_lookup(star: str, name: str) -> Tuple[bool, Optional[str]]:
+    """``(found, what)`` for ``name`` in a star-imported project module ``PREFIX + path``."""
+    try:
+        return attribute(star[len(PREFIX):], name, star=True)
+    except Exception:
+        return False, None
 
 
 # ---------------------------------------------------------------------------
@@ -370,13 +524,21 @@ def translate(qualname: str) -> Optional[str]:
 
 
 def import_bindings(filename: str, node: ast.AST) -> Optional[Tuple[List[tuple], List[str]]]:
-    """``(bindings, star modules)`` of an import statement that imports from the
-    project, or ``None`` when it does not (the caller binds it as usual).
+    """``(bindings, stars)`` of an import statement that imports from the project,
+    or ``None`` when it does not (the caller binds it as usual).
 
-    A star import of a project module binds every name the module exports, as if
-    written here; the modules outside the project it star-imports are returned
-    for the usual star lookup.
+    Nothing is built here: a name imported from a project module is bound to
+    ``PREFIX + path + "." + name`` and a star import is noted in ``stars``
+    (``PREFIX + path``); :func:`translate` and :func:`star_lookup` answer what
+    they are when a rule asks.
     """
+    try:
+        return _import_bindings(filename, node)
+    except Exception:  # (``find`` only stats files: an unreadable directory)
+        return None
+
+
+def _import_bindings(filename: str, node: ast.AST) -> Optional[Tuple[List[tuple], List[str]]]:
     if isinstance(node, ast.ImportFrom):
         target = find(filename, node.module, node.level)
         if target is None:
@@ -385,13 +547,9 @@ def import_bindings(filename: str, node: ast.AST) -> Optional[Tuple[List[tuple],
         stars: List[str] = []
         for alias in node.names:
             if alias.name == "*":
-                inner = module(target)
-                if inner is not None:
-                    for name in sorted(_star_names(inner)):
-                        pairs.append((name, _attribute(target, name)))
-                    stars.extend(inner.stars)
-                continue
-            pairs.append((alias.asname or alias.name, _attribute(target, alias.name)))
+                stars.append(PREFIX + target)
+            else:
+                pairs.append((alias.asname or alias.name, f"{PREFIX}{target}.{alias.name}"))
         return pairs, stars
     pairs = []
     hit = False
@@ -515,8 +673,5 @@ def taken_by(filename: str, name: str) -> Optional[str]:
 
 
 def _exports(path: str, name: str) -> bool:
-    """Whether ``from path's module import *`` takes ``name`` (when unsure: yes)."""
-    if name.startswith("_"):
-        return False
-    inner = module(path)
-    return inner is None or not inner.explicit_all or name in inner.exports
+    """Whether ``from path's module import *`` takes ``name``."""
+    return attribute(path, name, star=True)[0]
