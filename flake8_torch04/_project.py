@@ -282,7 +282,7 @@ def _build(path: str) -> Optional[Module]:
             # astroid's tree of the module, under a name no other module has;
             # not ``AstroidBuilder``, whose post-build steps follow imports and
             # whose first use builds astroid's model of ``builtins`` (0.3 s)
-            built = TreeRebuilder(manager, text).visit_module(
+            built = TreeRebuilder(manager, data=text).visit_module(
                 tree, PREFIX + path, path, os.path.basename(path) == "__init__.py"
             )
             BUILT[0] += 1
