@@ -224,7 +224,7 @@ _MODULES: Dict[str, Tuple[Tuple[int, int], Optional[Module]]] = {}
 _TEXTS: Dict[str, Tuple[Tuple[int, int], str]] = {}
 #: how many modules were built with astroid in this process (for tests)
 BUILT = [0]
-_STAR = re.compile(r"\bimport[\s\\(]*\*")
+_STAR = re.compile(r"import[\s\\(]*\*")  # (a leading \b would slow the search down)
 
 
 def _stamp(path: str) -> Optional[Tuple[int, int]]:
@@ -265,9 +265,13 @@ def module(path: str) -> Optional[Module]:
     return built
 
 
+#: astroid could not be imported (it is a dependency; but never raise over it)
+_NO_ASTROID = [False]
+
+
 def _build(path: str) -> Optional[Module]:
     text = _text(path)
-    if text is None:
+    if text is None or _NO_ASTROID[0]:
         return None
     try:
         tree = ast.parse(text, path)
@@ -287,6 +291,9 @@ def _build(path: str) -> Optional[Module]:
             )
             BUILT[0] += 1
             return _bindings(path, built, nodes)
+    except ImportError:
+        _NO_ASTROID[0] = True
+        return None
     except Exception:  # astroid could not build it: no names
         return None
 
