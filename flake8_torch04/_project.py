@@ -655,7 +655,17 @@ def taken_by(filename: str, name: str) -> Optional[str]:
         return None
     holders = {target}  # modules whose ``*`` hands ``name`` on
     changed = True
-    files = [f for f in _project_files(root_of(target)) if os.path.abspath(f) != target]
+    root = root_of(target)
+    files = [f for f in _project_files(root) if os.path.abspath(f) != target]
+    # and the scripts beside the directory, which import it as a namespace package
+    # (``from models.model import *`` in ``train.py`` beside ``models/``)
+    parent = os.path.dirname(root)
+    if parent != root:
+        try:
+            files.extend(sorted(os.path.join(parent, n) for n in os.listdir(parent)
+                                if n.endswith(".py")))
+        except OSError:
+            pass
     while changed:
         changed = False
         for path in files:

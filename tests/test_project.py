@@ -367,3 +367,14 @@ def test_the_star_import_project_runs_after_the_fix(tmp_path):
     assert texts == {p: p.read_text() for p in project.rglob("*.py")}
     for script in scripts:
         assert run_python(python, script, project).returncode == 0
+
+
+def test_the_fix_keeps_an_import_a_script_beside_a_namespace_package_takes(tmp_path):
+    write(tmp_path, {
+        "models/model.py": LEGACY_MODEL + "x = Variable(torch.ones(2))\n",
+        "train.py": "from models.model import *\ny = Variable(x)\n",
+    })
+    assert found(tmp_path / "train.py") == [("TV001", 2, 4)]
+    _, _, err = run_cli("check", "--fix", os.path.join("models", "model.py"), cwd=tmp_path)
+    assert "from torch.autograd import Variable" in (tmp_path / "models" / "model.py").read_text()
+    assert "train.py takes `Variable`" in err
