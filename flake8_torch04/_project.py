@@ -598,13 +598,27 @@ def _project_files(root: str) -> Iterator[str]:
 class _Imports:
     """The imports of one project file and the names it reads."""
 
-    __slots__ = ("imports", "names", "attributes")
+    __slots__ = ("imports", "names", "attributes", "own")
 
-    def __init__(self, path: str, tree: ast.AST) -> None:
+    def __init__(self, path: str, tree: ast.Module) -> None:
         #: (file of the imported project module, imported name or "*" or "", bound name)
         self.imports: List[Tuple[str, str, str]] = []
         self.names: Set[str] = set()
         self.attributes: Set[Tuple[str, str]] = set()  # (name, attribute)
+        #: names the file binds itself at module level, by a named import
+        #: (``from torch.autograd import Variable`` beside ``from model import *``)
+        self.own: Set[str] = set()
+        stack: List[ast.AST] = list(tree.body)
+        while stack:
+            stmt = stack.pop()
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                self.own.update(a.asname or a.name.split(".", 1)[0]
+                                for a in stmt.names if a.name != "*")
+            elif isinstance(stmt, (ast.If, ast.Try)):
+                for field in ("body", "orelse", "finalbody"):
+                    stack.extend(getattr(stmt, field, ()))
+                for handler in getattr(stmt, "handlers", ()):
+                    stack.extend(handler.body)
         for node in ast.walk(tree):
             if isinstance(node, ast.Name):
                 self.names.add(node.id)
@@ -647,7 +661,14 @@ def taken_by(filename: str, name: str) -> Optional[str]:
     """Why removing the import of ``name`` from ``filename`` would break another
     module of the project (one that takes it by ``from M import name``, or by
     ``from M import *`` or ``import M`` and then uses it, through any chain of
-    star re-exports), or ``None``."""
+    star re-exports), or ``None``.  When it cannot tell, the import stays."""
+    try:
+        return _taken_by(filename, name)
+    except Exception as exc:  # never remove what might be taken; never raise
+        return f"the project's other modules could not be read ({type(exc).__name__})"
+
+
+def _taken_by(filename: str, name: str) -> Optional[str]:
     if not applies(filename) or not filename.endswith(".py"):
         return None
     target = os.path.abspath(filename)
@@ -676,10 +697,12 @@ def taken_by(filename: str, name: str) -> Optional[str]:
                 if os.path.abspath(source) not in holders:
                     continue
                 rel = os.path.relpath(path)
+                if rel.startswith(os.pardir):
+                    rel = os.path.abspath(path)
                 if imported == name:
                     return f"{rel} imports `{name}` from this module"
                 if imported == "*" and _exports(source, name):
-                    if name in found.names:
+                    if name in found.names and name not in found.own:
                         return f"{rel} takes `{name}` from this module with a star import"
                     if os.path.abspath(path) not in holders:
                         holders.add(os.path.abspath(path))

@@ -378,3 +378,13 @@ def test_the_fix_keeps_an_import_a_script_beside_a_namespace_package_takes(tmp_p
     _, _, err = run_cli("check", "--fix", os.path.join("models", "model.py"), cwd=tmp_path)
     assert "from torch.autograd import Variable" in (tmp_path / "models" / "model.py").read_text()
     assert "train.py takes `Variable`" in err
+
+
+def test_a_star_importer_that_imports_the_name_itself_does_not_take_it(tmp_path):
+    write(tmp_path, {
+        "models.py": LEGACY_MODEL + "x = Variable(torch.ones(2))\n",
+        "gan.py": "from torch.autograd import Variable\nfrom models import *\ny = Variable(x)\n",
+    })
+    _, _, err = run_cli("check", "--fix", "models.py", cwd=tmp_path)
+    assert "autograd" not in (tmp_path / "models.py").read_text()
+    assert "kept" not in err
