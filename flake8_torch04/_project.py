@@ -420,14 +420,14 @@ def _attribute(path: str, name: str, star: bool) -> Tuple[bool, Optional[str]]:
     if star and name.startswith("_") and "__all__" not in (_text(path) or ""):
         return False, None
     text = _text(path) or ""
-    star_import = _STAR.search(text)
+    stars = [m.start() for m in _STAR.finditer(text)]
     sites = _binding_lines(text, name) if name in text else []
-    if sites and not star_import and not (star and "__all__" in text):
-        if not any(imports for _, imports in sites):
-            # bound by no import: a local definition (``None`` whatever it is),
-            # no need to build the module to say so
+    if sites and not (star and "__all__" in text) and not any(i for _, i in sites):
+        if not stars or stars[-1] < sites[0][0]:
+            # bound by no import, after every star import: a local definition
+            # (``None`` whatever it is), no need to build the module to say so
             return True, None
-    if star_import or sites:
+    if stars or sites:
         inner = module(path)
         if inner is not None:
             if star and inner.all_names is not None and name not in inner.all_names:
