@@ -15,14 +15,25 @@ What is loaded is bounded to the project's own files:
   file's own directory; never on ``sys.path``;
 * a name of the standard library, or of a package this plugin knows to be
   installed software (``torch``, ``numpy`` ...), is never looked for at all;
-* astroid builds only the files found so, with every import it would follow on
-  its own refused (the star imports it would resolve while building a module
-  are followed here instead, through the same bounded finder).
+* astroid builds only the files found so, and only their top level (function
+  and class bodies emptied), with astroid's ``TreeRebuilder``: not with the
+  manager's ``ast_from_file``, whose post-build steps import every star-imported
+  module (torch included) and whose first use builds astroid's model of
+  ``builtins`` (0.3 s).  Star imports and imported names are followed here,
+  through the same bounded finder.
 
-The finder uses ``os.stat`` only; astroid is imported the first time a file
-imports a module that exists in its project, so a file without such imports
-pays nothing.  Modules are cached per process by path, size and modification
-time (flake8 checks many files in one process; ``-j`` uses processes).
+Nothing is built when an import is bound: a name imported from a project module
+is bound to ``PREFIX + path + "." + name`` (a star import is noted as
+``PREFIX + path``), and :func:`translate` / :func:`star_lookup` answer what it
+is only when a rule asks.  A module is built only when its text may bind the
+name by an import or has a star import before its definition (see
+:func:`_binding_lines`); a name bound only by a ``def``, a ``class`` or an
+assignment is local without building anything.  So astroid is imported only
+for a file that needs it: a file without imports of project modules pays
+nothing but an ``os.stat`` per import that is neither the standard library nor
+known software.  Files, modules and answers are cached per process and checked
+against each file's size and modification time (flake8 checks many files in
+one process; ``-j`` uses processes).
 """
 from __future__ import annotations
 
