@@ -156,8 +156,16 @@ def find(filename: str, module: Optional[str], level: int = 0) -> Optional[str]:
     return found
 
 
+#: where installed software lives: a file there is no project's own (checking
+#: torch's source never builds torch's modules)
+_INSTALLED = frozenset(("site-packages", "dist-packages"))
+
+
 def _find(filename: str, module: Optional[str], level: int = 0) -> Optional[str]:
     parts = module.split(".") if module else []
+    root = root_of(filename)
+    if os.path.basename(root) in _INSTALLED:
+        return None
     if level:
         directory = package_of(filename)
         for _ in range(level - 1):
@@ -168,7 +176,6 @@ def _find(filename: str, module: Optional[str], level: int = 0) -> Optional[str]
         return _module_in(directory, parts)
     if not parts or _foreign(parts[0]):
         return None
-    root = root_of(filename)
     found = _module_in(root, parts)
     here = os.path.dirname(os.path.abspath(filename))
     if found is None and here != root:

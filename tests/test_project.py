@@ -388,3 +388,12 @@ def test_a_star_importer_that_imports_the_name_itself_does_not_take_it(tmp_path)
     _, _, err = run_cli("check", "--fix", "models.py", cwd=tmp_path)
     assert "autograd" not in (tmp_path / "models.py").read_text()
     assert "kept" not in err
+
+
+def test_installed_packages_are_not_projects(tmp_path):
+    """Checking torch's own source never builds torch's modules."""
+    write(tmp_path, {
+        "site-packages/lib/__init__.py": "from .model import *\nx = Variable(1)\n",
+        "site-packages/lib/model.py": LEGACY_MODEL,
+    })
+    assert found(tmp_path / "site-packages" / "lib" / "__init__.py") == []
