@@ -84,13 +84,16 @@ def check_document(doc: Document, options: Options) -> FileResult:
     refused: set = set()
     if (options.fix or options.diff) and start is not None:
         hidden = doc.notebook.hidden if doc.notebook is not None else ""
-        result = fix_text(start, analyse, options.unsafe, hidden=hidden, first=analysis)
+        kept: List[str] = []
+        result = fix_text(start, analyse, options.unsafe, hidden=hidden, first=analysis,
+                          taken=_taken_by(doc.name, kept))
         if start is not doc.text:
             result.fixed["TV101"] += len(rescued.sites)
         dropped = tuple(_describe_dropped(doc, d) for d in result.dropped)
         refused = {_fix_key(d.finding) for d in result.dropped}
         if not result.converged:
             notes = ("fixes did not reach a fixpoint; run again",)
+        notes += tuple(kept)
         if result.text != doc.text:
             text, fixed = result.text, result.fixed
             analysis = result.analysis if result.analysis is not None else analyse(text)
@@ -114,6 +117,20 @@ def check_document(doc: Document, options: Options) -> FileResult:
             diff = doc.diff(text)
     return FileResult(doc.name, located, fixed, new_data=new_data, diff=diff or "",
                       dropped=dropped, notes=notes, incomplete=bool(analysis.unchecked))
+
+
+def _taken_by(name: str, notes: List[str]):
+    """``taken`` for ``fix_text``: asks the project's other modules, and notes why."""
+
+    def taken(bound: str) -> Optional[str]:
+        from ._project import taken_by
+
+        why = taken_by(name, bound)
+        if why is not None:
+            notes.append(f"kept the import of `{bound}` (no use is left here): {why}")
+        return why
+
+    return taken
 
 
 def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool,

@@ -17,7 +17,7 @@ from collections import deque
 from itertools import accumulate
 from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from . import _resolve
+from . import _project, _resolve
 from ._nodes import HOLDS_STATEMENTS, node_fields
 from ._record import record
 from ._resolve import Binding, Scope
@@ -232,6 +232,8 @@ class Context:
         #: the file mentions ``__version__`` (else no test can read torch's version)
         self.has_version = "__version__" in self.text
         self.imports_torch = _imports_torch(self.text)
+        #: imports may resolve through the project's modules beside the file
+        self.project = _project.applies(filename)
         #: the file works with torch tensors: imports torch, or uses
         #: ``Variable``/``.backward(`` (helper modules often import nothing)
         self.uses_torch = (
@@ -239,6 +241,12 @@ class Context:
             or ".backward(" in self.text
             or bool(match_offsets(self.text, r"\bVariable\b"))
         )
+
+    def project_import(self, node: ast.AST) -> Optional[tuple]:
+        """What an import of the project's own modules binds (see ``_project``), or ``None``."""
+        if self.project and _project.candidate(node):
+            return _project.import_bindings(self.filename, node)
+        return None
 
     @property
     def parent(self) -> Optional[ast.AST]:
@@ -542,6 +550,13 @@ class _Walker:
             self.bind(node.id)
 
     def visit_Import(self, node: ast.AST) -> None:
+        project = self.ctx.project_import(node)
+        if project is not None:  # names that come from the project's own modules
+            pairs, stars = project
+            for name, qualname in pairs:
+                self.bind(name, qualname)
+            self.ctx.scope.module().stars.extend(stars)
+            return
         for name, qualname in _resolve.import_bindings(node):
             self.bind(name, qualname)
         if isinstance(node, ast.ImportFrom) and not node.level and node.module:

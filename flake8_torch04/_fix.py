@@ -413,11 +413,14 @@ def variable_names_in_use(text: str, tree: Optional[ast.Module] = None) -> Froze
 
 
 def remove_variable_imports(text: str, names: Iterable[str], newline: str,
-                            tree: Optional[ast.Module] = None) -> str:
+                            tree: Optional[ast.Module] = None,
+                            taken: Optional[Callable[[str], Optional[str]]] = None) -> str:
     """Remove the ``Variable`` imports of ``names`` that nothing uses any more.
 
     Only a statement that stands alone on its lines, holds no comment, and is not
-    the only statement of its body is changed; other imported names stay.
+    the only statement of its body is changed; other imported names stay.  Nor is
+    an import at module level whose name ``taken(name)`` says another module takes
+    (``from model import *`` in ``train.py``): it returns why, or ``None``.
     """
     if tree is None:
         tree = parse(text)
@@ -446,6 +449,8 @@ def remove_variable_imports(text: str, names: Iterable[str], newline: str,
         elif len(body) > 1:
             new = ""
         else:
+            continue
+        if taken is not None and body is tree.body and taken(bound):
             continue
         start, end = (first, 0), (last + 1, 0)
         if not whole_lines:
@@ -772,12 +777,14 @@ def fix_text(
     max_rounds: int = MAX_ROUNDS,
     hidden: str = "",
     first: Optional[Analysis] = None,
+    taken: Optional[Callable[[str], Optional[str]]] = None,
 ) -> FixResult:
     """Apply applicable fixes to ``text`` (which must parse) until nothing changes.
 
     ``hidden`` is code the parser does not see (a notebook's magics): a name
     that occurs in it is never taken to be unused.  ``first``, the analysis
-    of ``text`` when the caller has one, saves checking it again.
+    of ``text`` when the caller has one, saves checking it again.  ``taken``:
+    see :func:`remove_variable_imports`.
 
     Each round's fixes are checked as a set before they are kept: the result
     must parse, read every replaced expression back as one expression of the
@@ -847,7 +854,7 @@ def fix_text(
     if fixed and variables:
         try:
             new = _checked(remove_variable_imports(
-                text, variables, newline, getattr(analysis, "tree", None)), text)
+                text, variables, newline, getattr(analysis, "tree", None), taken), text)
         except BadEdit:
             new = text
         if new != text:

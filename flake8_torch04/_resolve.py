@@ -125,13 +125,33 @@ def lookup(name: str, scope: Scope) -> Optional[str]:
             current = current.module()
         bindings = current.bindings.get(name)
         if bindings:
-            return _pick(bindings).qualname
+            qualname = _pick(bindings).qualname
+            if qualname is not None and qualname.startswith(PROJECT):
+                return _project_name(qualname)
+            return qualname
         innermost = False
         current = current.parent
     for module in scope.module().stars:
-        if name in STAR_EXPORTS.get(module, ()):
+        if module.startswith(PROJECT):  # ``from model import *`` (see ``_project``)
+            from ._project import star_lookup
+
+            found, qualname = star_lookup(module, name)
+            if found:
+                return qualname
+        elif name in STAR_EXPORTS.get(module, ()):
             return canonical(f"{module}.{name}")
     return None
+
+
+#: names bound through the project's own modules start with this (see ``_project``)
+PROJECT = "<project>"
+
+
+def _project_name(qualname: str) -> Optional[str]:
+    """What a name imported from a project module is there (built when asked)."""
+    from ._project import translate
+
+    return translate(qualname)
 
 
 def key(node: ast.AST) -> Optional[str]:
@@ -155,6 +175,8 @@ def resolve(node: ast.AST, scope: Scope) -> Optional[str]:
     base = lookup(head, scope)
     if base is None:
         return None
+    if rest and base.startswith(PROJECT):  # an attribute of a project module
+        return _project_name(base + dot + rest)
     return canonical(base + dot + rest)
 
 

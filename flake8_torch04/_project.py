@@ -1,0 +1,735 @@
+"""Names that reach a file from the project's own modules, resolved with astroid.
+
+``train.py`` does ``from model import *`` and calls ``Variable(x)``: the name
+comes from ``model.py``'s ``from torch.autograd import Variable`` and must
+resolve as if written in ``train.py``.  Likewise ``from model import Variable``,
+``import model`` then ``model.Variable``, relative imports, packages whose
+``__init__`` re-exports a submodule (``from .base_network import *``), and
+chains of them, cycles included.
+
+What is loaded is bounded to the project's own files:
+
+* a module is looked for only in the directory of the top-level package that
+  holds the file (the first ancestor without ``__init__.py``, the script's
+  directory for a script) and, for Python 2's implicit relative imports, in the
+  file's own directory; never on ``sys.path``;
+* a name of the standard library, or of a package this plugin knows to be
+  installed software (``torch``, ``numpy`` ...), is never looked for at all;
+* astroid builds only the files found so, and only their top level (function
+  and class bodies emptied), with astroid's ``TreeRebuilder``: not with the
+  manager's ``ast_from_file``, whose post-build steps import every star-imported
+  module (torch included) and whose first use builds astroid's model of
+  ``builtins`` (0.3 s).  Star imports and imported names are followed here,
+  through the same bounded finder.
+
+Nothing is built when an import is bound: a name imported from a project module
+is bound to ``PREFIX + path + "." + name`` (a star import is noted as
+``PREFIX + path``), and :func:`translate` / :func:`star_lookup` answer what it
+is only when a rule asks.  A module is built only when its text may bind the
+name by an import or has a star import before its definition (see
+:func:`_binding_lines`); a name bound only by a ``def``, a ``class`` or an
+assignment is local without building anything.  So astroid is imported only
+for a file that needs it: a file without imports of project modules pays
+nothing but an ``os.stat`` per import that is neither the standard library nor
+known software.  Files, modules and answers are cached per process and checked
+against each file's size and modification time (flake8 checks many files in
+one process; ``-j`` uses processes).
+"""
+from __future__ import annotations
+
+import ast
+import os
+import re
+import sys
+from contextlib import contextmanager
+from typing import Dict, Iterator, List, Optional, Set, Tuple
+
+from ._resolve import PROJECT as PREFIX
+from ._resolve import STAR_EXPORTS, canonical
+
+#: top-level names that are installed software, never a project's module
+KNOWN = frozenset((
+    "torch", "torchvision", "torchaudio", "torchtext", "numpy", "scipy", "pandas",
+    "matplotlib", "sklearn", "skimage", "cv2", "PIL", "tensorflow", "keras", "h5py",
+    "tqdm", "visdom", "tensorboardX", "yaml", "six", "future", "past", "IPython",
+    "__future__", "astroid", "flake8", "pytest", "setuptools", "pkg_resources",
+))
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | frozenset(sys.builtin_module_names)
+
+#: a module's bindings: name -> a canonical qualified name, ``PREFIX + path`` of
+#: a project module, or ``None`` (defined locally, or unknown)
+Names = Dict[str, Optional[str]]
+
+
+_FOREIGN = KNOWN | _STDLIB
+
+
+def _foreign(top: str) -> bool:
+    return top in _FOREIGN
+
+
+def candidate(node: ast.AST) -> bool:
+    """Whether an import statement may import a project module (no file access)."""
+    if node.__class__ is ast.ImportFrom:
+        if node.level:
+            return True
+        module = node.module
+        return module is not None and module.partition(".")[0] not in _FOREIGN
+    for alias in node.names:
+        if alias.name.partition(".")[0] not in _FOREIGN:
+            return True
+    return False
+
+
+def applies(filename: str) -> bool:
+    """Whether ``filename`` names a file whose siblings can be read."""
+    return bool(filename) and filename not in ("stdin", "-") and not filename.startswith("<")
+
+
+# ---------------------------------------------------------------------------
+# finding modules (os.stat only)
+
+_ISFILE: Dict[str, bool] = {}
+_ISDIR: Dict[str, bool] = {}
+
+
+def _isfile(path: str) -> bool:
+    found = _ISFILE.get(path)
+    if found is None:
+        found = _ISFILE[path] = os.path.isfile(path)
+    return found
+
+
+def _isdir(path: str) -> bool:
+    found = _ISDIR.get(path)
+    if found is None:
+        found = _ISDIR[path] = os.path.isdir(path)
+    return found
+
+
+def root_of(path: str) -> str:
+    """The directory on ``sys.path`` when ``path`` runs: above its packages."""
+    directory = os.path.dirname(os.path.abspath(path))
+    while _isfile(os.path.join(directory, "__init__.py")):
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+    return directory
+
+
+def _module_in(directory: str, parts: List[str]) -> Optional[str]:
+    """The file of the module ``parts`` below ``directory`` (a package's ``__init__.py``)."""
+    for i, part in enumerate(parts):
+        if not part.isidentifier():
+            return None
+        base = os.path.join(directory, part)
+        last = i == len(parts) - 1
+        init = os.path.join(base, "__init__.py")
+        if _isdir(base) and (_isfile(init) or not last):
+            if last:
+                return init
+            directory = base  # a package, or a namespace package on the way
+            continue
+        if last and _isfile(base + ".py"):
+            return base + ".py"
+        return None
+    return None
+
+
+def package_of(path: str) -> str:
+    """The directory a relative import in ``path`` starts from."""
+    return os.path.dirname(os.path.abspath(path))
+
+
+_FOUND: Dict[Tuple[str, Optional[str], int], Optional[str]] = {}
+
+
+def find(filename: str, module: Optional[str], level: int = 0) -> Optional[str]:
+    """The project file of ``module`` as imported from ``filename``, or ``None``."""
+    key = (filename, module, level)
+    found = _FOUND.get(key, False)
+    if found is False:
+        if len(_FOUND) > 100000:
+            _FOUND.clear()
+        found = _FOUND[key] = _find(filename, module, level)
+    return found
+
+
+#: where installed software lives: a file there is no project's own (checking
+#: torch's source never builds torch's modules)
+_INSTALLED = frozenset(("site-packages", "dist-packages"))
+
+
+def _find(filename: str, module: Optional[str], level: int = 0) -> Optional[str]:
+    parts = module.split(".") if module else []
+    root = root_of(filename)
+    if os.path.basename(root) in _INSTALLED:
+        return None
+    if level:
+        directory = package_of(filename)
+        for _ in range(level - 1):
+            directory = os.path.dirname(directory)
+        if not parts:
+            init = os.path.join(directory, "__init__.py")
+            return init if _isfile(init) else None
+        return _module_in(directory, parts)
+    if not parts or _foreign(parts[0]):
+        return None
+    found = _module_in(root, parts)
+    here = os.path.dirname(os.path.abspath(filename))
+    if found is None and here != root:
+        found = _module_in(here, parts)  # Python 2's implicit relative import
+    if found is not None and os.path.abspath(found) == os.path.abspath(filename):
+        return None  # a script named like the package it imports
+    return found
+
+
+def _submodule(path: str, name: str) -> Optional[str]:
+    """The file of submodule ``name`` of the package whose ``__init__.py`` is ``path``."""
+    if os.path.basename(path) != "__init__.py":
+        return None
+    return _module_in(os.path.dirname(path), [name])
+
+
+# ---------------------------------------------------------------------------
+# building modules with astroid (bounded)
+
+
+class _RefuseAll:
+    """A ``module_denylist`` that holds every module: astroid follows no import."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+
+@contextmanager
+def _bounded():
+    """astroid refuses every import it would follow by itself while we use it."""
+    from astroid.manager import AstroidManager
+
+    brain = AstroidManager.brain
+    saved = brain["module_denylist"]
+    brain["module_denylist"] = _RefuseAll()
+    try:
+        yield AstroidManager()
+    finally:
+        brain["module_denylist"] = saved
+
+
+class Module:
+    """What a project module binds at its end, apart from its star imports."""
+
+    __slots__ = ("path", "names", "stars", "all_names")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        #: its own bindings (imports, assignments, definitions)
+        self.names: Names = {}
+        #: its star imports in order: a project module's ``PREFIX + path``, or a
+        #: module outside the project (``torch.autograd``)
+        self.stars: List[str] = []
+        #: ``__all__``, when astroid can read it
+        self.all_names: Optional[Set[str]] = None
+
+
+#: path -> ((size, mtime), Module or None)
+_MODULES: Dict[str, Tuple[Tuple[int, int], Optional[Module]]] = {}
+#: path -> ((size, mtime), text)
+_TEXTS: Dict[str, Tuple[Tuple[int, int], str]] = {}
+#: how many modules were built with astroid in this process (for tests)
+BUILT = [0]
+_STAR = re.compile(r"import[\s\\(]*\*")  # (a leading \b would slow the search down)
+
+
+def _stamp(path: str) -> Optional[Tuple[int, int]]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns
+
+
+def _text(path: str) -> Optional[str]:
+    stamp = _stamp(path)
+    if stamp is None:
+        return None
+    cached = _TEXTS.get(path)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    _TEXTS[path] = (stamp, text)
+    return text
+
+
+def module(path: str) -> Optional[Module]:
+    """The project module in ``path``, built by astroid once per process
+    (``None`` when it cannot be built)."""
+    stamp = _stamp(path)
+    if stamp is None:
+        return None
+    cached = _MODULES.get(path)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    built = _build(path)
+    _MODULES[path] = (stamp, built)
+    return built
+
+
+#: astroid could not be imported (it is a dependency; but never raise over it)
+_NO_ASTROID = [False]
+
+
+def _build(path: str) -> Optional[Module]:
+    text = _text(path)
+    if text is None or _NO_ASTROID[0]:
+        return None
+    try:
+        tree = ast.parse(text, path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    _strip(tree)
+    try:
+        with _bounded() as manager:
+            from astroid import nodes
+            from astroid.rebuilder import TreeRebuilder
+
+            # astroid's tree of the module, under a name no other module has;
+            # not ``AstroidBuilder``, whose post-build steps follow imports and
+            # whose first use builds astroid's model of ``builtins`` (0.3 s)
+            built = TreeRebuilder(manager, data=text).visit_module(
+                tree, PREFIX + path, path, os.path.basename(path) == "__init__.py"
+            )
+            BUILT[0] += 1
+            return _bindings(path, built, nodes)
+    except ImportError:
+        _NO_ASTROID[0] = True
+        return None
+    except Exception:  # astroid could not build it: no names
+        return None
+
+
+def _strip(tree: ast.Module) -> None:
+    """Empty the bodies of functions and classes: what a module binds at its top
+    level is all that is asked (and astroid then builds a fraction of the tree)."""
+    stack: List[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            for child in getattr(node, field, None) or ():
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    child.body = [ast.copy_location(ast.Pass(), child.body[0])]
+                elif isinstance(child, (ast.stmt, ast.excepthandler)):
+                    stack.append(child)
+
+
+def _bindings(path: str, tree, nodes) -> Module:
+    result = Module(path)
+    names = result.names
+    imported_at: Dict[str, int] = {}  # (astroid adds ``from`` imports to locals later)
+    for stmt in _module_level(tree, nodes):
+        if isinstance(stmt, nodes.ImportFrom):
+            target = find(path, stmt.modname, stmt.level or 0)
+            for name, asname in stmt.names:
+                if name == "*":
+                    if target is not None:
+                        result.stars.append(PREFIX + target)
+                    elif stmt.modname and not stmt.level:
+                        result.stars.append(stmt.modname)
+                    continue
+                bound = asname or name
+                imported_at[bound] = stmt.fromlineno or 0
+                if target is not None:
+                    names[bound] = f"{PREFIX}{target}.{name}"
+                elif stmt.level or not stmt.modname:
+                    names[bound] = None
+                else:
+                    names[bound] = canonical(f"{stmt.modname}.{name}")
+        elif isinstance(stmt, nodes.Import):
+            for name, asname in stmt.names:
+                dotted = name if asname else name.split(".", 1)[0]
+                target = find(path, dotted)
+                names[asname or dotted] = PREFIX + target if target is not None else dotted
+                imported_at[asname or dotted] = stmt.fromlineno or 0
+    # a name whose last module-level binding is an assignment, def or class is local
+    for name, found in tree.locals.items():
+        local = [n.fromlineno or 0 for n in found
+                 if not isinstance(n, (nodes.Import, nodes.ImportFrom))]
+        if local and max(local) >= imported_at.get(name, -1):
+            names[name] = None
+    result.all_names = _all_names(tree, nodes)
+    return result
+
+
+def _all_names(tree, nodes) -> Optional[Set[str]]:
+    """``__all__`` when it is one list or tuple of strings (astroid reads it), else ``None``."""
+    found = tree.locals.get("__all__")
+    if not found or len(found) != 1:
+        return None
+    assign = found[0].parent
+    if not isinstance(assign, nodes.Assign) or not isinstance(
+        assign.value, (nodes.List, nodes.Tuple)
+    ) or not all(isinstance(e, nodes.Const) and isinstance(e.value, str)
+                 for e in assign.value.elts):
+        return None
+    try:
+        return set(tree.wildcard_import_names())
+    except Exception:
+        return None
+
+
+def _module_level(tree, nodes) -> List:
+    """Import statements that run at module level, in source order (also in
+    ``if``/``try`` blocks; the later binding of a name wins)."""
+    found = []
+    stack = list(reversed(tree.body))
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, (nodes.Import, nodes.ImportFrom)):
+            found.append(stmt)
+        elif isinstance(stmt, (nodes.If, nodes.Try, nodes.With, nodes.For, nodes.While)):
+            children = []
+            for field in ("body", "handlers", "orelse", "finalbody"):
+                for child in getattr(stmt, field, None) or ():
+                    children.extend(child.body if isinstance(child, nodes.ExceptHandler)
+                                    else [child])
+            stack.extend(reversed(children))
+    return found
+
+
+#: the answers of :func:`attribute`, by (path, name); cleared when a file changes
+_ATTRIBUTES: Dict[Tuple[str, str], Tuple[Optional[Tuple[int, int]], bool, Optional[str]]] = {}
+#: (path, name) pairs being looked up (an import cycle stops there)
+_BUSY: Set[Tuple[str, str]] = set()
+
+
+def attribute(path: str, name: str, star: bool = False) -> Tuple[bool, Optional[str]]:
+    """``(found, what)``: what ``name`` is in the project module ``path`` (a
+    canonical qualified name, ``PREFIX + path`` of a project module, or ``None``
+    for a local definition); ``star``: as ``from module import *`` takes it.
+
+    astroid builds the module only when its text mentions ``name`` (or has a
+    star import, or ``__all__``): a name cannot come from a module otherwise.
+    """
+    key = (path, name, star)
+    stamp = _stamp(path)
+    cached = _ATTRIBUTES.get(key)
+    if cached is not None and cached[0] == stamp:
+        return cached[1], cached[2]
+    if key in _BUSY:
+        return False, None
+    _BUSY.add(key)
+    try:
+        found, what = _attribute(path, name, star)
+    finally:
+        _BUSY.discard(key)
+    _ATTRIBUTES[key] = (stamp, found, what)
+    return found, what
+
+
+def _attribute(path: str, name: str, star: bool) -> Tuple[bool, Optional[str]]:
+    if star and name.startswith("_") and "__all__" not in (_text(path) or ""):
+        return False, None
+    text = _text(path) or ""
+    stars = [m.start() for m in _STAR.finditer(text)]
+    sites = _binding_lines(text, name) if name in text else []
+    if sites and not (star and "__all__" in text) and not any(i for _, i in sites):
+        if not stars or stars[-1] < sites[0][0]:
+            # bound by no import, after every star import: a local definition
+            # (``None`` whatever it is), no need to build the module to say so
+            return True, None
+    if stars or sites:
+        inner = module(path)
+        if inner is not None:
+            if star and inner.all_names is not None and name not in inner.all_names:
+                return False, None
+            if name in inner.names:
+                return True, _follow(inner.names[name])
+            for other in reversed(inner.stars):
+                if other.startswith(PREFIX):
+                    found, what = attribute(other[len(PREFIX):], name, star=True)
+                    if found:
+                        return True, what
+                elif name in STAR_EXPORTS.get(other, ()):
+                    return True, canonical(f"{other}.{name}")
+    if not star:
+        sub = _submodule(path, name)
+        if sub is not None:
+            return True, PREFIX + sub
+    return False, None
+
+
+_BEFORE_NAME = re.compile(r"(?:\b(?:def|class|as|global|nonlocal|type)\s+|=[ \t]*)$")
+_TARGETS = re.compile(r"[\w \t,()\[\]*:.]*$")
+_ASSIGNED = re.compile(r"[\w \t,()\[\]*:.]*?(?<![=!<>])=(?!=)|[ \t]*:=")
+_IMPORT_LIST = re.compile(r"[\w \t,()]*$")
+
+
+def _binding_lines(text: str, name: str) -> List[Tuple[int, bool]]:
+    """The lines where ``name`` may be bound, and whether it may be by an import
+    (``(start, import)`` pairs): a superset of the
+    module-level bindings (after ``def``/``class``/``as``/``global``, in an
+    import, among an assignment's or a ``for``'s targets, on a line of a
+    parenthesized import list, before ``:=``).  A module without one does not
+    bind the name, so astroid need not build it to say so (``range`` is read
+    everywhere, bound nowhere)."""
+    found: List[Tuple[int, bool]] = []
+    size = len(name)
+    at = text.find(name)
+    while at != -1:
+        end = at + size
+        if (at and (text[at - 1].isalnum() or text[at - 1] == "_")) or (
+            end < len(text) and (text[end].isalnum() or text[end] == "_")
+        ):
+            at = text.find(name, at + 1)
+            continue
+        start = text.rfind("\n", 0, at) + 1
+        stop = text.find("\n", end)
+        stop = len(text) if stop == -1 else stop
+        before, after = text[start:at], text[end:stop]
+        listed = bool(_IMPORT_LIST.match(before) and _IMPORT_LIST.match(after))
+        if "import" in before or listed:
+            found.append((start, True))
+        elif _BEFORE_NAME.search(before) or ("for" in before and " in" in after) or (
+            _TARGETS.match(before) and _ASSIGNED.match(after)
+        ):
+            found.append((start, False))
+        at = text.find(name, stop)
+    return found
+
+
+def _follow(what: Optional[str]) -> Optional[str]:
+    """An imported name of another project module: what it is there."""
+    if what is not None and what.startswith(PREFIX) and not what.endswith(".py"):
+        return translate(what)
+    return what
+
+
+def translate(qualname: str) -> Optional[str]:
+    """``PREFIX + path + ".a.b"`` -> what ``a.b`` is in that project module
+    (``None``: a local definition, or nothing the project binds)."""
+    try:
+        return _translate(qualname)
+    except Exception:  # the plugin never raises: an unreadable project resolves nothing
+        return None
+
+
+def _translate(qualname: str) -> Optional[str]:
+    path, _, rest = qualname[len(PREFIX):].partition(".py.")
+    if not rest:
+        return qualname
+    current: Optional[str] = PREFIX + path + ".py"
+    for part in rest.split("."):
+        if current is None:
+            return None
+        if current.startswith(PREFIX):
+            current = attribute(current[len(PREFIX):], part)[1]
+        else:
+            current = canonical(f"{current}.{part}")
+    return current
+
+
+def star_lookup(star: str, name: str) -> Tuple[bool, Optional[str]]:
+    """``(found, what)`` for ``name`` in a star-imported project module ``PREFIX + path``."""
+    try:
+        return attribute(star[len(PREFIX):], name, star=True)
+    except Exception:
+        return False, None
+
+
+# ---------------------------------------------------------------------------
+# the hook: an import statement of the file being checked
+
+
+def import_bindings(filename: str, node: ast.AST) -> Optional[Tuple[List[tuple], List[str]]]:
+    """``(bindings, stars)`` of an import statement that imports from the project,
+    or ``None`` when it does not (the caller binds it as usual).
+
+    Nothing is built here: a name imported from a project module is bound to
+    ``PREFIX + path + "." + name`` and a star import is noted in ``stars``
+    (``PREFIX + path``); :func:`translate` and :func:`star_lookup` answer what
+    they are when a rule asks.
+    """
+    try:
+        return _import_bindings(filename, node)
+    except Exception:  # (``find`` only stats files: an unreadable directory)
+        return None
+
+
+def _import_bindings(filename: str, node: ast.AST) -> Optional[Tuple[List[tuple], List[str]]]:
+    if isinstance(node, ast.ImportFrom):
+        target = find(filename, node.module, node.level)
+        if target is None:
+            return None
+        pairs: List[tuple] = []
+        stars: List[str] = []
+        for alias in node.names:
+            if alias.name == "*":
+                stars.append(PREFIX + target)
+            else:
+                pairs.append((alias.asname or alias.name, f"{PREFIX}{target}.{alias.name}"))
+        return pairs, stars
+    pairs = []
+    hit = False
+    for alias in node.names:
+        dotted = alias.name if alias.asname else alias.name.split(".", 1)[0]
+        target = find(filename, dotted)
+        if target is not None:
+            hit = True
+            pairs.append((alias.asname or dotted, PREFIX + target))
+        else:
+            pairs.append((alias.asname or dotted, dotted))
+    return (pairs, []) if hit else None
+
+
+# ---------------------------------------------------------------------------
+# who takes a name from a module (for the fixer)
+
+#: directories never searched for project files
+_SKIP_DIRS = frozenset((
+    "__pycache__", "node_modules", "site-packages", "dist-packages", "build", "dist",
+    "venv", "env", ".venv", ".env", ".tox", ".nox", ".git", ".hg",
+))
+#: at most this many files are read when looking for the modules that import one
+MAX_FILES = 5000
+
+
+def _project_files(root: str) -> Iterator[str]:
+    count = 0
+    for directory, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
+        for name in sorted(files):
+            if name.endswith(".py"):
+                count += 1
+                if count > MAX_FILES:
+                    return
+                yield os.path.join(directory, name)
+
+
+class _Imports:
+    """The imports of one project file and the names it reads."""
+
+    __slots__ = ("imports", "names", "attributes", "own")
+
+    def __init__(self, path: str, tree: ast.Module) -> None:
+        #: (file of the imported project module, imported name or "*" or "", bound name)
+        self.imports: List[Tuple[str, str, str]] = []
+        self.names: Set[str] = set()
+        self.attributes: Set[Tuple[str, str]] = set()  # (name, attribute)
+        #: names the file binds itself at module level, by a named import
+        #: (``from torch.autograd import Variable`` beside ``from model import *``)
+        self.own: Set[str] = set()
+        stack: List[ast.AST] = list(tree.body)
+        while stack:
+            stmt = stack.pop()
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                self.own.update(a.asname or a.name.split(".", 1)[0]
+                                for a in stmt.names if a.name != "*")
+            elif isinstance(stmt, (ast.If, ast.Try)):
+                for field in ("body", "orelse", "finalbody"):
+                    stack.extend(getattr(stmt, field, ()))
+                for handler in getattr(stmt, "handlers", ()):
+                    stack.extend(handler.body)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                self.names.add(node.id)
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                self.attributes.add((node.value.id, node.attr))
+            elif isinstance(node, ast.ImportFrom):
+                target = find(path, node.module, node.level)
+                if target is not None:
+                    for alias in node.names:
+                        self.imports.append((target, alias.name, alias.asname or alias.name))
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    dotted = alias.name if alias.asname else alias.name.split(".", 1)[0]
+                    target = find(path, dotted)
+                    if target is not None:
+                        self.imports.append((target, "", alias.asname or dotted))
+
+
+_IMPORTS: Dict[str, Tuple[Tuple[int, int], Optional[_Imports]]] = {}
+
+
+def _imports_of(path: str) -> Optional[_Imports]:
+    stamp = _stamp(path)
+    cached = _IMPORTS.get(path)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    found = None
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        if b"import" in data:
+            found = _Imports(path, ast.parse(data, path))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        found = None
+    _IMPORTS[path] = (stamp, found)
+    return found
+
+
+def taken_by(filename: str, name: str) -> Optional[str]:
+    """Why removing the import of ``name`` from ``filename`` would break another
+    module of the project (one that takes it by ``from M import name``, or by
+    ``from M import *`` or ``import M`` and then uses it, through any chain of
+    star re-exports), or ``None``.  When it cannot tell, the import stays."""
+    try:
+        return _taken_by(filename, name)
+    except Exception as exc:  # never remove what might be taken; never raise
+        return f"the project's other modules could not be read ({type(exc).__name__})"
+
+
+def _taken_by(filename: str, name: str) -> Optional[str]:
+    if not applies(filename) or not filename.endswith(".py"):
+        return None
+    target = os.path.abspath(filename)
+    if not _isfile(target):
+        return None
+    holders = {target}  # modules whose ``*`` hands ``name`` on
+    changed = True
+    root = root_of(target)
+    files = [f for f in _project_files(root) if os.path.abspath(f) != target]
+    # and the scripts beside the directory, which import it as a namespace package
+    # (``from models.model import *`` in ``train.py`` beside ``models/``)
+    parent = os.path.dirname(root)
+    if parent != root:
+        try:
+            files.extend(sorted(os.path.join(parent, n) for n in os.listdir(parent)
+                                if n.endswith(".py")))
+        except OSError:
+            pass
+    while changed:
+        changed = False
+        for path in files:
+            found = _imports_of(path)
+            if found is None:
+                continue
+            for source, imported, bound in found.imports:
+                if os.path.abspath(source) not in holders:
+                    continue
+                rel = os.path.relpath(path)
+                if rel.startswith(os.pardir):
+                    rel = os.path.abspath(path)
+                if imported == name:
+                    return f"{rel} imports `{name}` from this module"
+                if imported == "*" and _exports(source, name):
+                    if name in found.names and name not in found.own:
+                        return f"{rel} takes `{name}` from this module with a star import"
+                    if os.path.abspath(path) not in holders:
+                        holders.add(os.path.abspath(path))
+                        changed = True
+                if imported == "" and (bound, name) in found.attributes:
+                    return f"{rel} uses `{bound}.{name}`"
+    return None
+
+
+def _exports(path: str, name: str) -> bool:
+    """Whether ``from path's module import *`` takes ``name``."""
+    return attribute(path, name, star=True)[0]

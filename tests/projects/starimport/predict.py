@@ -1,0 +1,7 @@
+from network import *
+
+torch.manual_seed(0)
+net = BaseNetwork()
+x = Variable(ones(2))
+score = net(x).sum()
+print("%.4f" % score.data[0])

@@ -1,0 +1,406 @@
+"""Names that reach a file from the project's own modules (``flake8_torch04._project``).
+
+tests/projects/starimport/ has the shape of a 2017 tutorial: ``train.py`` does
+``from model import *`` and calls ``Variable``, which ``model.py`` imports from
+``torch.autograd``; ``predict.py`` does ``from network import *``, whose
+``__init__.py`` does ``from .base_network import *``, which imports ``Variable``.
+tests/projects/migrated/starimport/ is the same project migrated by hand.
+"""
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from flake8_torch04 import _project, cli
+from flake8_torch04._core import check_source
+from flake8_torch04._fix import remove_variable_imports
+
+PROJECTS = Path(__file__).parent / "projects"
+STARIMPORT = PROJECTS / "starimport"
+MIGRATED = PROJECTS / "migrated" / "starimport"
+
+
+def write(root, files):
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def found(path, codes=("TV001",)):
+    """``(code, line, col)`` of the findings in ``path``, checked under its own name."""
+    text = Path(path).read_text(encoding="utf-8")
+    return [(f.code, f.line, f.col) for f in check_source(text, str(path), list(codes))]
+
+
+def run_cli(*args, cwd=None):
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdout, sys.stderr
+    old = os.getcwd()
+    sys.stdout, sys.stderr = out, err
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        status = cli.main(list(args))
+    finally:
+        sys.stdout, sys.stderr = saved
+        os.chdir(old)
+    assert "internal error" not in err.getvalue(), err.getvalue()
+    return status, out.getvalue(), err.getvalue()
+
+
+# ---------------------------------------------------------------------------
+# resolution
+
+
+def test_a_name_from_a_star_import_of_a_project_module_resolves():
+    assert found(STARIMPORT / "train.py") == [("TV001", 10, 8)]
+
+
+def test_a_package_that_re_exports_a_submodule_with_a_star_import():
+    assert found(STARIMPORT / "predict.py") == [("TV001", 5, 4)]
+
+
+LEGACY_MODEL = "import torch\nfrom torch.autograd import Variable\n"
+
+POSITIVE = {
+    "explicit": ({"model.py": LEGACY_MODEL},
+                 "from model import Variable\nx = Variable(torch_ones)\n"),
+    "alias": ({"model.py": LEGACY_MODEL},
+              "from model import Variable as V\nx = V(torch_ones)\n"),
+    "module attribute": ({"model.py": LEGACY_MODEL},
+                         "import model\nx = model.Variable(torch_ones)\n"),
+    "package attribute": ({"pkg/__init__.py": "", "pkg/model.py": LEGACY_MODEL},
+                          "import pkg.model\nx = pkg.model.Variable(torch_ones)\n"),
+    "submodule alias": ({"pkg/__init__.py": "", "pkg/model.py": LEGACY_MODEL},
+                        "import pkg.model as m\nx = m.Variable(torch_ones)\n"),
+    "from package import submodule": (
+        {"pkg/__init__.py": "", "pkg/model.py": LEGACY_MODEL},
+        "from pkg import model\nx = model.Variable(torch_ones)\n"),
+    "re-export by name": ({"pkg/__init__.py": "from .model import Variable\n",
+                           "pkg/model.py": LEGACY_MODEL},
+                          "from pkg import Variable\nx = Variable(torch_ones)\n"),
+    "chain of star imports": ({"a.py": "from b import *\n", "b.py": "from c import *\n",
+                               "c.py": LEGACY_MODEL},
+                              "from a import *\nx = Variable(torch_ones)\n"),
+    "torch star import in the module": ({"model.py": "from torch.autograd import *\n"},
+                                        "from model import *\nx = Variable(torch_ones)\n"),
+    "cycle": ({"a.py": "from b import *\nfrom torch.autograd import Variable\n",
+               "b.py": "from a import *\n"},
+              "from b import *\nx = Variable(torch_ones)\n"),
+    "python 2 implicit relative import": (
+        {"pkg/__init__.py": "from base import *\n", "pkg/base.py": LEGACY_MODEL},
+        "from pkg import *\nx = Variable(torch_ones)\n"),
+    "__all__ names it": ({"model.py": LEGACY_MODEL + "__all__ = ['Variable', 'Net']\n"},
+                         "from model import *\nx = Variable(torch_ones)\n"),
+    "import inside a conditional": (
+        {"model.py": "try:\n    from torch.autograd import Variable\nexcept ImportError:\n"
+                     "    pass\n"},
+        "from model import *\nx = Variable(torch_ones)\n"),
+}
+
+
+@pytest.mark.parametrize("files, script", POSITIVE.values(), ids=list(POSITIVE))
+def test_names_resolve_through_project_modules(tmp_path, files, script):
+    write(tmp_path, files)
+    (tmp_path / "script.py").write_text(script, encoding="utf-8")
+    assert [code for code, _, _ in found(tmp_path / "script.py")] == ["TV001"]
+
+
+def test_relative_import_inside_a_package(tmp_path):
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/model.py": LEGACY_MODEL,
+                     "pkg/train.py": "from .model import *\nx = Variable(torch_ones)\n",
+                     "pkg/sub/__init__.py": "",
+                     "pkg/sub/run.py": "from ..model import Variable\ny = Variable(1)\n"})
+    assert found(tmp_path / "pkg" / "train.py") == [("TV001", 2, 4)]
+    assert found(tmp_path / "pkg" / "sub" / "run.py") == [("TV001", 2, 4)]
+
+
+NEGATIVE = {
+    "the module defines its own Variable": (
+        {"model.py": "class Variable(object):\n    pass\n"},
+        "from model import *\nx = Variable(1)\n"),
+    "a later definition in the module shadows the import": (
+        {"model.py": LEGACY_MODEL + "Variable = dict\n"},
+        "from model import *\nx = Variable(a=1)\n"),
+    "__all__ leaves it out": ({"model.py": LEGACY_MODEL + "__all__ = ['Net']\n"},
+                              "from model import *\nx = Variable(1)\n"),
+    "defined here after the star import": (
+        {"model.py": LEGACY_MODEL},
+        "from model import *\n\ndef Variable(x):\n    return x\n\ny = Variable(1)\n"),
+    "no such module in the project": ({}, "from helpers import *\nx = Variable(1)\n"),
+    "a private name is not taken by *": (
+        {"model.py": "from torch.autograd import Variable as _Variable\n"},
+        "from model import *\nx = _Variable(1)\n"),
+    "numpy is never looked for in the project": (
+        {"numpy.py": LEGACY_MODEL}, "from numpy import *\nx = Variable(1)\n"),
+    "a module the function imports is local to it": (
+        {"model.py": LEGACY_MODEL},
+        "def f():\n    from model import Variable\n\nx = Variable(1)\n"),
+    "the module does not parse": ({"model.py": "from torch.autograd import Variable\n("},
+                                  "from model import *\nx = Variable(1)\n"),
+}
+
+
+@pytest.mark.parametrize("files, script", NEGATIVE.values(), ids=list(NEGATIVE))
+def test_names_the_project_does_not_bind_to_torch(tmp_path, files, script):
+    write(tmp_path, files)
+    (tmp_path / "script.py").write_text(script, encoding="utf-8")
+    assert found(tmp_path / "script.py") == []
+
+
+def test_without_a_file_name_nothing_is_read_from_disk(tmp_path, monkeypatch):
+    write(tmp_path, {"model.py": LEGACY_MODEL})
+    monkeypatch.chdir(tmp_path)
+    source = "from model import *\nx = Variable(1)\n"
+    for name in ("", "stdin", "-", "<stdin>"):
+        assert check_source(source, name, ["TV001"]) == []
+
+
+def test_a_changed_module_is_read_again(tmp_path):
+    write(tmp_path, {"model.py": "Variable = dict\n",
+                     "script.py": "from model import *\nx = Variable(a=1)\n"})
+    assert found(tmp_path / "script.py") == []
+    (tmp_path / "model.py").write_text(textwrap.dedent(LEGACY_MODEL) + "# now legacy\n",
+                                       encoding="utf-8")
+    assert found(tmp_path / "script.py") == [("TV001", 2, 4)]
+
+
+def test_flake8_reads_the_sibling_modules(tmp_path):
+    project = tmp_path / "starimport"
+    shutil.copytree(STARIMPORT, project)
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--select=TV001", "."],
+                          cwd=project, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    lines = sorted(line.split(" ", 1)[0] for line in proc.stdout.splitlines())
+    assert lines == [
+        "./model.py:17:9:", "./model.py:18:9:", "./network/base_network.py:16:12:",
+        "./predict.py:5:5:", "./train.py:10:9:",
+    ]
+
+
+def test_torch04_reads_the_sibling_modules():
+    status, out, _ = run_cli("check", "--select", "TV001", "--output-format", "json",
+                             str(STARIMPORT))
+    names = sorted((Path(r["filename"]).relative_to(STARIMPORT).as_posix(), r["line"])
+                   for r in json.loads(out))
+    assert status == 1
+    assert ("train.py", 10) in names and ("predict.py", 5) in names
+
+
+# ---------------------------------------------------------------------------
+# cost and bounds, in fresh interpreters
+
+
+def fresh(script, cwd):
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.split("\n")
+
+
+CHECK = """\
+    import sys
+    from flake8_torch04._core import check_source
+    from flake8_torch04 import _project
+    for name in {names!r}:
+        with open(name, encoding="utf-8") as handle:
+            print(name, [(f.code, f.line) for f in check_source(handle.read(), name)])
+    print("astroid" in sys.modules, _project.BUILT[0])
+"""
+
+
+def test_a_file_without_project_imports_pays_nothing(tmp_path):
+    """Not even the import of astroid: only os.stat calls for the imports that
+    are neither the standard library nor known software."""
+    write(tmp_path, {
+        "legacy.py": """\
+            import os
+            import numpy as np
+            import torch
+            import torch.nn as nn
+            from torch.autograd import Variable
+            import some_installed_package
+            from helpers import *
+
+            x = Variable(torch.ones(2))
+        """,
+        # a project module that binds no name a rule asks about: not built either
+        "utils.py": "def to_var(x):\n    return x\n",
+        "uses_utils.py": "import torch\nfrom utils import *\nx = Variable(torch.ones(2))\n",
+    })
+    out = fresh(CHECK.format(names=["legacy.py", "uses_utils.py"]), tmp_path)
+    assert out[0] == "legacy.py [('TV001', 9)]"
+    assert out[1] == "uses_utils.py []"
+    assert out[2] == "False 0"
+
+
+def test_astroid_builds_only_the_project_files(tmp_path):
+    project = tmp_path / "starimport"
+    shutil.copytree(STARIMPORT, project)
+    check = textwrap.dedent(CHECK.format(names=["train.py", "predict.py"]))
+    out = fresh(check + textwrap.dedent("""\
+        from astroid.manager import AstroidManager
+        cache = AstroidManager.brain["astroid_cache"]
+        print(sorted(name for name in cache if name not in ("", "builtins")))
+        print(sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "numpy")))
+    """), project)
+    assert out[0] == "train.py [('TV001', 10), ('TV003', 15)]"
+    assert out[1] == "predict.py [('TV001', 5), ('TV003', 7)]"
+    assert out[2].startswith("True ")
+    built = eval(out[3])  # nothing astroid builds is cached under a module's own name
+    assert all(name.startswith(_project.PREFIX + str(project)) for name in built)
+    assert out[4] == "[]"
+
+
+# ---------------------------------------------------------------------------
+# the fixer keeps what another module takes
+
+
+def test_the_fix_keeps_an_import_that_a_star_import_takes(tmp_path):
+    project = tmp_path / "starimport"
+    shutil.copytree(STARIMPORT, project)
+    status, _, err = run_cli("check", "--fix", "model.py", cwd=project)
+    model = (project / "model.py").read_text(encoding="utf-8")
+    assert "Variable(" not in model
+    assert "from torch.autograd import Variable\n" in model
+    assert ("model.py: kept the import of `Variable` (no use is left here): train.py takes "
+            "`Variable` from this module with a star import") in err
+
+
+def test_the_fix_keeps_an_import_that_a_package_re_exports(tmp_path):
+    project = tmp_path / "starimport"
+    shutil.copytree(STARIMPORT, project)
+    run_cli("check", "--fix", os.path.join("network", "base_network.py"), cwd=project)
+    text = (project / "network" / "base_network.py").read_text(encoding="utf-8")
+    assert "from torch.autograd import Variable\n" in text
+
+
+def test_the_fix_keeps_an_import_another_module_imports_by_name(tmp_path):
+    write(tmp_path, {
+        "model.py": LEGACY_MODEL + "x = Variable(torch.ones(2))\n",
+        "other.py": "from model import Variable\n",
+    })
+    _, _, err = run_cli("check", "--fix", "model.py", cwd=tmp_path)
+    assert "from torch.autograd import Variable" in (tmp_path / "model.py").read_text()
+    assert "other.py imports `Variable` from this module" in err
+
+
+def test_the_fix_keeps_an_import_another_module_reads_as_an_attribute(tmp_path):
+    write(tmp_path, {
+        "model.py": LEGACY_MODEL + "x = Variable(torch.ones(2))\n",
+        "other.py": "import model\ny = model.Variable\n",
+    })
+    _, _, err = run_cli("check", "--fix", "model.py", cwd=tmp_path)
+    assert "from torch.autograd import Variable" in (tmp_path / "model.py").read_text()
+    assert "other.py uses `model.Variable`" in err
+
+
+def test_the_fix_removes_an_import_no_module_takes(tmp_path):
+    write(tmp_path, {
+        "model.py": LEGACY_MODEL + "x = Variable(torch.ones(2))\n",
+        "train.py": "from model import *\nprint(x)\n",  # takes ``*``, never uses Variable
+        "other.py": "from model import x\n",
+        "limited.py": "from restricted import *\nVariable(1)\n",
+        "restricted.py": LEGACY_MODEL + "__all__ = ['x']\nx = Variable(torch.ones(2))\n",
+    })
+    _, _, err = run_cli("check", "--fix", "model.py", "restricted.py", cwd=tmp_path)
+    assert "autograd" not in (tmp_path / "model.py").read_text()
+    assert "autograd" not in (tmp_path / "restricted.py").read_text()
+    assert "kept" not in err
+
+
+def test_remove_variable_imports_asks_what_other_modules_take():
+    text = "import torch\nfrom torch.autograd import Variable\nx = torch.ones(2)\n"
+    kept = remove_variable_imports(text, {"Variable"}, "\n", taken=lambda name: "train.py")
+    assert kept == text
+    assert "Variable" not in remove_variable_imports(text, {"Variable"}, "\n")
+    asked = []
+    remove_variable_imports(text, {"Variable"}, "\n", taken=lambda name: asked.append(name))
+    assert asked == ["Variable"]
+
+
+# ---------------------------------------------------------------------------
+# the project as a program under torch 2.13
+
+
+def run_python(python, script, cwd):
+    env = dict(os.environ, PYTHONWARNINGS="default")
+    return subprocess.run([python, script], cwd=cwd, capture_output=True, text=True,
+                          env=env, timeout=300)
+
+
+def test_the_star_import_project_runs_after_the_fix(tmp_path):
+    from test_torch_programs import RUNNER, torch_python
+
+    def strict(python, script, cwd, mode):
+        """The programs suite's runner: torch's warnings (``torch``) or all (``all``)
+        are errors."""
+        env = dict(os.environ)
+        env.pop("PYTHONWARNINGS", None)
+        return subprocess.run([python, "-c", RUNNER, mode, script], cwd=cwd,
+                              capture_output=True, text=True, env=env, timeout=300)
+
+    python = torch_python()
+    project = tmp_path / "starimport"
+    shutil.copytree(STARIMPORT, project)
+    scripts = ("train.py", "predict.py")
+    for script in scripts:
+        before = run_python(python, script, project)
+        assert before.returncode != 0
+        assert "invalid index of a 0-dim tensor" in before.stderr
+
+    status, _, err = run_cli("check", "--fix", "--unsafe-fixes", ".", cwd=project)
+    assert "kept the import of `Variable`" in err
+    for script in scripts:
+        after = strict(python, script, project, "torch")
+        assert after.returncode == 0, after.stderr
+        migrated = strict(python, script, MIGRATED, "all")
+        assert migrated.returncode == 0, migrated.stderr
+        assert after.stdout == migrated.stdout
+
+    # no use of ``Variable`` is left anywhere: the next run may drop the kept
+    # import; the project still runs and a third run changes nothing
+    run_cli("check", "--fix", "--unsafe-fixes", ".", cwd=project)
+    texts = {p: p.read_text() for p in project.rglob("*.py")}
+    status, _, _ = run_cli("check", "--fix", "--unsafe-fixes", ".", cwd=project)
+    assert status == 0
+    assert texts == {p: p.read_text() for p in project.rglob("*.py")}
+    for script in scripts:
+        assert run_python(python, script, project).returncode == 0
+
+
+def test_the_fix_keeps_an_import_a_script_beside_a_namespace_package_takes(tmp_path):
+    write(tmp_path, {
+        "models/model.py": LEGACY_MODEL + "x = Variable(torch.ones(2))\n",
+        "train.py": "from models.model import *\ny = Variable(x)\n",
+    })
+    assert found(tmp_path / "train.py") == [("TV001", 2, 4)]
+    _, _, err = run_cli("check", "--fix", os.path.join("models", "model.py"), cwd=tmp_path)
+    assert "from torch.autograd import Variable" in (tmp_path / "models" / "model.py").read_text()
+    assert "train.py takes `Variable`" in err
+
+
+def test_a_star_importer_that_imports_the_name_itself_does_not_take_it(tmp_path):
+    write(tmp_path, {
+        "models.py": LEGACY_MODEL + "x = Variable(torch.ones(2))\n",
+        "gan.py": "from torch.autograd import Variable\nfrom models import *\ny = Variable(x)\n",
+    })
+    _, _, err = run_cli("check", "--fix", "models.py", cwd=tmp_path)
+    assert "autograd" not in (tmp_path / "models.py").read_text()
+    assert "kept" not in err
+
+
+def test_installed_packages_are_not_projects(tmp_path):
+    """Checking torch's own source never builds torch's modules."""
+    write(tmp_path, {
+        "site-packages/lib/__init__.py": "from .model import *\nx = Variable(1)\n",
+        "site-packages/lib/model.py": LEGACY_MODEL,
+    })
+    assert found(tmp_path / "site-packages" / "lib" / "__init__.py") == []
