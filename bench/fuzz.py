@@ -213,13 +213,27 @@ def _validate(path: Path, old: bytes, new: bytes) -> str:
         after = _simple_statements(ast.parse(text))
     except (SyntaxError, UnicodeDecodeError, LookupError, ValueError) as exc:
         return f"the fixed file does not parse: {exc}"
-    before = _simple_statements(ast.parse(old.decode(source_encoding(old))))
+    before = _simple_statements(_parse_original(old.decode(source_encoding(old))))
     if after > before:
         # a fix rewrites or drops a statement; one that makes two of one (``x =
         # Variable(a`` newline ``- b)`` becoming ``x = a`` newline ``- b``) changes
         # what the code computes
         return f"the fix split statements: {before} simple statements became {after}"
     return ""
+
+
+def _parse_original(text: str) -> ast.AST:
+    """The original's tree; a file with ``async=`` keywords is read as TV101 rescues it."""
+    try:
+        return ast.parse(text)
+    except SyntaxError:
+        from flake8_torch04._fix import parse
+        from flake8_torch04._rescue import rescue
+
+        rescued = rescue(text, parse)
+        if rescued is None:
+            raise
+        return ast.parse(rescued.text)
 
 
 def _simple_statements(tree: ast.AST) -> int:
