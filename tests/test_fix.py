@@ -135,6 +135,17 @@ TV002_FIXES = [
     pytest.param("f(x.volatile)\n", "f(not torch.is_grad_enabled())\n", True, id="read-arg"),
     pytest.param("a = x.volatile and y\n", "a = not torch.is_grad_enabled() and y\n", True,
                  id="read-boolop"),
+    pytest.param("if not x.volatile:\n    pass\n",
+                 "if torch.is_grad_enabled():\n    pass\n", True, id="read-negated"),
+    pytest.param("y = not x.volatile\n", "y = torch.is_grad_enabled()\n", True,
+                 id="read-negated-assigned"),
+    pytest.param("f(not (x.volatile), not\\\n  y.volatile)\n",
+                 "f(torch.is_grad_enabled(), torch.is_grad_enabled())\n", True,
+                 id="read-negated-parenthesized"),
+    pytest.param("a = not not x.volatile\n", "a = not torch.is_grad_enabled()\n", True,
+                 id="read-doubly-negated"),
+    pytest.param("a = b and not x.volatile\n", "a = b and torch.is_grad_enabled()\n", True,
+                 id="read-negated-boolop"),
 ]
 
 TV002_NOOPS = [
