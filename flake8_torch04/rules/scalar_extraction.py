@@ -588,9 +588,10 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     the function, else anywhere in the file, ``self.criterion`` in
     ``__init__``), in a file that computes per-element losses a value whose
     only evidence is its name (``sample_loss, loss = model(x, y)``), values
-    visibly built as lists or numpy arrays, an accumulator that is itself backpropagated, or returned while its terms are
-    not backpropagated one by one in the loop (``total += crit(...)`` then
-    ``total.backward()`` or ``return total`` builds a loss on purpose), and loops under
+    visibly built as lists or numpy arrays, an accumulator that is itself
+    backpropagated, or returned while its terms are not backpropagated one by
+    one in the loop (``total += crit(...)`` then ``total.backward()`` or
+    ``return total`` builds a loss on purpose), and loops under
     ``with torch.no_grad():`` or in a function decorated with it.
 
     ## Why is this bad?
