@@ -69,7 +69,39 @@ TV001_FIXES = [
         "def f(loc_t, conf_t):\n    if loc_t is not None:\n        pass\n    return loc_t\n",
         id="self-assignment-dropped",
     ),
-    pytest.param("x = Variable(x); y = 1\n", "x = x; y = 1\n", id="self-assignment-shared-line"),
+    # issue 16: no ``x = x`` / ``x, y = x, y`` is left behind, whatever the statement's shape
+    pytest.param("x = Variable(x); y = 1\n", "y = 1\n", id="self-assignment-shared-line"),
+    pytest.param("y = 1; x = Variable(x)\n", "y = 1\n", id="self-assignment-after-semicolon"),
+    pytest.param("y = 1; x = Variable(x); z = 2\n", "y = 1; z = 2\n",
+                 id="self-assignment-between-semicolons"),
+    pytest.param("x = Variable(x); y = Variable(y)\nf(x, y)\n", "f(x, y)\n",
+                 id="two-self-assignments-one-line"),
+    pytest.param("x = Variable(x);\nf(x)\n", "f(x)\n", id="self-assignment-trailing-semicolon"),
+    pytest.param("fixed_noise = torch.randn(2)\nfixed_noise = Variable(fixed_noise)\n",
+                 "fixed_noise = torch.randn(2)\n", id="self-assignment-module-level"),
+    pytest.param("x = torch.ones(2)\nx, y = Variable(x), Variable(y)\nf(x, y)\n",
+                 "x = torch.ones(2)\nf(x, y)\n", id="tuple-self-assignment-module-level"),
+    pytest.param("x = Variable(x)  # wrap the batch\nf(x)\n", "# wrap the batch\nf(x)\n",
+                 id="self-assignment-comment-kept"),
+    pytest.param("if c: x = Variable(x)\n", "if c: pass\n", id="self-assignment-header-line"),
+    pytest.param("if c:\n    x = Variable(x)\n    y = Variable(y)\nf(x, y)\n",
+                 "if c:\n    pass\nf(x, y)\n", id="self-assignments-emptying-a-block"),
+    pytest.param("x, y = (Variable(x),\n        Variable(y))\nf(x, y)\n", "f(x, y)\n",
+                 id="tuple-self-assignment-multi-line"),
+    pytest.param(
+        "for data, target in loader:\n"
+        "    data, target = Variable(data, volatile=False), Variable(target)\n"
+        "    step(data, target)\n",
+        "for data, target in loader:\n    step(data, target)\n",
+        id="tuple-self-assignment-in-two-rounds",
+    ),
+    pytest.param(
+        "for data, target in loader:\n"
+        "    data, target = Variable(data, volatile=True), Variable(target)\n",
+        "for data, target in loader:\n"
+        "    data, target = Variable(data, volatile=True), target\n",
+        id="tuple-with-a-volatile-wrap-kept",
+    ),
     pytest.param(
         "for data, target in loader:\n    data, target = Variable(data), Variable(target)\n"
         "    step(data, target)\n",
@@ -103,6 +135,17 @@ TV002_FIXES = [
     pytest.param("f(x.volatile)\n", "f(not torch.is_grad_enabled())\n", True, id="read-arg"),
     pytest.param("a = x.volatile and y\n", "a = not torch.is_grad_enabled() and y\n", True,
                  id="read-boolop"),
+    pytest.param("if not x.volatile:\n    pass\n",
+                 "if torch.is_grad_enabled():\n    pass\n", True, id="read-negated"),
+    pytest.param("y = not x.volatile\n", "y = torch.is_grad_enabled()\n", True,
+                 id="read-negated-assigned"),
+    pytest.param("f(not (x.volatile), not\\\n  y.volatile)\n",
+                 "f(torch.is_grad_enabled(), torch.is_grad_enabled())\n", True,
+                 id="read-negated-parenthesized"),
+    pytest.param("a = not not x.volatile\n", "a = not torch.is_grad_enabled()\n", True,
+                 id="read-doubly-negated"),
+    pytest.param("a = b and not x.volatile\n", "a = b and torch.is_grad_enabled()\n", True,
+                 id="read-negated-boolop"),
 ]
 
 TV002_NOOPS = [

@@ -322,6 +322,75 @@ def test_a_function_named_loss_function_is_a_loss_call_only_with_data():
 
 
 # ---------------------------------------------------------------------------
+# TV003: a per-sample loss is not a scalar (``.item()`` would raise)
+
+
+PER_SAMPLE = dedent("""
+    import torch
+    import torch.nn as nn
+    from torch.autograd import Variable
+
+
+    class Weighted(nn.Module):
+        def __init__(self):
+            super(Weighted, self).__init__()
+            self.criterion = nn.CrossEntropyLoss(reduce=False).cuda()
+
+        def forward(self, out, y, w):
+            per_sample = self.criterion(out, Variable(y))
+            print(per_sample.data[0])
+            return (per_sample * w).mean()
+
+
+    criterion = nn.CrossEntropyLoss(reduce=False)
+
+
+    def step(model, x, y, total):
+        loss = criterion(model(Variable(x)), Variable(y))
+        print(loss.data[0])
+        mean = loss.mean()
+        mean.backward()
+        total += loss
+        return mean.data[0], total
+""")
+
+
+PER_SAMPLE_FIXED = dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class Weighted(nn.Module):
+        def __init__(self):
+            super(Weighted, self).__init__()
+            self.criterion = nn.CrossEntropyLoss(reduce=False).cuda()
+
+        def forward(self, out, y, w):
+            per_sample = self.criterion(out, y)
+            print(per_sample.data[0])
+            return (per_sample * w).mean()
+
+
+    criterion = nn.CrossEntropyLoss(reduce=False)
+
+
+    def step(model, x, y, total):
+        loss = criterion(model(x), y)
+        print(loss.data[0])
+        mean = loss.mean()
+        mean.backward()
+        total += loss
+        return mean.item(), total
+""")
+
+
+def test_tv003_leaves_per_sample_losses_alone():
+    # ``loss.data[0]`` is the first sample's loss on 2.13 too; ``loss.item()`` raises
+    assert [f.line for f in Analysis(PER_SAMPLE, ["TV003"]).findings] == [26]
+    assert fixed(PER_SAMPLE, ["TV001", "TV003"], unsafe=True).text == PER_SAMPLE_FIXED
+
+
+# ---------------------------------------------------------------------------
 # TV006: the rename never makes two keys of one container equal
 
 

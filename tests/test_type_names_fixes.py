@@ -237,3 +237,109 @@ def test_claims_hold_on_real_pytorch():
     result = subprocess.run([python, "-c", BEHAVIOUR], capture_output=True, text=True,
                             timeout=300)
     assert result.returncode == 0, result.stderr
+
+
+# TV006: the rename reaches every use of the name in the file (getattr & co,
+# ``_modules``/``_buffers``/``_parameters``, state_dict keys), or there is no fix
+
+def fixed_all(source, code="TV006"):
+    """``source`` with the fixes of every ``code`` finding applied."""
+    findings = check_source(source, "t.py", [code])
+    edits = {e for f in findings if f.fix for e in f.fix.edits}
+    return apply(source, edits)
+
+
+USES = textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class Net(nn.Module):
+        def __init__(self, n):
+            super(Net, self).__init__()
+            for i in range(n):
+                self.add_module('conv.%d' % i, nn.Linear(2, 2))
+            self.register_buffer('running.mean', torch.zeros(2))
+            self.register_parameter('scale.0', nn.Parameter(torch.ones(1)))
+
+        def forward(self, x):
+            for i in range(2):
+                if hasattr(self, 'conv.%d' % i):
+                    x = getattr(self, 'conv.%d' % (i))(x)
+            x = x * self._parameters['scale.0'] + self._buffers['running.mean']
+            for name, _ in self.named_buffers():
+                if name == 'running.mean':
+                    print(name)
+            return x
+
+
+    net = Net(2)
+    print(net.state_dict()['running.mean'], net._modules['conv.1'])
+    setattr(net, 'conv.0', nn.Linear(2, 2))
+    delattr(net, 'conv.0')
+    net.load_state_dict({'conv.0.weight': w, 'conv.0.bias': b}, strict=False)
+""")
+
+USES_FIXED = (USES.replace("conv.", "conv_").replace("running.mean", "running_mean")
+              .replace("scale.0", "scale_0"))
+
+
+def test_tv006_rename_reaches_the_uses_of_the_name():
+    findings = check_source(USES, "t.py", ["TV006"])
+    assert [(f.line, f.fix is not None) for f in findings] == [(10, True), (11, True), (12, True)]
+    assert "(the fix renames its 7 uses in the file too)" in findings[0].message
+    assert "(the fix renames its 3 uses in the file too)" in findings[1].message
+    assert "(the fix renames its use in the file too)" in findings[2].message
+    assert fixed_all(USES) == USES_FIXED
+
+
+def test_tv006_literal_rename_reaches_getattr_setattr_and_state_dict_keys():
+    source = NN_HEAD + textwrap.dedent("""
+        net = nn.Sequential(OrderedDict([('conv.0', nn.Linear(2, 2))]))
+        setattr(net, 'conv.0', nn.Linear(2, 2))
+        print(getattr(net, "conv.0"), net._modules['conv.0'])
+        net.load_state_dict({'conv.0.weight': w, 'conv.0.bias': b})
+        print(net.state_dict()['conv.0.weight'], 'conv.0' in net._modules)
+        delattr(net, 'conv.0')
+    """)
+    assert fixed_all(source) == source.replace("conv.0", "conv_0")
+
+
+TV006_USE_BLOCKS_FIX = [
+    # spelled another way: the rename would leave it reading the old name
+    ("self.add_module('conv.%d' % i, c)", "getattr(self, 'conv.' + str(i))(x)",
+     "`'conv.' + str(i)` reads a dotted name the fix cannot rename"),
+    ("self.add_module('conv.%d' % i, c)", "self._modules['block.0']",
+     "`'block.0'` reads a dotted name the fix cannot rename"),
+    # held in a variable: the fix cannot tell which name it is
+    ("self.add_module('conv.%d' % i, c)", "name = 'conv.%d' % i; getattr(self, name)(x)",
+     "`name` holds a dotted name read as an attribute"),
+    # a literal whose text the fix cannot rewrite
+    ("self.register_buffer('a.b', t)", "self._buffers['a\\x2eb']",
+     "`'a\\x2eb'` reads a dotted name the fix cannot rename"),
+    ("self.register_buffer('a.b', t)", "print(self.state_dict()['a\\x2eb.x'])",
+     "`'a\\x2eb.x'` cannot be rewritten"),
+]
+
+
+@pytest.mark.parametrize("register, use, why", TV006_USE_BLOCKS_FIX)
+def test_tv006_no_fix_when_a_use_cannot_be_renamed(register, use, why):
+    source = NN_HEAD + (
+        "class Net(nn.Module):\n"
+        "    def __init__(self, i, c, t):\n"
+        f"        {register}\n"
+        "\n"
+        "    def forward(self, x, i):\n"
+        f"        {use}\n"
+    )
+    (finding,) = check_source(source, "t.py", ["TV006"])
+    assert finding.fix is None
+    assert f"rename its uses by hand (no automatic fix: {why})" in finding.message
+
+
+def test_tv006_uses_of_other_registered_names_do_not_block():
+    source = NN_HEAD + textwrap.dedent("""
+        net = nn.Sequential(OrderedDict([('a.b', c), ('x.%d' % 1, d)]))
+        print(net._modules['a.b'], getattr(net, 'x.1'), net._modules['x.%d' % 1])
+    """)
+    assert fixed_all(source) == source.replace("a.b", "a_b").replace("x.", "x_")

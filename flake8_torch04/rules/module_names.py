@@ -79,7 +79,15 @@ def module_names(ctx: Context, node: ast.Call) -> Iterator[Report]:
     the literal parts of f-strings and templates only, and only when the
     result re-parses to exactly that change; a name held in a variable, a
     dotted value substituted into a template, and empty names get no
-    automatic fix.
+    automatic fix.  The same fix renames the name where the file uses it:
+    the same literal or template given to ``getattr``, ``hasattr``,
+    ``setattr``, ``delattr`` or used as a key of ``_modules``, ``_buffers``,
+    ``_parameters``, and string literals that spell the name or a key under
+    it (``'norm.1.weight'``) as a subscript, a dict key or in a comparison.
+    When such a use cannot be rewritten -- a dotted name spelled another way
+    (``getattr(self, 'conv.' + str(i))`` for ``'conv.%d' % i``) or held in a
+    variable, or a literal whose text the fix cannot edit -- there is no
+    automatic fix, and the message says which use stops it.
     """
     func = node.func
     if isinstance(func, ast.Attribute) and func.attr in _REGISTER:
@@ -314,7 +322,16 @@ def _name_report(
         else:
             new = edits[0].text  # the literal or template
         advice = f"use `{one_line(new)}`"
-        fix = Fix(tuple(edits), UNSAFE)
+        uses, blocker = _use_edits(ctx, expr)
+        if blocker is not None:
+            advice += f" and rename its uses by hand (no automatic fix: {blocker})"
+            fix = None
+        else:
+            count = len({(e.start, e.end) for e in uses})
+            if count:
+                what = "its use" if count == 1 else f"its {count} uses"
+                advice += f" (the fix renames {what} in the file too)"
+            fix = Fix(tuple(edits) + tuple(uses), UNSAFE)
     return Report(
         expr,
         f"{what} contains '.': {owner} raises KeyError since PyTorch 0.4; "
@@ -393,3 +410,229 @@ def _apply(text: str, start: Tuple[int, int], edits: List[Edit]) -> str:
     for edit in sorted(edits, key=lambda e: e.start, reverse=True):
         text = text[: index(edit.start)] + edit.text + text[index(edit.end):]
     return text
+
+
+# ---------------------------------------------------------------------------
+# uses of a registered name: ``getattr(self, 'conv.%d' % i)``, ``self._buffers['a.b']``
+
+_ATTR_FUNCTIONS = frozenset(("getattr", "hasattr", "setattr", "delattr"))
+#: the dictionaries of ``nn.Module`` that hold registered names
+_NAME_DICTS = frozenset(("_modules", "_buffers", "_parameters"))
+_SAME_NAME_OPS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
+
+
+def _signature(expr: ast.AST) -> Optional[tuple]:
+    """What a name expression spells, with the values substituted into it left
+    out: equal for ``'conv.%d' % i`` and ``'conv.%d' % j``."""
+    if isinstance(expr, ast.Constant):
+        return ("plain", expr.value) if isinstance(expr.value, str) else None
+    if isinstance(expr, ast.JoinedStr):
+        return ("f",) + tuple(v.value if isinstance(v, ast.Constant) else None
+                              for v in expr.values)
+    template = _template(expr)
+    if template is not None:
+        return (template[0], template[1].value)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        return ("+", _signature(expr.left), _signature(expr.right))
+    return None
+
+
+def _parts(expr: ast.AST) -> Optional[List[Optional[str]]]:
+    """The literal parts of a name expression, ``None`` for each value
+    substituted into it: ``['conv.', None]`` for ``'conv.%d' % i``."""
+    if isinstance(expr, ast.Constant):
+        return [expr.value] if isinstance(expr.value, str) else None
+    if isinstance(expr, ast.JoinedStr):
+        return [v.value if isinstance(v, ast.Constant) else None for v in expr.values]
+    template = _template(expr)
+    if template is not None:
+        style, literal = template
+        if style == "percent":
+            pieces = re.split(_PERCENT_SPEC, literal.value)
+            out: List[Optional[str]] = [pieces[0]]
+            for piece in pieces[1:]:
+                out += [None, piece]
+            return out
+        import string
+
+        try:
+            fields = list(string.Formatter().parse(literal.value))
+        except ValueError:
+            return None
+        out = []
+        for text, field, _, _ in fields:
+            out.append(text)
+            if field is not None:
+                out.append(None)
+        return out
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        left, right = _parts(expr.left), _parts(expr.right)
+        return (left or [None]) + (right or [None])
+    return None
+
+
+def _renamed(parts: List[Optional[str]], value: str, under: bool = False) -> Optional[str]:
+    """``value`` with the name ``parts`` spell renamed, when ``value`` is that
+    name (or, with ``under``, a key under it: ``'conv.0.weight'`` for
+    ``'conv.%d'``), else ``None``."""
+    pattern = "".join(re.escape(p) if p is not None else "(.+?)" for p in parts)
+    match = re.fullmatch(pattern + (r"(\..*)?" if under else "()"), value, re.DOTALL)
+    if match is None:
+        return None
+    groups = iter(match.groups())
+    out = [undot(p, "plain") if p is not None else next(groups) for p in parts]
+    return "".join(out) + (next(groups) or "")
+
+
+class _Uses:
+    """Where the file reads a module's names: the name expressions given to
+    ``getattr``/``hasattr``/``setattr``/``delattr`` or used as a key of
+    ``_modules``/``_buffers``/``_parameters`` (``names``), the strings used as
+    other keys or compared (``keys``), the names assigned dotted values in a
+    function and read as such a name (``held``), and what the file registers."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.names: List[ast.AST] = []
+        self.keys: List[ast.Constant] = []
+        self.held: List[ast.Name] = []
+        self.registered: Set[tuple] = set()
+        self.registered_parts: List[List[Optional[str]]] = []
+        self._walk(ctx, ctx.tree, None)
+
+    def _walk(self, ctx: Context, node: ast.AST, function: Optional[ast.AST]) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                self._walk(ctx, child, child)
+                continue
+            self._note(ctx, child, function)
+            self._walk(ctx, child, function)
+
+    def _note(self, ctx: Context, node: ast.AST, function: Optional[ast.AST]) -> None:
+        name: Optional[ast.AST] = None
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name) and func.id in _ATTR_FUNCTIONS and len(node.args) >= 2:
+                name = node.args[1]
+            elif isinstance(func, ast.Attribute) and func.attr in _REGISTER:
+                first = node.args[0] if node.args else next(
+                    (kw.value for kw in node.keywords if kw.arg == "name"), None)
+                if first is not None:
+                    self._register(first)
+        elif isinstance(node, ast.Subscript):
+            index = node.slice
+            value = node.value
+            if isinstance(value, ast.Attribute) and value.attr in _NAME_DICTS:
+                name = index
+            elif isinstance(index, ast.Constant) and isinstance(index.value, str):
+                self.keys.append(index)
+        elif isinstance(node, ast.Dict):
+            for k in node.keys:
+                if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                    self.keys.append(k)
+                if k is not None:
+                    self._register(k)
+        elif isinstance(node, ast.Tuple) and len(node.elts) == 2:
+            self._register(node.elts[0])
+        elif isinstance(node, ast.Compare) and all(
+                isinstance(op, _SAME_NAME_OPS) for op in node.ops):
+            for side in (node.left, *node.comparators):
+                if isinstance(side, ast.Constant) and isinstance(side.value, str):
+                    self.keys.append(side)
+        if name is None:
+            return
+        if isinstance(name, ast.Name):
+            if function is not None and _assigned_dotted(ctx, function, name.id):
+                self.held.append(name)
+        elif is_dotted(ctx, name):
+            self.names.append(name)
+
+    def _register(self, expr: ast.AST) -> None:
+        signature = _signature(expr)
+        if signature is not None:
+            self.registered.add(signature)
+            parts = _parts(expr)
+            if parts is not None and any(p and "." in p for p in parts):
+                self.registered_parts.append(parts)
+
+    def known(self, constant: ast.Constant) -> bool:
+        """Whether a dotted string spells a name the file registers."""
+        return any(_renamed(parts, constant.value, under=True) is not None
+                   for parts in self.registered_parts)
+
+
+def _assigned_dotted(ctx: Context, function: ast.AST, name: str) -> bool:
+    """Whether ``function`` assigns ``name`` a dotted string."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            if is_dotted(ctx, node.value):
+                return True
+    return False
+
+
+def _uses(ctx: Context) -> _Uses:
+    found = ctx.memo.get("TV006.uses")
+    if found is None:
+        found = ctx.memo["TV006.uses"] = _Uses(ctx)
+    return found  # type: ignore[return-value]
+
+
+def _use_edits(ctx: Context, expr: ast.AST) -> Tuple[List[Edit], Optional[str]]:
+    """The edits renaming the uses of the name ``expr`` spells, or why they
+    cannot all be renamed.  A dotted name read in a way that spells no
+    registered name (``getattr(self, 'conv.' + str(i))`` for ``'conv.%d' % i``),
+    or held in a variable, blocks the fix: renaming the registration alone
+    would break it (``AttributeError``, ``KeyError``)."""
+    uses = _uses(ctx)
+    src = ctx.source
+    signature = _signature(expr)
+    parts = _parts(expr)
+    if parts is None:
+        return [], None
+    edits: List[Edit] = []
+    for held in uses.held:
+        return [], f"`{held.id}` holds a dotted name read as an attribute"
+    for name in uses.names:
+        if name is expr:
+            continue
+        edit: Optional[List[Edit]]
+        if isinstance(name, ast.Constant):
+            edit = _rename_constant(src, name, parts, under=False)
+            if edit == []:
+                if uses.known(name):
+                    continue  # another registered name
+                edit = None
+        elif _signature(name) == signature:
+            edit = undot_edits(ctx, name, None)
+        elif _signature(name) in uses.registered:
+            continue
+        else:
+            edit = None
+        if edit is None:
+            return [], f"`{src.quote(name, 30)}` reads a dotted name the fix cannot rename"
+        edits.extend(edit)
+    for k in uses.keys:
+        if k is expr:
+            continue
+        edit = _rename_constant(src, k, parts, under=True)
+        if edit is None:
+            return [], f"`{src.quote(k, 30)}` cannot be rewritten"
+        edits.extend(edit)
+    return edits, None
+
+
+def _rename_constant(src, constant: ast.Constant, parts: List[Optional[str]],
+                     under: bool) -> Optional[List[Edit]]:
+    """The edit renaming the name in a string literal (``under``: or a key
+    under it); ``[]`` when the literal holds neither, ``None`` when it does but
+    its text cannot be rewritten."""
+    value = constant.value
+    new = _renamed(parts, value, under)
+    if new is None:
+        return []
+    text = src.text(constant)
+    if value in text and not has_comment(text):
+        rewritten = text.replace(value, new, 1)
+        if _evaluates(rewritten, new):
+            return [Edit(src.start(constant), src.end(constant), rewritten)]
+    return None

@@ -135,6 +135,49 @@ def _per_element(call: ast.Call) -> bool:
     return False
 
 
+#: methods that return the module they are called on (``nn.MSELoss(...).cuda()``)
+_SAME_MODULE = frozenset(("cuda", "cpu", "to", "float", "double", "half", "train", "eval"))
+
+
+def _per_element_instance(value: ast.AST) -> bool:
+    """``nn.CrossEntropyLoss(reduce=False)`` (or ``reduction='none'``), also
+    through ``.cuda()``/``.to(device)``: a loss module giving one loss per element."""
+    while (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+           and value.func.attr in _SAME_MODULE and not _per_element(value)):
+        value = value.func.value
+    return isinstance(value, ast.Call) and _per_element(value)
+
+
+def _per_element_keys(ctx: Context) -> frozenset:
+    """The keys the file assigns a per-element loss module anywhere
+    (``criterion = nn.CrossEntropyLoss(reduce=False)``, ``self.crit = ...``):
+    one walk of the file, only when it spells ``reduce`` at all."""
+    return _per_element_facts(ctx)[0]
+
+
+def _makes_per_element(ctx: Context) -> bool:
+    """Whether the file computes per-element losses anywhere (``reduce=False``,
+    ``reduction='none'``): then a loss is not a scalar by its name alone."""
+    return _per_element_facts(ctx)[1]
+
+
+def _per_element_facts(ctx: Context) -> Tuple[frozenset, bool]:
+    found = ctx.memo.get("TV003.per_element")
+    if found is None:
+        keys = set()
+        any_call = False
+        if "reduce" in ctx.text:  # (``reduce=`` and ``reduction=``)
+            for node in ast.walk(ctx.tree):
+                if isinstance(node, ast.Call) and _per_element(node):
+                    any_call = True
+                elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                    if _per_element_instance(node.value):
+                        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                        keys.update(k for k in map(key, targets) if k is not None)
+        found = ctx.memo["TV003.per_element"] = (frozenset(keys), any_call)
+    return found  # type: ignore[return-value]
+
+
 class Evidence:
     """Questions about the values of one function, answered from its flow."""
 
@@ -170,8 +213,8 @@ class Evidence:
         value = d.value
         if d.kind not in ("assign", "augassign", "walrus") or value is None:
             return False
-        if isinstance(value, ast.Call) and self.loss_call(value, per_element_too=True):
-            return _per_element(value)
+        if isinstance(value, ast.Call) and self.per_element_call(value):
+            return True  # one loss per sample, not a scalar
         if isinstance(value, ast.Subscript) and peel(value.value)[1]:
             return True  # ``x.data[0]``: a Python number under 0.3
         return self.foreign(value)
@@ -179,7 +222,7 @@ class Evidence:
     def _may_not_tensor(self, value: ast.AST) -> bool:
         """Whether :meth:`_not_tensor_def` can hold for a binding to ``value``,
         whatever the answer about a loss call."""
-        if isinstance(value, ast.Call) and _per_element(value):
+        if isinstance(value, ast.Call) and self._may_be_per_element(value):
             return True
         if isinstance(value, ast.Subscript) and peel(value.value)[1]:
             return True
@@ -211,14 +254,37 @@ class Evidence:
         return bool(defs) and any(self._not_tensor_def(d) for d in defs)
 
     # -- calls ------------------------------------------------------------
-    def loss_call(self, call: ast.Call, per_element_too: bool = False,
-                  exact: bool = True) -> bool:
+    def per_element_call(self, call: ast.Call) -> bool:
+        """A call giving one loss per element: ``reduce=False`` or
+        ``reduction='none'`` given to it, or its callee built so
+        (``nn.CrossEntropyLoss(reduce=False)(a, b)``; ``criterion(a, b)`` where
+        the function, or else the file, assigns ``criterion`` such a module)."""
+        if not self._may_be_per_element(call):
+            return False
+        if _per_element(call) or isinstance(call.func, ast.Call):
+            return True
+        local = self.assignments(call.func)
+        if local:  # the function's own module decides
+            return any(_per_element_instance(value) for value in local)
+        return True  # assigned so elsewhere in the file (module level, ``__init__``)
+
+    def _may_be_per_element(self, call: ast.Call) -> bool:
+        """:meth:`per_element_call` without the function's assignments (an upper bound)."""
+        if _per_element(call):
+            return True
+        func = call.func
+        if isinstance(func, ast.Call):
+            return _per_element_instance(func)
+        keys = _per_element_keys(self.ctx)
+        return bool(keys) and key(func) in keys
+
+    def loss_call(self, call: ast.Call, exact: bool = True) -> bool:
         """``criterion(...)``, ``F.nll_loss(...)``, ``loss_fn(...)``, an ``nn.*Loss`` instance.
 
         ``exact=False`` takes every assignment of the callee for one that
         reaches: an upper bound that needs no reaching definitions.
         """
-        if not per_element_too and _per_element(call):
+        if self.per_element_call(call):
             return False
         func = call.func
         if isinstance(func, ast.Call):  # nn.MSELoss()(a, b)
@@ -268,6 +334,11 @@ class Evidence:
         return not (exact and key(receiver) and self.not_tensor(receiver))
 
     # -- TV003 (a): the value is a scalar under 0.3 ------------------------
+    def _by_name(self, by_name: bool) -> bool:
+        """Whether a loss-like name counts on its own: not in a file that
+        computes per-sample losses (``sample_loss, loss = model(x, y)``)."""
+        return by_name and not _makes_per_element(self.ctx)
+
     def scalar(self, node: ast.AST, by_name: bool) -> bool:
         """Evidence that ``node`` held a one-element tensor under PyTorch 0.3.
 
@@ -290,11 +361,11 @@ class Evidence:
             return self.reduction(node) or (
                 self.loss_call(node) and (by_name or not _named_function(node.func)))
         if isinstance(node, ast.Subscript):
-            return by_name and _element_of_losses(node)
+            return self._by_name(by_name) and _element_of_losses(node)
         k = key(node)
         if k is None or self.not_tensor(node):
             return False
-        if (by_name and loss_name(node)) or k in self.flow.backward_plain:
+        if (self._by_name(by_name) and loss_name(node)) or k in self.flow.backward_plain:
             return True
         defs = self.reaching(node)
         relevant = [d for d in defs or () if not _initial(d)]
@@ -328,11 +399,11 @@ class Evidence:
                 and (by_name or not _named_function(node.func)))
             return found, []
         if isinstance(node, ast.Subscript):
-            return by_name and _element_of_losses(node), []
+            return self._by_name(by_name) and _element_of_losses(node), []
         k = key(node)
         if k is None:
             return False, []
-        if (by_name and loss_name(node)) or k in self.flow.backward_plain:
+        if (self._by_name(by_name) and loss_name(node)) or k in self.flow.backward_plain:
             return True, []
         values = self.assignments(node)
         if values is None:
@@ -511,11 +582,16 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``self.data[0]``, ``x.shape[0]``, ``x.size()[0]``, the results of callees
     whose last word names something else (``nll_loss_forward(...)[0]``,
     ``select_min_cost_strategy(...)``; ``loss_fn``, ``compute_loss`` and
-    ``criterion`` are loss calls), per-element losses
-    (``reduction='none'``), values visibly built as lists or numpy arrays, an
-    accumulator that is itself backpropagated, or returned while its terms are
-    not backpropagated one by one in the loop (``total += crit(...)`` then
-    ``total.backward()`` or ``return total`` builds a loss on purpose), and loops under
+    ``criterion`` are loss calls), per-element losses, read or accumulated
+    (``reduce=False`` or ``reduction='none'`` given to the call, or to the
+    loss module it calls: ``criterion = nn.CrossEntropyLoss(reduce=False)`` in
+    the function, else anywhere in the file, ``self.criterion`` in
+    ``__init__``), in a file that computes per-element losses a value whose
+    only evidence is its name (``sample_loss, loss = model(x, y)``), values
+    visibly built as lists or numpy arrays, an accumulator that is itself
+    backpropagated, or returned while its terms are not backpropagated one by
+    one in the loop (``total += crit(...)`` then ``total.backward()`` or
+    ``return total`` builds a loss on purpose), and loops under
     ``with torch.no_grad():`` or in a function decorated with it.
 
     ## Why is this bad?
@@ -623,6 +699,8 @@ def _accumulation(ctx: Context, node: ast.AST) -> Optional[Report]:
     flow = evidence.flow
     if leak is None or not flow.carried(acc_read, loop):
         return None
+    if key(leak) is not None and evidence.not_tensor(leak):
+        return None  # one loss per sample: ``.item()`` would raise
     if acc in flow.sinks and not _backpropagated_in(loop, leak, acc, flow):
         return None  # a loss built on purpose
     if grad_disabled(ctx.parents, ctx.resolve):

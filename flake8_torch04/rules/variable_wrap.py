@@ -270,20 +270,23 @@ def _wrap_report(ctx: Context, node: ast.Call) -> Report:
 
 
 def _drop_self_assignment(ctx: Context, node: ast.Call, data_text: str) -> Optional[Edit]:
-    """The edit that removes ``x = Variable(x)`` (or ``x, y = Variable(x), Variable(y)``).
+    """The edit that removes ``x = Variable(x)`` (or ``x, y = Variable(x), Variable(y)``,
+    or ``x, y = Variable(x), y`` once another round has unwrapped ``y``).
 
-    Only for a statement alone on its lines; it becomes ``pass`` where it is
-    the only one of its block.  Every wrap of a tuple gets the same edit: the
-    fixer applies it once.
+    The statement goes with its line; one that shares its line with other
+    statements (``x = Variable(x); y = 1``) goes with its ``;``; it becomes
+    ``pass`` where it is the only one of its block.  A comment after it stays,
+    on its own line.  Every wrap of a tuple gets the same edit: the fixer
+    applies it once.
     """
-    parents = ctx.parents
+    chain = [ctx.tree, *ctx.parents]  # (the walker does not list the module)
     value: ast.AST = node
-    if isinstance(ctx.parent, ast.Tuple) and len(parents) >= 3:
+    if isinstance(ctx.parent, ast.Tuple):
         value = ctx.parent
     depth = 2 if value is node else 3
-    if len(parents) < depth:
+    if len(chain) < depth:
         return None
-    statement, block = parents[-depth + 1], parents[-depth]
+    statement, block = chain[-depth + 1], chain[-depth]
     if not (
         isinstance(statement, ast.Assign)
         and statement.value is value
@@ -301,28 +304,50 @@ def _drop_self_assignment(ctx: Context, node: ast.Call, data_text: str) -> Optio
     for target_elt, text in pairs:
         if not isinstance(target_elt, (ast.Name, ast.Attribute)) or src.text(target_elt) != text:
             return None
+    body = next((getattr(block, field) for field in ("body", "orelse", "finalbody")
+                 if statement in getattr(block, field, ())), None)
+    if body is None:
+        return None
     (first, col), (last, end_col) = src.start(statement), src.end(statement)
-    if src.lines[first - 1][:col].strip() or src.lines[last - 1][end_col:].strip():
-        return None  # shares its lines with other statements or a comment
-    alone = any(
-        getattr(block, field, None) == [statement] for field in ("body", "orelse", "finalbody")
-    )
-    if alone:
+    if body == [statement]:
         return src.replace(statement, "pass")
+    index = next(i for i, s in enumerate(body) if s is statement)
+    following = body[index + 1] if index + 1 < len(body) else None
+    if following is not None and following.lineno == last:
+        return Edit((first, col), src.start(following), "")  # ``x = Variable(x); y = 1``
+    preceding = body[index - 1] if index else None
+    if preceding is not None and preceding.end_lineno == first:
+        return Edit(src.end(preceding), (last, end_col), "")  # ``y = 1; x = Variable(x)``
+    before, after = src.lines[first - 1][:col], src.lines[last - 1][end_col:]
+    if before.strip():
+        return None
+    rest = after.strip()
+    if rest.startswith(";"):
+        rest = rest[1:].lstrip()
+    if rest.startswith("#"):  # keep the comment
+        line_end = len(src.lines[last - 1].rstrip("\r\n"))
+        return Edit((first, col), (last, line_end), rest.rstrip())
+    if rest:
+        return None
     return Edit((first, 0), (last + 1, 0), "")
 
 
 def _unwrapped(ctx: Context, value: ast.AST) -> Optional[str]:
-    """``x`` for a plain ``Variable(x)``, else ``None``."""
-    if (
-        isinstance(value, ast.Call)
-        and len(value.args) == 1
-        and not value.keywords
-        and not isinstance(value.args[0], ast.Starred)
-        and ctx.resolve(value.func) == VARIABLE
+    """``x`` for a wrap whose fix is plain ``x`` (``Variable(x)``,
+    ``Variable(x, volatile=False)``) or a name ``x`` (already unwrapped), else ``None``."""
+    if isinstance(value, (ast.Name, ast.Attribute)):
+        return ctx.source.text(value)
+    if not isinstance(value, ast.Call) or ctx.resolve(value.func) != VARIABLE:
+        return None
+    params = _params(value)
+    data = params.get("data") if params else None
+    if data is None or not all(
+        params.get(p) is None or _is_const(params[p], False) for p in ("requires_grad", "volatile")
     ):
-        return ctx.source.text(value.args[0])
-    return None
+        return None
+    if _carries_history(ctx, data):
+        return None  # it becomes ``x.detach()``
+    return ctx.source.text(data)
 
 
 def _suffix(ctx: Context, data: ast.AST, data_text: str, suffix: str) -> str:

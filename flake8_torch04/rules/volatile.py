@@ -86,7 +86,8 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``volatile=True`` gets no automatic fix, nor does ``volatile=<expr>``: the
     ``with torch.no_grad():`` (or ``torch.set_grad_enabled(not <expr>)``)
     region is the user's choice.  A ``.volatile`` read becomes
-    ``not torch.is_grad_enabled()``: *unsafe*, as it changes which branch runs
+    ``not torch.is_grad_enabled()`` (``not x.volatile`` becomes
+    ``torch.is_grad_enabled()``): *unsafe*, as it changes which branch runs
     (on purpose).  Writes get no automatic fix.  A file that neither imports
     torch nor uses ``Variable`` gets no TV002 fix at all.
     """
@@ -206,19 +207,22 @@ def _attribute(ctx: Context, node: ast.Attribute) -> Report:
     quoted = ctx.source.quote(node)
     if isinstance(node.ctx, ast.Load):
         parent = ctx.parent
+        replaced: ast.AST = node
         new = "not torch.is_grad_enabled()"
-        if isinstance(parent, _NOT_LOOSE) and not (
+        advice = f"use `{new}`"
+        if (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
+                and not has_comment(ctx.source.text(parent))):
+            # ``not x.volatile``: ``torch.is_grad_enabled()``, not ``not (not ...)``
+            replaced, new = parent, "torch.is_grad_enabled()"
+            advice = f"use `{new}` for `{ctx.source.quote(parent)}`"
+        elif isinstance(parent, _NOT_LOOSE) and not (
             isinstance(parent, ast.Call) and parent.func is not node
         ):
             new = f"({new})"
         fix = None
         if _fixable_file(ctx):
-            fix = Fix((ctx.source.replace(node, new),), UNSAFE, ("torch",))
-        return Report(
-            node,
-            f"`{quoted}` is always False since PyTorch 0.4; use `not torch.is_grad_enabled()`",
-            fix,
-        )
+            fix = Fix((ctx.source.replace(replaced, new),), UNSAFE, ("torch",))
+        return Report(node, f"`{quoted}` is always False since PyTorch 0.4; {advice}", fix)
     parent = ctx.parent
     value = getattr(parent, "value", None) if isinstance(parent, ast.Assign) else None
     if isinstance(value, ast.Constant) and value.value is True:
