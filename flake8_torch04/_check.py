@@ -168,7 +168,8 @@ def _span(finding: Finding) -> Tuple[int, int]:
 
 
 def _snippet(lines, finding: Finding):
-    """The lines the finding and its fix span (at most ``SNIPPET_LINES``), and the first's number."""
+    """The lines the finding and its fix span (at most ``SNIPPET_LINES``), and the
+    first one's number."""
     first, last = _span(finding)
     last = min(last, len(lines), first + SNIPPET_LINES - 1)
     return tuple(lines[first - 1:last]), first
