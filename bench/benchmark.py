@@ -443,7 +443,7 @@ def main(argv=None) -> int:
     print(f"\n[1] flake8 -j1, median of {pairs} alternated pairs")
     print(f"    without plugin: {t_plain:.3f} s, peak {m_plain / 1024:.1f} MiB")
     print(f"    with plugin:    {t_plugin:.3f} s, peak {m_plugin / 1024:.1f} MiB")
-    print(f"    time ratio {t_plugin / t_plain:.3f} (budget 1.05), "
+    print(f"    time ratio {t_plugin / t_plain:.3f} (budget 1.10), "
           f"memory ratio {m_plugin / m_plain:.3f} (budget 1.05)")
     print("    " + instruction_ratio([str(plain), "-j1", "--exit-zero", *names],
                                      [str(plugin), "-j1", "--exit-zero", *names]))
@@ -457,7 +457,7 @@ def main(argv=None) -> int:
         check_cmd = [torch04, "check", "--quiet", *names]
         t_floor, _, t_check, _ = paired(floor_cmd, check_cmd, pairs)
         print(f"    ast.parse floor: {t_floor:.3f} s; torch04 check: {t_check:.3f} s; "
-              f"ratio {t_check / t_floor:.3f} (budget 1.5)")
+              f"ratio {t_check / t_floor:.3f} (budget 1.8)")
         print("    " + instruction_ratio(floor_cmd, check_cmd))
     else:
         print("    skipped: no torch04 command in the plugin environment")

@@ -23,11 +23,16 @@ class Located(NamedTuple):
     end_line: int
     fixable: bool  # would be applied with the options given
     edits: Tuple[Tuple[int, int, int, int, str], ...] = ()  # in the same coordinates
-    #: the lines the finding and its fix span (from display line ``span_line``), and
-    #: the same lines with the fix applied (``None``: no fix); for the ``full`` output
+    #: the lines the finding and its fix span (from display line ``span_line``);
+    #: for the ``full`` output, as :attr:`fixed_source`
     source: Tuple[str, ...] = ()
-    fixed_source: Optional[str] = None
     span_line: int = 0
+
+    @property
+    def fixed_source(self) -> Optional[str]:
+        """``source`` with the fix applied (``None``: no fix), made when it is shown
+        (each finding's made at once costs a line's length: quadratic on one long line)."""
+        return _fixed_snippet(self.source, self.finding)
 
 
 class Options(NamedTuple):
@@ -142,27 +147,43 @@ def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool,
         _, start = doc.where(edit.start[0])
         _, end = doc.where(edit.end[0])
         edits.append((start, edit.start[1], end, edit.end[1], edit.text))
-    source, fixed_source, first = _snippet(analysis.lines, finding)
+    source, first = _snippet(analysis.lines, finding)
     return Located(finding, cell, line, end_line,
                    not refused and analysis.fixable(finding, unsafe),
-                   tuple(edits), source, fixed_source, doc.where(first)[1])
+                   tuple(edits), source, doc.where(first)[1])
 
 
 #: the most lines a snippet shows
 SNIPPET_LINES = 12
 
 
-def _snippet(lines, finding: Finding):
-    """The lines the finding and its fix span, and the same lines fixed."""
+def _span(finding: Finding) -> Tuple[int, int]:
+    """The first and last lines the finding and its fix span."""
     edits = finding.fix.edits if finding.fix else ()
     first = min([finding.line] + [e.start[0] for e in edits])
     last = max([finding.end_line or finding.line]
                + [e.end[0] - (1 if e.end[1] == 0 and e.end[0] > e.start[0] else 0)
                   for e in edits])
+    return first, last
+
+
+def _snippet(lines, finding: Finding):
+    """The lines the finding and its fix span (at most ``SNIPPET_LINES``), and the
+    first one's number."""
+    first, last = _span(finding)
     last = min(last, len(lines), first + SNIPPET_LINES - 1)
-    source = tuple(lines[first - 1:last])
-    if not edits or any(e.start[0] < first or e.end[0] > last + 1 for e in edits):
-        return source, None, first
+    return tuple(lines[first - 1:last]), first
+
+
+def _fixed_snippet(source: Tuple[str, ...], finding: Finding) -> Optional[str]:
+    """The lines of :func:`_snippet` with the fix applied (``None``: no fix, or
+    the fix reaches beyond them)."""
+    edits = finding.fix.edits if finding.fix else ()
+    first, _ = _span(finding)
+    last = first + len(source) - 1
+    if not edits or not source or any(e.start[0] < first or e.end[0] > last + 1
+                                      for e in edits):
+        return None
     starts = [0]
     for text in source:
         starts.append(starts[-1] + len(text))
@@ -171,7 +192,7 @@ def _snippet(lines, finding: Finding):
         a = starts[edit.start[0] - first] + edit.start[1]
         b = starts[edit.end[0] - first] + edit.end[1]
         text = text[:a] + edit.text + text[b:]
-    return source, text, first
+    return text
 
 
 def _describe_dropped(doc: Document, dropped: Dropped) -> str:

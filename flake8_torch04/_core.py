@@ -832,10 +832,14 @@ class _Search:
     and a word (``\\.[\\s\\\\]*data\\b``) is found by searching for that string or
     word; the characters around it are tested by hand (a leading ``\\b`` or
     ``(?<![\\w.])``, the ``.`` before, a trailing ``\\b``) and a regex checks
-    only what else must follow.  Any other pattern is searched with the regex.
+    only what else must follow.  A pattern that starts with a group of words
+    (``\\b(?:get|pop|dumps?)\\b``, ``(?i:loss|crit)``) is found by searching
+    for each word's leading letters and matching the regex only there
+    (:func:`_alternatives`).  Any other pattern is searched with the regex.
     """
 
-    __slots__ = ("literal", "not_after", "member", "word_ends", "after", "regex")
+    __slots__ = ("literal", "not_after", "member", "word_ends", "after", "regex", "words",
+                 "fold")
 
     def __init__(self, pattern: str) -> None:
         self.not_after: Optional[str] = None  # characters that may not come before
@@ -862,10 +866,37 @@ class _Search:
         #: the regex for what must follow the literal, or for the whole pattern
         self.after = re.compile(rest).match if self.literal and rest else None
         self.regex = None if self.literal else re.compile(pattern)
+        #: the literal prefixes every match starts with, for a group of words
+        self.words: Optional[Tuple[str, ...]] = None
+        self.fold = False  # (the group ignores case: search the text lowered)
+        if self.regex is not None:
+            alternatives = _alternatives(pattern)
+            if alternatives is not None:
+                self.fold, self.words = alternatives
 
     def offsets(self, text: str) -> List[int]:
         if self.regex is not None:
-            return [m.start() for m in self.regex.finditer(text)]
+            if self.words is None or (self.fold and not text.isascii()):
+                return [m.start() for m in self.regex.finditer(text)]
+            # every match starts where one of the words does: match only there
+            # (and, as ``finditer``, take the leftmost match after the last one)
+            haystack = text.lower() if self.fold else text
+            starts = set()
+            for word in self.words:
+                start = haystack.find(word)
+                while start != -1:
+                    starts.add(start)
+                    start = haystack.find(word, start + 1)
+            match = self.regex.match
+            found = []
+            last = 0
+            for start in sorted(starts):
+                if start >= last:
+                    m = match(text, start)
+                    if m is not None:
+                        found.append(start)
+                        last = max(m.end(), start + 1)
+            return found
         literal, not_after, after = self.literal, self.not_after, self.after
         found = []
         start = text.find(literal)
@@ -898,6 +929,29 @@ class _Search:
 
 
 _SEARCHES: Dict[str, _Search] = {}
+_GROUP = re.compile(r"(\\b)?\(\?(i)?:([\w|?]+)\)")
+
+
+def _alternatives(pattern: str) -> Optional[Tuple[bool, Tuple[str, ...]]]:
+    """For a pattern that starts with a group of words, ``\\b(?:a|bc?)...`` or
+    ``(?i:a|b)...``: whether it ignores case, and the letters each match starts
+    with (``a``, ``b``); ``None`` for any other pattern."""
+    group = _GROUP.match(pattern)
+    if group is None or group.group(2) and re.search(r"\(\?[a-zA-Z]", pattern[group.end():]):
+        return None
+    words = []
+    for word in group.group(3).split("|"):
+        lead = re.match(r"\w*", word).group()
+        if len(lead) < len(word):  # ``dumps?``: the letter before ``?`` may be absent
+            if word[len(lead):] != "?":
+                return None
+            lead = lead[:-1]
+        if not lead:
+            return None
+        words.append(lead.lower() if group.group(2) else lead)
+    # (``add`` finds where ``addcmul`` starts too)
+    words = [w for w in set(words) if not any(w != v and w.startswith(v) for v in words)]
+    return bool(group.group(2)), tuple(sorted(words))
 
 
 def match_offsets(text: str, pattern: str) -> List[int]:

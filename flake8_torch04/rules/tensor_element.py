@@ -391,9 +391,13 @@ def _returns_one_d(ctx: Context, name: str, seen: Set[str], depth: int) -> bool:
     """A function of the file (module level) every ``return`` of which is 1-D."""
     if name in seen:
         return False
-    tree = ctx.tree
-    defs = [d for d in getattr(tree, "body", []) if isinstance(d, ast.FunctionDef)
-            and d.name == name]
+    by_name = ctx.memo.get("TV107 defs")
+    if by_name is None:  # (once per file: a call per use would make it quadratic)
+        by_name = ctx.memo["TV107 defs"] = {}
+        for d in getattr(ctx.tree, "body", []):
+            if isinstance(d, ast.FunctionDef):
+                by_name.setdefault(d.name, []).append(d)  # type: ignore[union-attr]
+    defs = by_name.get(name, [])  # type: ignore[union-attr]
     if len(defs) != 1 or _values(ctx, name) is not None:
         return False
     func = defs[0]

@@ -161,9 +161,13 @@ def _parents(ctx: Context) -> Dict[int, ast.AST]:
     parents = ctx.memo.get("TV106 parents")
     if parents is None:
         parents = {}
-        for node in ast.walk(ctx.tree):
-            for child in children(node):
+        stack = [ctx.tree]  # (``children`` alone: ``ast.walk`` would list them twice)
+        while stack:
+            node = stack.pop()
+            below = children(node)
+            for child in below:
                 parents[id(child)] = node
+            stack += below
         ctx.memo["TV106 parents"] = parents
     return parents  # type: ignore[return-value]
 
