@@ -345,88 +345,82 @@ def _run_add_noqa(paths: List[str], settings, options: Options, stdout: TextIO,
                   stderr: TextIO) -> int:
     from ._addnoqa import add_noqa
     from ._check import check_document
-    from ._files import CannotParse, Document
+    from ._files import Document
 
-    added: Counter = Counter()
-    files = 0
-    failed = False
-    for path in paths:
+    def edit(path: str, doc, report) -> Tuple[str, Counter]:
         file_options = options._replace(codes=settings.codes_for(path))
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-            doc = Document(data, path)
-            result = check_document(doc, file_options)
-            if result.error or not result.findings:
-                if result.error:
-                    stderr.write(f"{path}: {result.error}\n")
-                    failed = True
-                continue
-            text, codes = add_noqa(doc.text, [loc.finding for loc in result.findings],
-                                   doc.locked)
-            if not codes:
-                continue
+        result = check_document(doc, file_options)
+        if result.error:
+            raise _NotRewritten(result.error)
+        if not result.findings:
+            return doc.text, Counter()
+        text, codes = add_noqa(doc.text, [loc.finding for loc in result.findings], doc.locked)
+        if codes:
             check = check_document(Document(doc.to_bytes(text), path), file_options)
             if check.error:  # (never expected: a comment at the end of a logical line)
-                stderr.write(f"{path}: noqa comments not added: {check.error}\n")
-                failed = True
-                continue
+                raise _NotRewritten(f"noqa comments not added: {check.error}")
             for loc in check.findings:
-                stderr.write(f"{path}:{loc.line}:{loc.finding.col + 1}: {loc.finding.code} "
-                             f"could not be silenced with a noqa comment\n")
-                failed = True
-            write_atomically(path, doc.to_bytes(text))
-        except CannotParse as exc:
-            stderr.write(f"{path}: {exc}\n")
-            failed = True
-            continue
-        except OSError as exc:
-            stderr.write(f"{path}: cannot write: {exc.strerror or exc}\n")
-            failed = True
-            continue
-        added.update(codes)
-        files += 1
-    if not options.quiet:
-        total = sum(added.values())
-        detail = " (" + ", ".join(f"{c}: {n}" for c, n in sorted(added.items())) + ")" \
-            if added else ""
-        stdout.write(f"Added {total} noqa code{'s' if total != 1 else ''} in {files} "
-                     f"file{'s' if files != 1 else ''}{detail}.\n")
-    return EXIT_FINDINGS if failed else EXIT_CLEAN
+                report(f"{path}:{loc.line}:{loc.finding.col + 1}: {loc.finding.code} could "
+                       f"not be silenced with a noqa comment")
+        return text, codes
+
+    return _rewrite_noqa(paths, "Added", edit, options, stdout, stderr)
 
 
 def _run_remove_noqa(paths: List[str], codes: List[str], options: Options,
                      stdout: TextIO, stderr: TextIO) -> int:
     from ._addnoqa import remove_noqa
+
+    return _rewrite_noqa(paths, "Removed", lambda path, doc, report: remove_noqa(doc.text, codes),
+                         options, stdout, stderr)
+
+
+class _NotRewritten(Exception):
+    """A file ``--add-noqa``/``--remove-noqa`` leaves alone, with the reason."""
+
+
+def _rewrite_noqa(paths: List[str], verb: str, edit, options: Options, stdout: TextIO,
+                  stderr: TextIO) -> int:
+    """Rewrite each file's ``# noqa`` comments with ``edit(path, document, report)``,
+    which returns the new text and the codes added or removed (``report(line)``
+    says what went wrong, and the run then exits 1); written as ``--fix`` writes
+    (never over a file that changed meanwhile, nor a read-only one)."""
     from ._files import CannotParse, Document
 
-    removed: Counter = Counter()
+    changed: Counter = Counter()
     files = 0
     failed = False
+    problems: List[str] = []
     for path in paths:
         try:
             with open(path, "rb") as handle:
                 data = handle.read()
             doc = Document(data, path)
-            text, codes_removed = remove_noqa(doc.text, codes)
-            if not codes_removed:
+            text, codes = edit(path, doc, problems.append)
+            if not codes:
                 continue
-            write_atomically(path, doc.to_bytes(text))
-        except CannotParse as exc:
-            stderr.write(f"{path}: {exc}\n")
-            failed = True
+            write_atomically(path, doc.to_bytes(text), original=data)
+        except (CannotParse, _NotRewritten) as exc:
+            problems.append(f"{path}: {exc}")
+            continue
+        except NotWritten as exc:
+            problems.append(f"{path}: not written: {exc}")
             continue
         except OSError as exc:
-            stderr.write(f"{path}: cannot write: {exc.strerror or exc}\n")
-            failed = True
+            problems.append(f"{path}: cannot write: {exc.strerror or exc}")
             continue
-        removed.update(codes_removed)
+        finally:
+            for line in problems:
+                stderr.write(line + "\n")
+            failed = failed or bool(problems)
+            problems.clear()
+        changed.update(codes)
         files += 1
     if not options.quiet:
-        total = sum(removed.values())
-        detail = " (" + ", ".join(f"{c}: {n}" for c, n in sorted(removed.items())) + ")" \
-            if removed else ""
-        stdout.write(f"Removed {total} noqa code{'s' if total != 1 else ''} in {files} "
+        total = sum(changed.values())
+        detail = " (" + ", ".join(f"{c}: {n}" for c, n in sorted(changed.items())) + ")" \
+            if changed else ""
+        stdout.write(f"{verb} {total} noqa code{'s' if total != 1 else ''} in {files} "
                      f"file{'s' if files != 1 else ''}{detail}.\n")
     return EXIT_FINDINGS if failed else EXIT_CLEAN
 

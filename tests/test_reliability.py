@@ -295,3 +295,13 @@ def test_an_unreadable_directory_is_reported(tmp_path, monkeypatch):
     assert status == 1
     assert "locked: cannot read the directory: Permission denied" in err
     assert "ok/legacy.py:3:5: TV001" in out
+
+
+def test_add_noqa_writes_as_fix_writes(tmp_path):
+    path = tmp_path / "legacy.py"
+    path.write_text(LEGACY)
+    path.chmod(0o444)
+    status, _, err = in_process("check", "--add-noqa", "legacy.py", cwd=tmp_path)
+    assert status == 1
+    assert "legacy.py: not written: the file is read-only" in err
+    assert path.read_text() == LEGACY
