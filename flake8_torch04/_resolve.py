@@ -89,6 +89,16 @@ class Scope:
         self.globals: Set[str] = set()
         self.stars: List[str] = []
 
+    def binds(self, name: str) -> bool:
+        """Whether ``name`` is bound here or in an enclosing scope (a builtin
+        such as ``type`` or ``isinstance`` is then shadowed)."""
+        scope: Optional[Scope] = self
+        while scope is not None:
+            if name in scope.bindings:
+                return True
+            scope = scope.parent
+        return False
+
     def module(self) -> "Scope":
         scope = self
         while scope.parent is not None:
@@ -152,6 +162,20 @@ def _project_name(qualname: str) -> Optional[str]:
     from ._project import translate
 
     return translate(qualname)
+
+
+def builtin_call(node: ast.AST, scope: Scope, name: str, count: int) -> bool:
+    """Whether ``node`` calls the builtin ``name`` (not shadowed in ``scope``) with
+    ``count`` plain positional arguments and nothing else."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == name
+        and len(node.args) == count
+        and not node.keywords
+        and not any(isinstance(arg, ast.Starred) for arg in node.args)
+        and not scope.binds(name)
+    )
 
 
 def key(node: ast.AST) -> Optional[str]:

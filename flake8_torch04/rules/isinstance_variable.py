@@ -6,7 +6,7 @@ from typing import Iterator, List, Optional
 
 from .._core import Context, Report, rule
 from .._flow import key
-from .._resolve import VARIABLE
+from .._resolve import VARIABLE, builtin_call
 
 _TESTED = (ast.If, ast.While, ast.IfExp, ast.Assert)
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
@@ -86,15 +86,7 @@ def isinstance_variable(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
 
 def _is_variable_check(ctx: Context, test: ast.AST) -> bool:
-    if not (
-        isinstance(test, ast.Call)
-        and isinstance(test.func, ast.Name)
-        and test.func.id == "isinstance"
-        and len(test.args) == 2
-        and not test.keywords
-        and not isinstance(test.args[0], ast.Starred)
-        and not _shadowed(ctx, "isinstance")
-    ):
+    if not builtin_call(test, ctx.scope, "isinstance", 2):
         return False
     classes = test.args[1]
     elts: List[ast.AST] = list(classes.elts) if isinstance(classes, ast.Tuple) else [classes]
@@ -107,15 +99,6 @@ def _is_variable_check(ctx: Context, test: ast.AST) -> bool:
         name and name.startswith("torch.") and name.endswith(("Tensor", "TensorBase"))
         for name in names
     )
-
-
-def _shadowed(ctx: Context, name: str) -> bool:
-    scope = ctx.scope
-    while scope is not None:
-        if name in scope.bindings:
-            return True
-        scope = scope.parent
-    return False
 
 
 def _dead(ctx: Context, node: ast.AST, test: ast.Call, negated: bool) -> Optional[str]:

@@ -7,7 +7,7 @@ from typing import Iterator, Optional
 
 from .._core import SAFE, Context, Fix, Report, rule
 from .._flow import key, words
-from .._resolve import LEGACY_TENSOR_TYPES
+from .._resolve import LEGACY_TENSOR_TYPES, builtin_call
 from .._source import Edit, has_comment, needs_parens, shorten
 from .variable_wrap import FACTORIES
 
@@ -93,26 +93,9 @@ def tensor_type_of(ctx: Context, node: ast.Call) -> Iterator[Report]:
 
 def _type_of(ctx: Context, node: ast.AST) -> Optional[ast.AST]:
     """``y`` for a call of the builtin ``type(y)``."""
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "type"
-        and len(node.args) == 1
-        and not node.keywords
-        and not isinstance(node.args[0], ast.Starred)
-        and not _bound(ctx, "type")
-    ):
+    if builtin_call(node, ctx.scope, "type", 1):
         return node.args[0]
     return None
-
-
-def _bound(ctx: Context, name: str) -> bool:
-    scope = ctx.scope
-    while scope is not None:
-        if name in scope.bindings:
-            return True
-        scope = scope.parent
-    return False
 
 
 def evidently_tensor(ctx: Context, node: ast.AST, depth: int = 0) -> bool:
