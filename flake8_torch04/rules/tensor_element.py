@@ -126,13 +126,20 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
             if report is not None:
                 yield report
         return
-    if len(node.args) < 2 or not _class_loss(ctx, node):
+    if len(node.args) < 2:
         return
     target = node.args[1]
-    if isinstance(target, ast.Name) and not (
-            ctx.resolve(func) in _CLASS_LOSSES or _LOSS_TEXT.search(ctx.source.text(func))):
-        return  # (the marker of a loop variable's finding is the loss's name)
-    if not _one_d_element(ctx, target):
+    # the cheap tests of the target first: ``_class_loss`` and ``_one_d_element``
+    # may build the flow of the function
+    if isinstance(target, ast.Subscript):
+        if not _plain_index(target.slice):
+            return
+    elif isinstance(target, ast.Name):
+        if not (name in _CLASS_LOSSES or _LOSS_TEXT.search(ctx.source.text(func))):
+            return  # (the marker of a loop variable's finding is the loss's name)
+    else:
+        return
+    if not _one_d_element(ctx, target) or not _class_loss(ctx, node):
         return
     src = ctx.source
     fixed = f"{src.text(target)}.view(1)"
@@ -150,6 +157,9 @@ def _one_d_element(ctx: Context, target: ast.AST) -> bool:
         return _plain_index(target.slice) and _one_d(ctx, target.value, set(), 0)
     if not isinstance(target, ast.Name):
         return False
+    _assigned_names(ctx)
+    if target.id not in ctx.memo["TV107 loops"]:  # type: ignore[operator]
+        return False  # (only a ``for`` gives it a value that is an element)
     values = _values(ctx, target.id)
     return bool(values) and all(
         isinstance(v, tuple) and _one_d(ctx, v[1], {target.id}, 0) for v in values
@@ -212,6 +222,8 @@ def _flows(ctx: Context) -> List[Flow]:
 def _values(ctx: Context, k: str) -> Optional[List[ast.AST]]:
     """What ``k`` is assigned (``=``, and the right side of an unpacking) in the
     function, or else at module level; ``None`` when it is also bound otherwise."""
+    if "." not in k and k not in _assigned_names(ctx):
+        return None  # (without building a flow: most names asked about are not assigned)
     for flow in _flows(ctx):
         defs = flow.defs(k)
         if not defs:
@@ -226,6 +238,45 @@ def _values(ctx: Context, k: str) -> Optional[List[ast.AST]]:
                 return None
         return values
     return None
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _assigned_names(ctx: Context) -> Set[str]:
+    """The names that an ``=``, an annotated assignment or a ``for`` binds
+    anywhere in the file (once per file): a name outside it has no value for
+    :func:`_values`."""
+    names = ctx.memo.get("TV107 assigned")
+    if names is None:
+        names = ctx.memo["TV107 assigned"] = set()
+        loops = ctx.memo["TV107 loops"] = set()
+        stack = [ctx.tree]
+        targets: List[ast.AST] = []
+        while stack:
+            node = stack.pop()
+            cls = node.__class__
+            if cls is ast.Assign:
+                targets.extend(node.targets)  # type: ignore[attr-defined]
+            elif cls is ast.AnnAssign:
+                targets.append(node.target)  # type: ignore[attr-defined]
+            elif cls is ast.For or cls is ast.AsyncFor:
+                targets.append(node.target)  # type: ignore[attr-defined]
+                loops.update(n.id for n in ast.walk(node.target)  # type: ignore[attr-defined]
+                             if isinstance(n, ast.Name))
+            for field in _BLOCKS:
+                block = getattr(node, field, None)
+                if block.__class__ is list:
+                    stack.extend(block)  # type: ignore[union-attr]
+        while targets:
+            target = targets.pop()
+            if isinstance(target, ast.Name):
+                names.add(target.id)  # type: ignore[union-attr]
+            elif isinstance(target, (ast.Tuple, ast.List)):
+                targets.extend(target.elts)
+            elif isinstance(target, ast.Starred):
+                targets.append(target.value)
+    return names  # type: ignore[return-value]
 
 
 def _element(ctx: Context, node: ast.AST, seen: Set[str], depth: int) -> bool:
@@ -335,6 +386,8 @@ def _same(value: ast.AST, name: str) -> bool:
 def _reaching_values(ctx: Context, node: ast.Name, flow: Optional[Flow]) -> List[ast.AST]:
     """The values of the assignments of ``node`` that reach it (the function's
     flow, else every module-level one); ``[]`` when one is not an assignment."""
+    if node.id not in _assigned_names(ctx):
+        return []  # (without building a flow)
     flows = [flow] if flow is not None else _flows(ctx)
     for current in flows:
         defs = current.reaching(node) if current is flows[0] else current.defs(node.id)
