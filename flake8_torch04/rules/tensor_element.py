@@ -191,9 +191,9 @@ def _item_report(ctx: Context, value: ast.AST, why: str) -> Report:
 def _dict_key(ctx: Context, container: ast.AST, index: ast.AST) -> Optional[Report]:
     if isinstance(index, (ast.Slice, ast.Tuple, ast.Constant)):
         return None
-    if not _element(ctx, index, set(), 0):
+    if not _mapping(ctx, container):  # (the cheaper test first)
         return None
-    if not _mapping(ctx, container):
+    if not _element(ctx, index, set(), 0):
         return None
     return _item_report(ctx, index, "hashes by identity as a dict key (KeyError)")
 
@@ -240,6 +240,9 @@ def _values(ctx: Context, k: str) -> Optional[List[ast.AST]]:
     return None
 
 
+#: the values an assignment binds a dict by construction through (an unpacked
+#: tuple's elements, or a call's result)
+_DICT_VALUES = (ast.Dict, ast.DictComp, ast.Call, ast.Tuple, ast.List)
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
@@ -251,31 +254,32 @@ def _assigned_names(ctx: Context) -> Set[str]:
     if names is None:
         names = ctx.memo["TV107 assigned"] = set()
         loops = ctx.memo["TV107 loops"] = set()
+        dicts = ctx.memo["TV107 dicts"] = set()
         stack = [ctx.tree]
-        targets: List[ast.AST] = []
+        targets: List[tuple] = []  # (a target, the sets its names go to)
+        plain, dict_like, loop = (names,), (names, dicts), (names, loops)
         while stack:
             node = stack.pop()
             cls = node.__class__
-            if cls is ast.Assign:
-                targets.extend(node.targets)  # type: ignore[attr-defined]
-            elif cls is ast.AnnAssign:
-                targets.append(node.target)  # type: ignore[attr-defined]
+            if cls is ast.Assign or cls is ast.AnnAssign:
+                into = dict_like if isinstance(node.value, _DICT_VALUES) else plain  # type: ignore
+                for target in getattr(node, "targets", None) or [node.target]:  # type: ignore
+                    targets.append((target, into))
             elif cls is ast.For or cls is ast.AsyncFor:
-                targets.append(node.target)  # type: ignore[attr-defined]
-                loops.update(n.id for n in ast.walk(node.target)  # type: ignore[attr-defined]
-                             if isinstance(n, ast.Name))
+                targets.append((node.target, loop))  # type: ignore[attr-defined]
             for field in _BLOCKS:
                 block = getattr(node, field, None)
                 if block.__class__ is list:
                     stack.extend(block)  # type: ignore[union-attr]
         while targets:
-            target = targets.pop()
+            target, into = targets.pop()
             if isinstance(target, ast.Name):
-                names.add(target.id)  # type: ignore[union-attr]
+                for bound in into:
+                    bound.add(target.id)
             elif isinstance(target, (ast.Tuple, ast.List)):
-                targets.extend(target.elts)
+                targets.extend((elt, into) for elt in target.elts)
             elif isinstance(target, ast.Starred):
-                targets.append(target.value)
+                targets.append((target.value, into))
     return names  # type: ignore[return-value]
 
 
@@ -491,6 +495,9 @@ def _mapping(ctx: Context, container: ast.AST) -> bool:
         return True
     if "." in k:
         return False
+    _assigned_names(ctx)
+    if k not in ctx.memo["TV107 dicts"]:  # type: ignore[operator]
+        return False  # (never assigned a dict, a call, or a tuple to unpack)
     values = _values(ctx, k)
     return bool(values) and all(
         isinstance(v, (ast.Dict, ast.DictComp))
