@@ -267,10 +267,11 @@ def _assigned_names(ctx: Context) -> Set[str]:
                     targets.append((target, into))
             elif cls is ast.For or cls is ast.AsyncFor:
                 targets.append((node.target, loop))  # type: ignore[attr-defined]
-            for field in _BLOCKS:
-                block = getattr(node, field, None)
-                if block.__class__ is list:
-                    stack.extend(block)  # type: ignore[union-attr]
+            if hasattr(node, "body"):  # (simple statements hold no statements)
+                for field in _BLOCKS:
+                    block = getattr(node, field, None)
+                    if block.__class__ is list:
+                        stack.extend(block)  # type: ignore[union-attr]
         while targets:
             target, into = targets.pop()
             if isinstance(target, ast.Name):
