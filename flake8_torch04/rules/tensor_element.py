@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Iterator, List, Optional, Sequence, Set
+from typing import Dict, Iterator, List, Optional, Sequence, Set
 
 from .._core import UNSAFE, Context, Fix, Report, rule
 from .._flow import Flow, key
@@ -139,7 +139,7 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
             return  # (the marker of a loop variable's finding is the loss's name)
     else:
         return
-    if not _one_d_element(ctx, target) or not _class_loss(ctx, node):
+    if not _class_loss(ctx, node) or not _one_d_element(ctx, target):
         return
     src = ctx.source
     fixed = f"{src.text(target)}.view(1)"
@@ -240,48 +240,80 @@ def _values(ctx: Context, k: str) -> Optional[List[ast.AST]]:
     return None
 
 
-#: the values an assignment binds a dict by construction through (an unpacked
-#: tuple's elements, or a call's result)
-_DICT_VALUES = (ast.Dict, ast.DictComp, ast.Call, ast.Tuple, ast.List)
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _assigned_names(ctx: Context) -> Set[str]:
     """The names that an ``=``, an annotated assignment or a ``for`` binds
     anywhere in the file (once per file): a name outside it has no value for
-    :func:`_values`."""
+    :func:`_values`.  Also kept: the names a ``for`` binds, and what each name
+    may be assigned (the value, or an element of a tuple or list value)."""
     names = ctx.memo.get("TV107 assigned")
     if names is None:
         names = ctx.memo["TV107 assigned"] = set()
         loops = ctx.memo["TV107 loops"] = set()
-        dicts = ctx.memo["TV107 dicts"] = set()
+        assigned: Dict[str, List[ast.AST]] = {}
+        ctx.memo["TV107 values"] = assigned
         stack = [ctx.tree]
-        targets: List[tuple] = []  # (a target, the sets its names go to)
-        plain, dict_like, loop = (names,), (names, dicts), (names, loops)
+        targets: List[tuple] = []  # (a target, its values, or ``None`` for a ``for``)
         while stack:
             node = stack.pop()
             cls = node.__class__
             if cls is ast.Assign or cls is ast.AnnAssign:
-                into = dict_like if isinstance(node.value, _DICT_VALUES) else plain  # type: ignore
+                values = _candidates(node.value)  # type: ignore[attr-defined]
                 for target in getattr(node, "targets", None) or [node.target]:  # type: ignore
-                    targets.append((target, into))
+                    targets.append((target, values))
             elif cls is ast.For or cls is ast.AsyncFor:
-                targets.append((node.target, loop))  # type: ignore[attr-defined]
+                targets.append((node.target, None))  # type: ignore[attr-defined]
             if hasattr(node, "body"):  # (simple statements hold no statements)
                 for field in _BLOCKS:
                     block = getattr(node, field, None)
                     if block.__class__ is list:
                         stack.extend(block)  # type: ignore[union-attr]
         while targets:
-            target, into = targets.pop()
+            target, values = targets.pop()
             if isinstance(target, ast.Name):
-                for bound in into:
-                    bound.add(target.id)
+                names.add(target.id)
+                if values is None:
+                    loops.add(target.id)
+                else:
+                    assigned.setdefault(target.id, []).extend(values)
             elif isinstance(target, (ast.Tuple, ast.List)):
-                targets.extend((elt, into) for elt in target.elts)
+                targets.extend((elt, values) for elt in target.elts)
             elif isinstance(target, ast.Starred):
-                targets.append((target.value, into))
+                targets.append((target.value, values))
     return names  # type: ignore[return-value]
+
+
+def _candidates(value: Optional[ast.AST]) -> List[ast.AST]:
+    """What an assignment of ``value`` may bind a name to: ``value`` or, through
+    unpacking, an element of it (``a, b = {}, {}``)."""
+    found = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        found.append(node)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            stack.extend(node.elts)
+    return found
+
+
+def _assigned(ctx: Context, k: str) -> List[ast.AST]:
+    """What ``k`` may be assigned anywhere in the file (see :func:`_assigned_names`)."""
+    _assigned_names(ctx)
+    return ctx.memo["TV107 values"].get(k, [])  # type: ignore[union-attr]
+
+
+def _dict_value(ctx: Context, v: ast.AST) -> bool:
+    return isinstance(v, (ast.Dict, ast.DictComp)) or (isinstance(v, ast.Call) and (
+        (isinstance(v.func, ast.Name) and v.func.id in _DICT_CALLS)
+        or ctx.resolve(v.func) in _DICT_CALLS))
+
+
+def _loss_module(ctx: Context, v: ast.AST) -> bool:
+    return isinstance(v, ast.Call) and ctx.resolve(v.func) in _CLASS_LOSS_MODULES
 
 
 def _element(ctx: Context, node: ast.AST, seen: Set[str], depth: int) -> bool:
@@ -480,10 +512,10 @@ def _class_loss(ctx: Context, call: ast.Call) -> bool:
     k = key(func)
     if k is None or name is not None:
         return False
-    values = _values(ctx, k) if "." not in k else None
-    return bool(values) and all(
-        isinstance(v, ast.Call) and ctx.resolve(v.func) in _CLASS_LOSS_MODULES for v in values
-    )
+    if "." in k or not any(_loss_module(ctx, v) for v in _assigned(ctx, k)):
+        return False  # (without building a flow: no assignment of ``k`` is a loss)
+    values = _values(ctx, k)
+    return bool(values) and all(_loss_module(ctx, v) for v in values)
 
 
 def _mapping(ctx: Context, container: ast.AST) -> bool:
@@ -496,14 +528,7 @@ def _mapping(ctx: Context, container: ast.AST) -> bool:
         return True
     if "." in k:
         return False
-    _assigned_names(ctx)
-    if k not in ctx.memo["TV107 dicts"]:  # type: ignore[operator]
-        return False  # (never assigned a dict, a call, or a tuple to unpack)
+    if not any(_dict_value(ctx, v) for v in _assigned(ctx, k)):
+        return False  # (without building a flow: no assignment of ``k`` is a dict)
     values = _values(ctx, k)
-    return bool(values) and all(
-        isinstance(v, (ast.Dict, ast.DictComp))
-        or (isinstance(v, ast.Call) and (
-            (isinstance(v.func, ast.Name) and v.func.id in _DICT_CALLS)
-            or ctx.resolve(v.func) in _DICT_CALLS))
-        for v in values
-    )
+    return bool(values) and all(_dict_value(ctx, v) for v in values)
