@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Iterator, List, Optional, Sequence, Set
+from typing import Dict, Iterator, List, Optional, Sequence, Set
 
 from .._core import UNSAFE, Context, Fix, Report, rule
 from .._flow import Flow, key
@@ -126,13 +126,20 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
             if report is not None:
                 yield report
         return
-    if len(node.args) < 2 or not _class_loss(ctx, node):
+    if len(node.args) < 2:
         return
     target = node.args[1]
-    if isinstance(target, ast.Name) and not (
-            ctx.resolve(func) in _CLASS_LOSSES or _LOSS_TEXT.search(ctx.source.text(func))):
-        return  # (the marker of a loop variable's finding is the loss's name)
-    if not _one_d_element(ctx, target):
+    # the cheap tests of the target first: ``_class_loss`` and ``_one_d_element``
+    # may build the flow of the function
+    if isinstance(target, ast.Subscript):
+        if not _plain_index(target.slice):
+            return
+    elif isinstance(target, ast.Name):
+        if not (name in _CLASS_LOSSES or _LOSS_TEXT.search(ctx.source.text(func))):
+            return  # (the marker of a loop variable's finding is the loss's name)
+    else:
+        return
+    if not _class_loss(ctx, node) or not _one_d_element(ctx, target):
         return
     src = ctx.source
     fixed = f"{src.text(target)}.view(1)"
@@ -150,6 +157,9 @@ def _one_d_element(ctx: Context, target: ast.AST) -> bool:
         return _plain_index(target.slice) and _one_d(ctx, target.value, set(), 0)
     if not isinstance(target, ast.Name):
         return False
+    _assigned_names(ctx)
+    if target.id not in ctx.memo["TV107 loops"]:  # type: ignore[operator]
+        return False  # (only a ``for`` gives it a value that is an element)
     values = _values(ctx, target.id)
     return bool(values) and all(
         isinstance(v, tuple) and _one_d(ctx, v[1], {target.id}, 0) for v in values
@@ -181,9 +191,9 @@ def _item_report(ctx: Context, value: ast.AST, why: str) -> Report:
 def _dict_key(ctx: Context, container: ast.AST, index: ast.AST) -> Optional[Report]:
     if isinstance(index, (ast.Slice, ast.Tuple, ast.Constant)):
         return None
-    if not _element(ctx, index, set(), 0):
+    if not _mapping(ctx, container):  # (the cheaper test first)
         return None
-    if not _mapping(ctx, container):
+    if not _element(ctx, index, set(), 0):
         return None
     return _item_report(ctx, index, "hashes by identity as a dict key (KeyError)")
 
@@ -212,6 +222,8 @@ def _flows(ctx: Context) -> List[Flow]:
 def _values(ctx: Context, k: str) -> Optional[List[ast.AST]]:
     """What ``k`` is assigned (``=``, and the right side of an unpacking) in the
     function, or else at module level; ``None`` when it is also bound otherwise."""
+    if "." not in k and k not in _assigned_names(ctx):
+        return None  # (without building a flow: most names asked about are not assigned)
     for flow in _flows(ctx):
         defs = flow.defs(k)
         if not defs:
@@ -226,6 +238,82 @@ def _values(ctx: Context, k: str) -> Optional[List[ast.AST]]:
                 return None
         return values
     return None
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _assigned_names(ctx: Context) -> Set[str]:
+    """The names that an ``=``, an annotated assignment or a ``for`` binds
+    anywhere in the file (once per file): a name outside it has no value for
+    :func:`_values`.  Also kept: the names a ``for`` binds, and what each name
+    may be assigned (the value, or an element of a tuple or list value)."""
+    names = ctx.memo.get("TV107 assigned")
+    if names is None:
+        names = ctx.memo["TV107 assigned"] = set()
+        loops = ctx.memo["TV107 loops"] = set()
+        assigned: Dict[str, List[ast.AST]] = {}
+        ctx.memo["TV107 values"] = assigned
+        stack = [ctx.tree]
+        targets: List[tuple] = []  # (a target, its values, or ``None`` for a ``for``)
+        while stack:
+            node = stack.pop()
+            cls = node.__class__
+            if cls is ast.Assign or cls is ast.AnnAssign:
+                values = _candidates(node.value)  # type: ignore[attr-defined]
+                for target in getattr(node, "targets", None) or [node.target]:  # type: ignore
+                    targets.append((target, values))
+            elif cls is ast.For or cls is ast.AsyncFor:
+                targets.append((node.target, None))  # type: ignore[attr-defined]
+            if hasattr(node, "body"):  # (simple statements hold no statements)
+                for field in _BLOCKS:
+                    block = getattr(node, field, None)
+                    if block.__class__ is list:
+                        stack.extend(block)  # type: ignore[union-attr]
+        while targets:
+            target, values = targets.pop()
+            if isinstance(target, ast.Name):
+                names.add(target.id)
+                if values is None:
+                    loops.add(target.id)
+                else:
+                    assigned.setdefault(target.id, []).extend(values)
+            elif isinstance(target, (ast.Tuple, ast.List)):
+                targets.extend((elt, values) for elt in target.elts)
+            elif isinstance(target, ast.Starred):
+                targets.append((target.value, values))
+    return names  # type: ignore[return-value]
+
+
+def _candidates(value: Optional[ast.AST]) -> List[ast.AST]:
+    """What an assignment of ``value`` may bind a name to: ``value`` or, through
+    unpacking, an element of it (``a, b = {}, {}``)."""
+    found = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        found.append(node)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            stack.extend(node.elts)
+    return found
+
+
+def _assigned(ctx: Context, k: str) -> List[ast.AST]:
+    """What ``k`` may be assigned anywhere in the file (see :func:`_assigned_names`)."""
+    _assigned_names(ctx)
+    return ctx.memo["TV107 values"].get(k, [])  # type: ignore[union-attr]
+
+
+def _dict_value(ctx: Context, v: ast.AST) -> bool:
+    return isinstance(v, (ast.Dict, ast.DictComp)) or (isinstance(v, ast.Call) and (
+        (isinstance(v.func, ast.Name) and v.func.id in _DICT_CALLS)
+        or ctx.resolve(v.func) in _DICT_CALLS))
+
+
+def _loss_module(ctx: Context, v: ast.AST) -> bool:
+    return isinstance(v, ast.Call) and ctx.resolve(v.func) in _CLASS_LOSS_MODULES
 
 
 def _element(ctx: Context, node: ast.AST, seen: Set[str], depth: int) -> bool:
@@ -335,6 +423,8 @@ def _same(value: ast.AST, name: str) -> bool:
 def _reaching_values(ctx: Context, node: ast.Name, flow: Optional[Flow]) -> List[ast.AST]:
     """The values of the assignments of ``node`` that reach it (the function's
     flow, else every module-level one); ``[]`` when one is not an assignment."""
+    if node.id not in _assigned_names(ctx):
+        return []  # (without building a flow)
     flows = [flow] if flow is not None else _flows(ctx)
     for current in flows:
         defs = current.reaching(node) if current is flows[0] else current.defs(node.id)
@@ -422,10 +512,10 @@ def _class_loss(ctx: Context, call: ast.Call) -> bool:
     k = key(func)
     if k is None or name is not None:
         return False
-    values = _values(ctx, k) if "." not in k else None
-    return bool(values) and all(
-        isinstance(v, ast.Call) and ctx.resolve(v.func) in _CLASS_LOSS_MODULES for v in values
-    )
+    if "." in k or not any(_loss_module(ctx, v) for v in _assigned(ctx, k)):
+        return False  # (without building a flow: no assignment of ``k`` is a loss)
+    values = _values(ctx, k)
+    return bool(values) and all(_loss_module(ctx, v) for v in values)
 
 
 def _mapping(ctx: Context, container: ast.AST) -> bool:
@@ -438,11 +528,7 @@ def _mapping(ctx: Context, container: ast.AST) -> bool:
         return True
     if "." in k:
         return False
+    if not any(_dict_value(ctx, v) for v in _assigned(ctx, k)):
+        return False  # (without building a flow: no assignment of ``k`` is a dict)
     values = _values(ctx, k)
-    return bool(values) and all(
-        isinstance(v, (ast.Dict, ast.DictComp))
-        or (isinstance(v, ast.Call) and (
-            (isinstance(v.func, ast.Name) and v.func.id in _DICT_CALLS)
-            or ctx.resolve(v.func) in _DICT_CALLS))
-        for v in values
-    )
+    return bool(values) and all(_dict_value(ctx, v) for v in values)
