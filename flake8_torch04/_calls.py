@@ -1,4 +1,4 @@
-"""Small edits of calls shared by the rename-style rules (TV12x).
+"""Small edits of calls shared by the rename-style rules (TV10x-TV12x).
 
 Each helper returns ``None`` when it cannot make its edit cleanly (a comment
 in the text it would remove, a position it cannot find): the rule then
@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import List, Optional, Tuple
 
+from ._core import SAFE, Fix
 from ._source import Edit, has_comment
 
 
@@ -18,7 +19,14 @@ def arguments(call: ast.Call) -> List[ast.AST]:
 
 
 def keyword(call: ast.Call, name: str) -> Optional[ast.keyword]:
+    """The keyword argument ``name`` of the call, if it has one."""
     return next((kw for kw in call.keywords if kw.arg == name), None)
+
+
+def rename_keyword(ctx, kw: ast.keyword, new: str) -> Fix:
+    """A safe fix writing ``new`` for the keyword's name (``kw.arg`` starts the node)."""
+    line, col = ctx.source.start(kw)
+    return Fix((Edit((line, col), (line, col + len(kw.arg)), new),), SAFE)
 
 
 def plain_arguments(call: ast.Call) -> bool:

@@ -5,7 +5,7 @@ import ast
 from typing import Iterator
 
 from .._core import Context, Report, rule
-from .retain_variables import keyword, rename_keyword
+from .._calls import keyword, rename_keyword
 
 
 @rule("TV109")

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterator, Optional
+from typing import Iterator
 
-from .._core import SAFE, Context, Fix, Report, rule
-from .._source import Edit
+from .._calls import keyword, rename_keyword
+from .._core import Context, Report, rule
 
 #: functions that took ``retain_variables=`` (``E.backward`` is matched by name)
 _FUNCTIONS = ("torch.autograd.backward", "torch.autograd.grad")
@@ -64,17 +64,3 @@ def retain_variables(ctx: Context, node: ast.Call) -> Iterator[Report]:
         "use `retain_graph=`",
         rename_keyword(ctx, kw, "retain_graph"),
     )
-
-
-def keyword(node: ast.Call, name: str) -> Optional[ast.keyword]:
-    """The keyword argument ``name`` of the call, if it has one."""
-    for kw in node.keywords:
-        if kw.arg == name:
-            return kw
-    return None
-
-
-def rename_keyword(ctx: Context, kw: ast.keyword, new: str) -> Fix:
-    """A safe fix writing ``new`` for the keyword's name (``kw.arg`` starts the node)."""
-    line, col = ctx.source.start(kw)
-    return Fix((Edit((line, col), (line, col + len(kw.arg)), new),), SAFE)
