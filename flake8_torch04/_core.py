@@ -14,8 +14,10 @@ import ast
 import re
 from bisect import bisect_left, bisect_right
 from collections import deque
-from itertools import accumulate
-from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from itertools import accumulate, chain, repeat
+from typing import (
+    Callable, Deque, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple,
+)
 
 from . import _project, _resolve
 from ._nodes import HOLDS_STATEMENTS, node_fields
@@ -70,7 +72,7 @@ class Rule(record("code name check node_types markers")):
         return inspect.getdoc(self.check) or ""
 
 
-class Gate(record("code module node_types markers")):
+class Gate(record("code module node_types markers requires", defaults=((),))):
     """What the walker knows of a rule before it loads the rule's module.
 
     From ``rules.TABLE``: the ``module`` that defines the rule, the
@@ -89,6 +91,12 @@ class Gate(record("code module node_types markers")):
     walked); a plain regex announces every type the rule visits.  Markers must
     therefore be complete: a test checks each rule's fixtures with and
     without them.
+
+    ``requires``, when not empty, holds patterns one of which a file must
+    match for the rule to run at all: the precondition the rule itself tests
+    first (TV107 looks only at files that import torch; TV129 only at files
+    that make byte tensors), told to the gate so that the markers of a rule
+    that cannot find anything in the file lead the walker nowhere.
     """
 
     __slots__ = ()
@@ -106,7 +114,7 @@ def gates() -> Dict[str, Gate]:
         from .rules import TABLE
 
         table = {}  # (built whole before it is shared: a linter may run in threads)
-        for code, (module, node_types, markers) in sorted(TABLE.items()):
+        for code, (module, node_types, markers, *requires) in sorted(TABLE.items()):
             if not (len(code) == 5 and code.startswith("TV") and code[2:].isdigit()):
                 raise ValueError(f"bad rule code {code!r}")
             announced = tuple(
@@ -115,7 +123,8 @@ def gates() -> Dict[str, Gate]:
             for _, types in announced:
                 if not set(types) <= set(node_types):
                     raise ValueError(f"{code}: a marker announces a type the rule does not visit")
-            table[code] = Gate(code, module, tuple(node_types), announced)
+            table[code] = Gate(code, module, tuple(node_types), announced,
+                               tuple(requires[0]) if requires else ())
         _GATES = table
     return _GATES
 
@@ -308,7 +317,9 @@ class _Walker:
             self.masks = [masks[line] for line in self.marker_lines]
             self.every = None
         self.marker_count = len(self.marker_lines)
-        #: where the markers match (see :meth:`holds_hit`)
+        #: where the markers match (see :meth:`holds_hit`): their sorted offsets
+        #: in the text and the offset each line starts at (in bytes, as a
+        #: node's columns are)
         self.hits = hits
         #: the rules to call by node type, in the statement being walked
         self.dispatch: Dict[type, List[Rule]] = {}
@@ -444,9 +455,9 @@ class _Walker:
         end = getattr(node, "end_col_offset", None)
         if end is None:  # a node without a position
             return True
-        hits = self.hits
-        i = bisect_left(hits, node.lineno << 32 | node.col_offset)
-        return i < len(hits) and hits[i] < (node.end_lineno << 32 | end)
+        hits, starts = self.hits
+        i = bisect_left(hits, starts[node.lineno - 1] + node.col_offset)
+        return i < len(hits) and hits[i] < starts[node.end_lineno - 1] + end
 
     def dispatch_for(self, mask: int) -> Tuple[Dict[type, List[Rule]], bool]:
         """The rules to call by node type under ``mask``, and whether any of them
@@ -839,9 +850,11 @@ class _Search:
     """
 
     __slots__ = ("literal", "not_after", "member", "word_ends", "after", "regex", "words",
-                 "fold")
+                 "fold", "keys", "exact")
 
     def __init__(self, pattern: str) -> None:
+        #: the whole words one of which every match is, when they can be told
+        self.exact: Optional[FrozenSet[bytes]] = _whole_words(pattern)
         self.not_after: Optional[str] = None  # characters that may not come before
         self.member = False  # the literal must follow ``.`` (and blanks); report the ``.``
         for test, also in _LEADING_TESTS:
@@ -873,6 +886,24 @@ class _Search:
             alternatives = _alternatives(pattern)
             if alternatives is not None:
                 self.fold, self.words = alternatives
+        #: words of which every match holds one (see :class:`Words`), or ``None``
+        self.keys: Optional[Tuple[bytes, ...]] = None
+        leads = self.words if self.regex is not None else (self.literal,)
+        if leads and all(_WORDLIKE.fullmatch(lead) for lead in leads):
+            self.keys = tuple(lead.encode("ascii") for lead in leads)
+
+    def absent(self, words: "Words") -> bool:
+        """Whether the file whose :class:`Words` these are cannot match."""
+        if self.exact is not None and words.ascii:
+            return words.distinct.isdisjoint(self.exact)
+        keys = self.keys
+        if keys is None:
+            return False
+        found = words.lowered() if self.fold else words.joined
+        for key in keys:
+            if key in found:
+                return False
+        return True
 
     def offsets(self, text: str) -> List[int]:
         if self.regex is not None:
@@ -929,6 +960,42 @@ class _Search:
 
 
 _SEARCHES: Dict[str, _Search] = {}
+_WORDLIKE = re.compile(r"[A-Za-z0-9_]+")
+#: bytes that make up words (as ``\\w``, and every byte of a non-ASCII
+#: character, so that a word is never split): the others become blanks
+_WORD_BYTES = bytes(
+    c if c >= 128 or chr(c).isalnum() or c == 95 else 32 for c in range(256)
+)
+
+
+class Words:
+    """The distinct words of a text, joined by blanks: one pass over the text
+    (about the cost of one ``str.find``) and a split, after which asking
+    whether a word occurs costs next to nothing.
+
+    Most markers are words (``Variable``, ``retain_variables``), or start with
+    one (``append\\b``, ``.data``), and most files hold none of most of them:
+    a marker whose words are not among the file's (in any word: ``Variable``
+    in ``Variables``) cannot match, and its search of the text is skipped.
+    """
+
+    __slots__ = ("distinct", "joined", "ascii", "_lowered")
+
+    def __init__(self, text: str) -> None:
+        data = text.encode("utf-8", "surrogatepass").translate(_WORD_BYTES)
+        self.distinct = frozenset(data.split())
+        self.joined = b" ".join(self.distinct)
+        #: (a word of a pattern bounded by ``\\b`` is one of :attr:`distinct`
+        #: only in ASCII text: elsewhere a blank may not be an ASCII one)
+        self.ascii = text.isascii()
+        self._lowered: Optional[bytes] = None
+
+    def lowered(self) -> bytes:
+        if self._lowered is None:
+            self._lowered = self.joined.lower()
+        return self._lowered
+
+
 _GROUP = re.compile(r"(\\b)?\(\?(i)?:([\w|?]+)\)")
 
 
@@ -954,13 +1021,73 @@ def _alternatives(pattern: str) -> Optional[Tuple[bool, Tuple[str, ...]]]:
     return bool(group.group(2)), tuple(sorted(words))
 
 
-def match_offsets(text: str, pattern: str) -> List[int]:
-    """Offsets where ``pattern`` matches ``text`` (patterns that cannot overlap themselves)."""
+#: how a pattern may start so that its first word is a whole word
+_WORD_STARTS = (r"\b", r"(?<![\w.])", _MEMBER)
+#: how it may end after its last word: ``\b``, or blanks and a call
+_WORD_ENDS = (r"\b", r"[\s\\]*\(")
+
+
+def _whole_words(pattern: str) -> Optional[FrozenSet[bytes]]:
+    """The words one of which every match of ``pattern`` is, whole (``\\bload\\b``:
+    ``load``; ``\\b(?:train|test)_(?:data|labels)\\b``: four words); ``None``
+    when the pattern is not so made."""
+    start = next((s for s in _WORD_STARTS if pattern.startswith(s)), None)
+    end = next((e for e in _WORD_ENDS if pattern.endswith(e)), None)
+    if start is None or end is None:
+        return None
+    words = _expand(pattern[len(start):len(pattern) - len(end)])
+    if not words or "" in words:
+        return None
+    return frozenset(w.encode("ascii") for w in words)
+
+
+def _expand(core: str) -> Optional[List[str]]:
+    """Every string a pattern made of word characters, ``(?:a|b)`` groups and
+    ``?`` can match, or ``None`` (another construct, or too many)."""
+    out = [""]
+    i = 0
+    while i < len(core):
+        if core.startswith("(?:", i):
+            close = core.find(")", i)
+            inner = core[i + 3:close]
+            if close == -1 or "(" in inner:
+                return None
+            alternatives: List[str] = []
+            for alternative in inner.split("|"):
+                expanded = _expand(alternative)
+                if expanded is None:
+                    return None
+                alternatives.extend(expanded)
+            i = close + 1
+        elif core[i].isascii() and (core[i].isalnum() or core[i] == "_"):
+            alternatives = [core[i]]
+            i += 1
+        else:
+            return None
+        if core[i:i + 1] == "?":
+            alternatives.append("")
+            i += 1
+        out = [a + b for a in out for b in alternatives]
+        if len(out) > 256:
+            return None
+    return out
+
+
+def _search(pattern: str) -> _Search:
     search = _SEARCHES.get(pattern)
     if search is None:
         if len(_SEARCHES) > 2000:  # aliases are names from the code: keep it bounded
             _SEARCHES.clear()
         search = _SEARCHES[pattern] = _Search(pattern)
+    return search
+
+
+def match_offsets(text: str, pattern: str, words: Optional[Words] = None) -> List[int]:
+    """Offsets where ``pattern`` matches ``text`` (patterns that cannot overlap
+    themselves); ``words``, the text's :class:`Words`, may rule a search out."""
+    search = _search(pattern)
+    if words is not None and search.absent(words):
+        return []
     return search.offsets(text)
 
 
@@ -968,32 +1095,112 @@ def match_offsets(text: str, pattern: str) -> List[int]:
 _WALK = (None, ())
 
 
+class _Plan:
+    """The markers of a selection of rules, arranged to search a file for them fast.
+
+    Each distinct pattern is searched once per file (``Variable`` is a marker
+    of two rules), and only when the file's :class:`Words` allow a match: a
+    pattern of whole words (``\\bload\\b``) by their presence among the
+    file's words (one set intersection for all such patterns), a pattern that
+    starts with a word (``Variable``, ``append\\b``) by that word's presence in
+    any of them; the others (``\\[``, ``\\+``) are always searched.
+    """
+
+    __slots__ = ("searches", "by_word", "keyed", "always", "markers", "requires")
+
+    def __init__(self, selected: Sequence[Gate]) -> None:
+        index: Dict[str, int] = {}
+        #: the distinct patterns' searches, by index
+        self.searches: List[_Search] = []
+        #: per rule (in the order selected): ``(pattern index, node types)`` pairs
+        self.markers: List[List[Tuple[int, tuple]]] = []
+        #: per rule: the indices of the patterns one of which the file must match
+        self.requires: List[Tuple[int, ...]] = []
+
+        def number(pattern: str) -> int:
+            if pattern not in index:
+                index[pattern] = len(self.searches)
+                self.searches.append(_search(pattern))
+            return index[pattern]
+
+        for gate in selected:
+            self.markers.append([(number(pattern), types) for pattern, types in gate.markers])
+            self.requires.append(tuple(number(pattern) for pattern in gate.requires))
+        self.by_word: Dict[bytes, List[int]] = {}
+        self.keyed: List[Tuple[int, _Search]] = []
+        self.always: List[int] = []
+        for i, search in enumerate(self.searches):
+            if search.exact is not None:
+                for word in search.exact:
+                    self.by_word.setdefault(word, []).append(i)
+            if search.keys is not None:
+                self.keyed.append((i, search))
+            elif search.exact is None:
+                self.always.append(i)
+
+    def search(self, text: str, words: "Words") -> Dict[int, List[int]]:
+        """The offsets of every pattern that matches ``text``, by index."""
+        if words.ascii:
+            candidates = set(self.always)
+            for word in words.distinct.intersection(self.by_word):
+                candidates.update(self.by_word[word])
+            candidates.update(
+                i for i, search in self.keyed
+                if search.exact is None and not search.absent(words)
+            )
+        else:  # (whole words cannot be told apart in it: see ``Words.ascii``)
+            candidates = set(self.always)
+            candidates.update(i for i, search in self.keyed if not search.absent(words))
+        found = {}
+        searches = self.searches
+        for i in candidates:
+            offsets = searches[i].offsets(text)
+            if offsets:
+                found[i] = offsets
+        return found
+
+
+_PLANS: Dict[Tuple[str, ...], _Plan] = {}
+
+
+def _plan(selected: Sequence[Gate]) -> _Plan:
+    key = tuple(gate.code for gate in selected)
+    plan = _PLANS.get(key)
+    if plan is None:
+        if len(_PLANS) > 64:
+            _PLANS.clear()
+        plan = _PLANS[key] = _Plan(selected)
+    return plan
+
+
 def _gate(selected: List[Gate], lines: Sequence[str], text: str):
     """What the markers announce, line by line.
 
     Returns the licences -- ``(gate, node types)`` pairs, bit ``i`` of a mask
     standing for ``licences[i]`` --, a map from each line that matches a
-    marker to the mask of what it announces, and the sorted positions of the
-    matches (``line << 32 | byte column``); ``None`` when no rule's marker
+    marker to the mask of what it announces, and where the matches are: their
+    sorted offsets in the text and the offset each line starts at, counted in
+    UTF-8 bytes (as a node's columns are); ``None`` when no rule's marker
     matches at all.
     """
+    plan = _plan(selected)
+    words = Words(text)
+    found = plan.search(text, words)
+    if not found:
+        return None
     licences: List[tuple] = [_WALK]
     announced: List[Tuple[int, List[int]]] = []
     full = 0  # every active rule, all its node types
-    searched: Dict[str, List[int]] = {}  # (``Variable`` is a marker of two rules)
-    for gate in selected:
-        found = []
-        for pattern, types in gate.markers:
-            offsets = searched.get(pattern)
-            if offsets is None:
-                offsets = searched[pattern] = match_offsets(text, pattern)
-            found.append((types, offsets))
-        if not any(offsets for _, offsets in found):
+    for gate, markers, requires in zip(selected, plan.markers, plan.requires):
+        if not any(i in found for i, _ in markers):
+            continue
+        if requires and not any(i in found for i in requires):
             continue
         rule_bit = 1 << len(licences)
         full |= rule_bit
         licences.append((gate, gate.node_types))
-        for types, offsets in found:
+        for i, types in markers:
+            offsets = found.get(i)
             if offsets:
                 bit = rule_bit
                 if types != gate.node_types:
@@ -1003,24 +1210,33 @@ def _gate(selected: List[Gate], lines: Sequence[str], text: str):
     if not full:
         return None
     for marker in _CORE_MARKERS:
-        announced.append((1, match_offsets(text, marker)))
+        announced.append((1, match_offsets(text, marker, words)))
     for alias in _aliases(text):
-        announced.append((full, match_offsets(text, rf"\b{alias}\b")))
+        announced.append((full, match_offsets(text, rf"\b{alias}\b", words)))
     ends = [0, *accumulate(map(len, lines))]  # the offset each line starts at
     masks: Dict[int, int] = {}
-    hits: List[int] = []
-    ascii = text.isascii()
     for bit, offsets in announced:
-        for offset in offsets:
-            line = bisect_right(ends, offset)
-            masks[line] = masks.get(line, 0) | bit
-            col = offset - ends[line - 1]
-            if not ascii and line <= len(lines) and not lines[line - 1].isascii():
-                # a node's columns are bytes
-                col = len(lines[line - 1][:col].encode("utf-8", "replace"))
-            hits.append(line << 32 | col)
-    hits.sort()
-    return licences, masks, hits
+        if offsets:
+            for line in set(map(bisect_right, repeat(ends, len(offsets)), offsets)):
+                masks[line] = masks.get(line, 0) | bit
+    hits = sorted(chain.from_iterable(offsets for _, offsets in announced))
+    if not text.isascii():  # a node's columns count bytes: so must the positions
+        ends, hits = _byte_positions(lines, ends, hits)
+    return licences, masks, (hits, ends)
+
+
+def _byte_positions(lines: Sequence[str], ends: List[int], hits: List[int]):
+    """The offsets each line starts at and ``hits`` (sorted offsets), counted in
+    UTF-8 bytes rather than characters."""
+    byte_ends = [0, *accumulate(len(line.encode("utf-8", "surrogatepass")) for line in lines)]
+    converted = []
+    for offset in hits:
+        line = bisect_right(ends, offset)
+        col = offset - ends[line - 1]
+        if line <= len(lines) and not lines[line - 1].isascii():
+            col = len(lines[line - 1][:col].encode("utf-8", "surrogatepass"))
+        converted.append(byte_ends[line - 1] + col)
+    return byte_ends, converted
 
 
 def check(

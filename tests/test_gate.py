@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flake8_torch04._core import (
-    _CORE_MARKERS, _aliases, _imports_torch, all_rules, check_source, gates, match_offsets,
+    _CORE_MARKERS, Words, _aliases, _imports_torch, _search, _whole_words, all_rules,
+    check_source, gates, match_offsets,
 )
 
 #: text made of the pieces markers look for, so matches and near-misses are common
@@ -198,3 +199,99 @@ def test_only_the_rules_whose_markers_match_are_loaded(source, loaded):
                          check=True).stdout.split("\n")
     assert out[0] == repr(loaded)
     assert out[1] == str(bool(loaded) and loaded != ["volatile"])
+
+
+#: pieces around the words of markers (whole, inside longer words, after a
+#: dot, beside non-ASCII letters and blanks)
+WORD_PIECES = st.sampled_from([
+    "load", "loads", "_load", "load_", ".", " ", "\n", "(", "eig", "weight", "in", "print",
+    "normal", "normal_", "train", "_", "data", "labels", "test", "byte", "Byte", "Tensor",
+    "uint8", "é", "\u00a0", "\u3000", "type", "Loss", "CRIT", "dump", "dumps", "add", "sub_",
+    "Variable", "torch", "[", "0", "]", "+", "\\", "\t", "ß", "1",
+])
+WORD_TEXTS = st.lists(WORD_PIECES, max_size=30).map("".join)
+
+
+def all_patterns():
+    """Every marker and precondition pattern of the table, and the core markers."""
+    found = set(_CORE_MARKERS)
+    for gate in gates().values():
+        found.update(pattern for pattern, _ in gate.markers)
+        found.update(gate.requires)
+    return sorted(found)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=WORD_TEXTS)
+def test_the_words_of_a_text_never_rule_out_a_match(text):
+    """``Words`` lets the gate skip a pattern's search: only where it cannot match."""
+    words = Words(text)
+    for pattern in all_patterns():
+        if _search(pattern).absent(words):
+            assert re.search(pattern, text) is None, pattern
+        assert match_offsets(text, pattern, words) == match_offsets(text, pattern), pattern
+
+
+@pytest.mark.parametrize("pattern, words", [
+    (r"\bload\b", {"load"}),
+    (r"\.[\s\\]*data\b", {"data"}),
+    (r"(?<![\w.])type[\s\\]*\(", {"type"}),
+    (r"\b(?:get|pop|dumps?)\b", {"get", "pop", "dump", "dumps"}),
+    (r"\b(?:add|sub)_?\b", {"add", "add_", "sub", "sub_"}),
+    (r"\b(?:train|test)_(?:data|labels)\b", {"train_data", "train_labels", "test_data",
+                                             "test_labels"}),
+    ("Variable", None),  # also inside a longer word
+    (r"\bappend", None),  # (no end)
+    (r"\[", None),
+    (r"\b(?:a|b)+\b", None),
+])
+def test_whole_words_of_a_pattern(pattern, words):
+    expected = None if words is None else {w.encode() for w in words}
+    assert _whole_words(pattern) == expected
+
+
+@pytest.mark.parametrize("source, loaded", [
+    # TV129's `[` and TV107's `[` lead nowhere without their preconditions
+    ("x = y[0]\nz = w[i]\n", ["scalar_extraction"]),
+    ("import torch\nx = y[i]\n", ["tensor_element"]),
+    ("import torch\nm = x.byte()\ny = x[m]\n", ["byte_masks", "tensor_element"]),
+])
+def test_a_rule_whose_precondition_fails_is_not_loaded(source, loaded):
+    script = (
+        "import sys\n"
+        "from flake8_torch04._core import check_source\n"
+        f"check_source({source!r})\n"
+        "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules"
+        " if m.startswith('flake8_torch04.rules.')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    assert out[0] == repr(loaded)
+
+
+def test_preconditions_are_what_the_rules_test_first():
+    """A precondition in the table must be implied by the rule's own first test
+    (else the gate would hide findings): TV129 requires its byte text, TV107 torch."""
+    from flake8_torch04.rules import byte_masks
+
+    assert set(gates()["TV129"].requires) == set(byte_masks._BYTE_TEXT.pattern.split("|"))
+    assert gates()["TV107"].requires == (r"\btorch\b",)
+    # every text that imports torch holds the word
+    for text in ("import torch\n", "from torch.autograd import Variable\n", "import torch.nn as nn\n"):
+        assert _imports_torch(text) and re.search(r"\btorch\b", text)
+
+
+@pytest.mark.parametrize("source", [
+    "from torch.autograd import Variable\nx = ('é' + str(Variable(y)), 'ß')\n",
+    "from torch.autograd import Variable\n# é\nx = f('日本', g(Variable(y)), 'é')\n",
+    "from torch.autograd import Variable\nx = {'é': h(0), 'k': [Variable(y), 'ü']}\n",
+    "import torch\nv = torch.autograd.Variable(x, volatile=True)  # é\ns = '日' + str(loss.data[0])\n",
+])
+def test_the_walk_finds_what_the_markers_announce_in_non_ascii_text(source):
+    """A node's columns count UTF-8 bytes: the gate's match positions must too."""
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    from flake8_torch04._core import check
+
+    gated = check(tree, lines)
+    assert gated and gated == check(tree, lines, prefilter=False)

@@ -6,14 +6,15 @@ the sections ``## What it does``, ``## Why is this bad?``, ``## Example``,
 ``Use instead:`` and ``## Fix safety``.
 
 ``TABLE`` gives, for each code, that module, the node types the rule
-visits and its markers (see ``_core.Gate``).  The markers are searched in a
+visits, its markers and, optionally, what a file must hold for the rule to
+find anything in it at all (see ``_core.Gate``).  The markers are searched in a
 file's text before any rule module is imported, and only the modules of the
 rules whose markers match are loaded: an editor that runs flake8 on a file
 that no marker matches never pays for loading the rules.
 """
 import ast
 
-#: code: (module, node types, markers)
+#: code: (module, node types, markers[, requires])
 TABLE = {
     "TV001": ("variable_wrap", (ast.Call,), ("Variable",)),
     "TV002": ("volatile", (ast.Call, ast.Attribute), ("volatile", (r"Variable", ast.Call))),
@@ -65,6 +66,7 @@ TABLE = {
     # a finding is a loss target or a key written ``x[i]`` (``[``), a loop variable
     # given to a loss named so, a key in ``in``, or a key / value handed to
     # ``get``/``pop``/``setdefault``/``json.dump(s)``
+    # (only in files that import torch: ``import torch...`` or ``from torch...``)
     "TV107": (
         "tensor_element", (ast.Call, ast.Subscript, ast.Compare), (
             r"\[",
@@ -72,6 +74,7 @@ TABLE = {
             (r"\bin\b", ast.Compare),
             (r"\b(?:get|pop|setdefault|dumps?)\b", ast.Call),
         ),
+        (r"\btorch\b",),
     ),
     "TV111": (
         "removed_apis", (ast.Import, ast.ImportFrom, ast.Attribute, ast.Call),
@@ -93,11 +96,13 @@ TABLE = {
     "TV126": ("scalar_overloads", (ast.Call,), (r"\b(?:add|sub|addcmul|addcdiv)_?\b",)),
     "TV127": ("saved_variables", (ast.Attribute, ast.Name), ("saved_variables", "Container")),
     "TV128": ("dataset_attributes", (ast.Attribute,), (r"\b(?:train|test)_(?:data|labels)\b",)),
+    # (only in files that make byte tensors: ``byte_masks._BYTE_TEXT``)
     "TV129": (
         "byte_masks", (ast.Subscript, ast.Call),
         (
             (r"\[", ast.Subscript),
             (r"\b(?:masked_fill|masked_select|masked_scatter|where)", ast.Call),
         ),
+        (r"\bbyte\b", "ByteTensor", "uint8"),
     ),
 }
