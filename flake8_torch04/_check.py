@@ -8,7 +8,7 @@ import os
 from collections import Counter
 from typing import List, NamedTuple, Optional, Tuple
 
-from ._core import Finding
+from ._core import Finding, collector_off
 from ._files import CannotParse, Document
 from ._fix import Analysis, Dropped, _fix_key, fix_text, parse
 from ._rescue import rescue, rescued_findings
@@ -213,7 +213,9 @@ def check_file(path: str, options: Options, stdin: Optional[bytes] = None,
         else:
             data = stdin
         doc = Document(data, name)
-        return check_document(doc, options)._replace(original=data)
+        with collector_off():  # (the file's trees: see ``_core.collector_off``)
+            result = check_document(doc, options)
+        return result._replace(original=data)
     except CannotParse as exc:
         return FileResult(name, [], Counter(), error=str(exc))
     except OSError as exc:

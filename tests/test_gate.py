@@ -277,7 +277,8 @@ def test_preconditions_are_what_the_rules_test_first():
     assert set(gates()["TV129"].requires) == set(byte_masks._BYTE_TEXT.pattern.split("|"))
     assert gates()["TV107"].requires == (r"\btorch\b",)
     # every text that imports torch holds the word
-    for text in ("import torch\n", "from torch.autograd import Variable\n", "import torch.nn as nn\n"):
+    for text in ("import torch\n", "from torch.autograd import Variable\n",
+                 "import torch.nn as nn\n"):
         assert _imports_torch(text) and re.search(r"\btorch\b", text)
 
 
@@ -285,7 +286,8 @@ def test_preconditions_are_what_the_rules_test_first():
     "from torch.autograd import Variable\nx = ('é' + str(Variable(y)), 'ß')\n",
     "from torch.autograd import Variable\n# é\nx = f('日本', g(Variable(y)), 'é')\n",
     "from torch.autograd import Variable\nx = {'é': h(0), 'k': [Variable(y), 'ü']}\n",
-    "import torch\nv = torch.autograd.Variable(x, volatile=True)  # é\ns = '日' + str(loss.data[0])\n",
+    "import torch\nv = torch.autograd.Variable(x, volatile=True)  # é\n"
+    "s = '日' + str(loss.data[0])\n",
 ])
 def test_the_walk_finds_what_the_markers_announce_in_non_ascii_text(source):
     """A node's columns count UTF-8 bytes: the gate's match positions must too."""
