@@ -4,6 +4,7 @@ No test times anything: each counts the work (scope walks, regex searches)
 and asserts it does not grow with the number of findings.  The seconds are
 in ``bench/benchmark.py``.
 """
+import ast
 import re
 
 from flake8_torch04 import _noqa
@@ -86,3 +87,87 @@ def test_noqa_reading_is_unchanged():
     assert not noqa.suppresses(4, "TV001")
     assert noqa.suppresses(5, "TV002") and not noqa.suppresses(5, "TV001")
     assert re.search("noqa", lines[0])
+
+
+#: a file whose check builds data-flow facts (TV003's accumulator, TV107's
+#: loss target, TV002's training function) and resolves names
+FLOWING = '''\
+import torch
+import torch.nn.functional as F
+from torch.autograd import Variable
+
+def train(model, loader, opt):
+    total = 0
+    for x, y in loader:
+        out = model(Variable(x))
+        target = torch.LongTensor([1, 2])
+        loss = F.nll_loss(out, target[0])
+        loss.backward()
+        total += loss.data[0]
+    return total
+
+def evaluate(model, x):
+    v = Variable(x, volatile=True)
+    return model(v).data[0]
+
+
+class Net(torch.nn.Module):
+    def __init__(self, n):
+        super(Net, self).__init__()
+        self.fc = torch.nn.Linear(n, n)
+        self.softmax = torch.nn.LogSoftmax()
+
+    def forward(self, a, b):
+        joined = torch.cat((a, b), 1)
+        return self.softmax(self.fc(joined))
+
+    def init_hidden(self, n):
+        return Variable(torch.zeros(1, n))
+'''
+
+
+def test_a_checked_files_tree_is_freed_when_the_check_returns():
+    """No cycle made by the rules keeps the tree alive: freed by reference
+    counting, a file's tree never reaches the cyclic collector (which would
+    scan it again and again while later files are checked)."""
+    import gc
+    import weakref
+
+    from flake8_torch04._core import check
+    from flake8_torch04._source import lines_of
+
+    enabled = gc.isenabled()
+    gc.disable()  # (a collection would hide a cycle: only reference counting frees here)
+    try:
+        tree = ast.parse(FLOWING)
+        # (``Load``, ``Add`` and the like are shared singletons: only nodes with a position)
+        nodes = [weakref.ref(node) for node in ast.walk(tree) if hasattr(node, "lineno")]
+        assert len(nodes) > 60
+        findings = check(tree, lines_of(FLOWING), "train.py")
+        assert {f.code for f in findings} >= {"TV001", "TV002", "TV003", "TV123"}
+        del tree
+        alive = sum(ref() is not None for ref in nodes)
+    finally:
+        if enabled:
+            gc.enable()
+    assert alive == 0
+
+
+def test_check_leaves_the_collector_as_it_found_it():
+    import gc
+
+    from flake8_torch04._core import check
+    from flake8_torch04._source import lines_of
+
+    seen = []
+    original = gc.disable
+
+    for state in (True, False):
+        (gc.enable if state else gc.disable)()
+        try:
+            check(ast.parse(FLOWING), lines_of(FLOWING))
+            seen.append(gc.isenabled())
+        finally:
+            gc.enable()
+    assert seen == [True, False]
+    assert gc.disable is original
