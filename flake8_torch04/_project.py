@@ -830,17 +830,20 @@ def attribute(path: str, name: str, star: bool = False) -> Tuple[bool, Optional[
         return False, None
     _BUSY.add(key)
     try:
-        found, what = _attribute(path, name, star)
+        found, what = _attribute(path, name, star, stamp)
     finally:
         _BUSY.discard(key)
     _ATTRIBUTES[key] = (stamp, found, what)
     return found, what
 
 
-def _attribute(path: str, name: str, star: bool) -> Tuple[bool, Optional[str]]:
-    if star and name.startswith("_") and "__all__" not in (_text(path) or ""):
+def _attribute(path: str, name: str, star: bool,
+               stamp: Optional[Tuple[int, int]]) -> Tuple[bool, Optional[str]]:
+    if stamp is None:
+        return False, None  # (no such file: nothing to read)
+    text = _text(path, stamp) or ""  # (one ``os.stat`` per lookup, in :func:`attribute`)
+    if star and name.startswith("_") and "__all__" not in text:
         return False, None
-    text = _text(path) or ""
     stars = [m.start() for m in _STAR.finditer(text)]
     sites = _binding_lines(text, name) if name in text else []
     if sites and not (star and "__all__" in text) and not any(i for _, i in sites):
@@ -849,7 +852,7 @@ def _attribute(path: str, name: str, star: bool) -> Tuple[bool, Optional[str]]:
             # (``None`` whatever it is), no need to build the module to say so
             return True, None
     if stars or sites:
-        inner = module(path)
+        inner = module(path, stamp)
         if inner is not None:
             if star and inner.all_names is not None and name not in inner.all_names:
                 return False, None
