@@ -117,8 +117,21 @@ def _isdir(path: str) -> bool:
     return found
 
 
+_ROOTS: Dict[str, str] = {}
+
+
 def root_of(path: str) -> str:
     """The directory on ``sys.path`` when ``path`` runs: above its packages."""
+    if not os.path.isabs(path):  # (it depends on the working directory)
+        return _root_of(path)
+    key = os.path.dirname(path)
+    found = _ROOTS.get(key)
+    if found is None:
+        found = _ROOTS[key] = _root_of(path)
+    return found
+
+
+def _root_of(path: str) -> str:
     directory = os.path.dirname(os.path.abspath(path))
     while _isfile(os.path.join(directory, "__init__.py")):
         parent = os.path.dirname(directory)
