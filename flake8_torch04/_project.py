@@ -166,6 +166,9 @@ def package_of(path: str) -> str:
 
 
 _FOUND: Dict[Tuple[str, Optional[str], int], Optional[str]] = {}
+#: the same by the directory of an absolute file name (the files of a directory
+#: share it), before the test that the module is not the importing file itself
+_FOUND_IN: Dict[Tuple[str, Optional[str], int], Optional[str]] = {}
 
 
 def find(filename: str, module: Optional[str], level: int = 0) -> Optional[str]:
@@ -175,7 +178,17 @@ def find(filename: str, module: Optional[str], level: int = 0) -> Optional[str]:
     if found is False:
         if len(_FOUND) > 100000:
             _FOUND.clear()
-        found = _FOUND[key] = _find(filename, module, level)
+            _FOUND_IN.clear()
+        if os.path.isabs(filename):
+            shared = (os.path.dirname(filename), module, level)
+            found = _FOUND_IN.get(shared, False)
+            if found is False:
+                found = _FOUND_IN[shared] = _find(filename, module, level, itself=False)
+            if found is not None and not level and found == os.path.abspath(filename):
+                found = None  # a script named like the package it imports
+        else:
+            found = _find(filename, module, level)
+        _FOUND[key] = found
     return found
 
 
@@ -184,7 +197,9 @@ def find(filename: str, module: Optional[str], level: int = 0) -> Optional[str]:
 _INSTALLED = frozenset(("site-packages", "dist-packages"))
 
 
-def _find(filename: str, module: Optional[str], level: int = 0) -> Optional[str]:
+def _find(filename: str, module: Optional[str], level: int = 0,
+          itself: bool = True) -> Optional[str]:
+    """(``itself``: ``None`` when the module found is ``filename``, see :func:`find`)"""
     parts = module.split(".") if module else []
     root = root_of(filename)
     if os.path.basename(root) in _INSTALLED:
@@ -203,7 +218,7 @@ def _find(filename: str, module: Optional[str], level: int = 0) -> Optional[str]
     here = os.path.dirname(os.path.abspath(filename))
     if found is None and here != root:
         found = _module_in(here, parts)  # Python 2's implicit relative import
-    if found is not None and os.path.abspath(found) == os.path.abspath(filename):
+    if itself and found is not None and os.path.abspath(found) == os.path.abspath(filename):
         return None  # a script named like the package it imports
     return found
 
@@ -850,6 +865,19 @@ def attribute(path: str, name: str, star: bool = False) -> Tuple[bool, Optional[
     return found, what
 
 
+#: path -> ((size, mtime), where its star imports are in its text)
+_STARS: Dict[str, Tuple[Tuple[int, int], List[int]]] = {}
+
+
+def _stars(path: str, stamp: Tuple[int, int], text: str) -> List[int]:
+    cached = _STARS.get(path)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    found = [m.start() for m in _STAR.finditer(text)]
+    _STARS[path] = (stamp, found)
+    return found
+
+
 def _attribute(path: str, name: str, star: bool,
                stamp: Optional[Tuple[int, int]]) -> Tuple[bool, Optional[str]]:
     if stamp is None:
@@ -857,7 +885,7 @@ def _attribute(path: str, name: str, star: bool,
     text = _text(path, stamp) or ""  # (one ``os.stat`` per lookup, in :func:`attribute`)
     if star and name.startswith("_") and "__all__" not in text:
         return False, None
-    stars = [m.start() for m in _STAR.finditer(text)]
+    stars = _stars(path, stamp, text)
     sites = _binding_lines(text, name) if name in text else []
     if sites and not (star and "__all__" in text) and not any(i for _, i in sites):
         if not stars or stars[-1] < sites[0][0]:

@@ -575,3 +575,13 @@ def test_the_standard_library_summary_is_astroid_s(tmp_path):
         compared += 1
     # (``match`` needs Python 3.10, ``except*`` 3.11)
     assert compared == len(paths) - (sys.version_info < (3, 10)) - (sys.version_info < (3, 11))
+
+
+def test_a_module_found_for_a_directory_is_not_the_importing_file_itself(tmp_path):
+    """``find`` shares what it found among the files of a directory, but a
+    script importing its own name (``import model`` in ``model.py``) finds nothing."""
+    write(tmp_path, {"model.py": "import model\n", "train.py": "import model\n"})
+    model, train = str(tmp_path / "model.py"), str(tmp_path / "train.py")
+    assert _project.find(model, "model") is None
+    assert _project.find(train, "model") == model
+    assert _project.find(model, "model") is None
