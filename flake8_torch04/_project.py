@@ -395,7 +395,7 @@ def summary(path: str, tree: ast.Module, walrus: bool = True) -> Tuple[Module, b
     return result, settled
 
 
-_BLOCKS = (ast.If, ast.Try, ast.With, ast.For, ast.While)
+_BLOCKS = (ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)
 
 
 def _module_imports(tree: ast.Module) -> List[ast.stmt]:

@@ -543,6 +543,43 @@ TRICKY = {
             case Point(x=px) | (px as alias):
                 pass
         """,
+    "async blocks at module level": """\
+        async with a as b:
+            from torch.autograd import Variable
+        async for c in d:
+            import torch.nn as nn
+            Variable = 1
+        """,
+    "relative imports and chains": """\
+        from . import a
+        from .a import *
+        from .. import up
+        import pkg.a, os.path as osp
+        import pkg.a as a2; a2 = 1
+        *s1, s2 = t = u = v
+        with ctx as obj.attr, ctx as lst[0]:
+            pass
+        w = [[(x3 := i) for i in j] for j in k]
+        g = (lambda: (y3 := 1))
+        h = lambda: [(z3 := i) for i in j]
+        global q
+        q = 1
+        del __all__
+        """,
+    "decorated class and comments between decorators": """\
+        from torch import nn
+        @a.b(
+            # a comment
+            c,
+        )
+        # between
+        @d
+        class nn:
+            pass
+        from torch.nn import functional
+        @decorate
+        def functional(): pass
+        """,
     "try star": """\
         try:
             from torch.autograd import Variable
