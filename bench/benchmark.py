@@ -453,7 +453,7 @@ def summaries_section(files: Sequence[Path]) -> None:
     checkout()
     from flake8_torch04 import _project
 
-    compared = differences = computed = inferred = 0
+    compared = differences = computed = inferred = checked = wrong = 0
     for path in files:
         parsed = _project.parse(str(path))
         if parsed is None:
@@ -467,12 +467,39 @@ def summaries_section(files: Sequence[Path]) -> None:
             same = same and got.all_names == expected.all_names
         else:  # astroid read no computed ``__all__`` before: now its inference does
             computed += 1
-            inferred += _project._inferred_all(str(path), text, tree) is not None
+            names = _project._inferred_all(str(path), text, tree)
+            inferred += names is not None
+            real = imported_all(path) if names is not None else None
+            if real is not None:  # installed software: compare with the module's own
+                checked += 1
+                if real != names:
+                    wrong += 1
+                    print(f"    inferred __all__ differs from the imported one: {path}")
         if not same:
             differences += 1
             print(f"    differs: {path}")
     print(f"    summaries: {compared} modules compared with astroid's, {differences} "
-          f"differences; {computed} computed __all__, {inferred} inferred by astroid")
+          f"differences; {computed} computed __all__, {inferred} inferred by astroid, "
+          f"{checked} of them imported: {wrong} differ")
+
+
+def imported_all(path: Path) -> Optional[set]:
+    """``__all__`` of an installed module, imported (``None`` outside site-packages)."""
+    import importlib
+    import warnings
+
+    parts = path.with_suffix("").parts
+    if "site-packages" not in parts:
+        return None
+    name = parts[len(parts) - parts[::-1].index("site-packages"):]
+    if name[-1] == "__init__":
+        name = name[:-1]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return set(importlib.import_module(".".join(name)).__all__)
+    except BaseException:  # (a module that cannot be imported here)
+        return None
 
 
 def main(argv=None) -> int:

@@ -625,11 +625,11 @@ def _literal_all(alls: List[Tuple[str, Optional[ast.AST]]]) -> Optional[Set[str]
 
 
 def _all_changed(tree: ast.Module) -> bool:
-    """Whether a module-level statement calls a method of ``__all__``
-    (``__all__.extend(...)``): the literal is not all of it."""
-    for stmt in tree.body:
-        if stmt.__class__ is ast.Expr and stmt.value.__class__ is ast.Call:
-            func = stmt.value.func
+    """Whether the module's top level calls a method of ``__all__``
+    (``__all__.extend(...)``, in a loop too): the literal is not all of it."""
+    for node in ast.walk(tree):
+        if node.__class__ is ast.Call:
+            func = node.func
             if func.__class__ is ast.Attribute and func.value.__class__ is ast.Name and (
                     func.value.id == "__all__"):
                 return True
@@ -680,13 +680,21 @@ def _astroid_tree(manager, path: str, text: str, tree: ast.Module):
     return built
 
 
+_ALL_MENTION = re.compile(r"(?<![\w.])__all__\b")
+
+
 def _inferred_all(path: str, text: str, tree: ast.Module) -> Optional[Set[str]]:
     """A computed ``__all__`` (``__all__ = base + [...]``, ``__all__ += [...]``,
     ``__all__.extend(...)``), as astroid's inference reads it, or ``None`` (every
     public name is taken) when it cannot: astroid follows no import, so
-    ``sub.__all__ + [...]`` is ``None``."""
+    ``sub.__all__ + [...]`` is ``None``; nor when ``__all__`` is bound in a branch
+    or changed in a loop or a function (``bench/benchmark.py --summaries``
+    compares this with the ``__all__`` of torch's modules when imported)."""
     if _NO_ASTROID[0]:
         return None
+    mentions = len(_ALL_MENTION.findall(text))
+    if mentions > sum(1 for n in ast.walk(tree) if n.__class__ is ast.Name and n.id == "__all__"):
+        return None  # changed in a function (``__all__.append`` in a decorator ...)
     try:
         with _bounded() as manager:
             from astroid import nodes
@@ -705,6 +713,14 @@ def _infer_all(tree, nodes) -> Optional[Set[str]]:
     found = tree.locals.get("__all__")
     if not found or not isinstance(found[-1], nodes.AssignName):
         return None
+    if any(binding.statement().parent is not tree for binding in found):
+        return None  # bound in a branch or a loop: which binding holds is not known
+    for call in tree.nodes_of_class(nodes.Call):
+        func = call.func
+        if isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) and (
+                func.expr.name == "__all__") and not (
+                isinstance(call.parent, nodes.Expr) and call.parent.parent is tree):
+            return None  # changed in a branch or a loop, or read in an expression
     last = found[-1]
     names = _strings(last, nodes)
     if names is None:

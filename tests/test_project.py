@@ -289,6 +289,11 @@ COMPUTED_ALL = {
     # astroid follows no import: it cannot tell, every public name is taken (as before)
     "from a submodule": ("import base\n__all__ = base.__all__ + ['Net']\n", True),
     "a comprehension": ("__all__ = [n for n in ('Net', 'Other')]\n", True),
+    "bound in branches": ("if x:\n    __all__ = ['Net']\nelse:\n    __all__ = ['Other']\n",
+                          True),
+    "appended in a loop": ("__all__ = ['Net']\nfor n in ['Other']:\n    __all__.append(n)\n",
+                           True),
+    "appended in a function": ("__all__: list = []\ndef f(n):\n    __all__.append(n)\n", True),
 }
 
 
