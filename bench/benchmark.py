@@ -7,6 +7,7 @@ Not a test: it prints numbers.  Usage::
     python bench/benchmark.py --torch-source            # the installed torch package
     python bench/benchmark.py --torch-source --torch-python /path/to/venv/bin/python
     python bench/benchmark.py --fixer-only              # sections [6] and [7] alone
+    python bench/benchmark.py --project-only [--summaries] CORPUS_DIR   # section [8]
 
 It measures, on the same files:
 
@@ -30,6 +31,13 @@ It measures, on the same files:
 7. inputs that were quadratic (issue 19): 1,000 ``self.assertEqual(type(x),
    torch.FloatTensor)`` in one function, a 20,001-term ``or`` chain of type
    tests, one 1 MB line with 80,000 findings.
+8. project resolution (names from the project's own modules, issue 16):
+   ``torch04 check`` over the corpus with it on vs off (``_project.applies``
+   made to answer ``False``: no option for users), alternated pairs, median
+   CPU time against the budget 1.10, peak memory, whether astroid was imported;
+   the same for ``flake8 --select TV -j1`` (``--project-only`` runs this alone;
+   ``--summaries`` also compares its module summaries with astroid's, see
+   ``flake8_torch04/_project.py``).
 
 Times are CPU seconds (user + system) of each child process.  Where Linux
 ``perf`` can count them, each comparison also shows the ratio of user-space
@@ -406,6 +414,95 @@ def _fixer_sections() -> None:
             print(f"    {what}: {seconds:.3f} s, {found} findings")
 
 
+PROJECT_WRAPPER = """
+import sys
+mode, tool = sys.argv.pop(1), sys.argv.pop(1)
+from flake8_torch04 import _project
+if mode == "off":
+    _project.applies = lambda filename: False
+if tool == "torch04":
+    from flake8_torch04.cli import main
+    sys.argv = ["torch04", "check", "--quiet", "-j1", *sys.argv[1:]]
+else:
+    from flake8.main.cli import main
+    sys.argv = ["flake8", "--select", "TV", "-j1", "--exit-zero", *sys.argv[1:]]
+try:
+    main()
+except SystemExit:
+    pass
+print("astroid" in sys.modules, file=sys.stderr)
+"""
+
+
+def project_section(python: str, names: Sequence[str], pairs: int) -> None:
+    """[8]: what resolving names through the project's modules costs (issue 16)."""
+    print(f"\n[8] project resolution on vs off, median of {pairs} alternated pairs ({python})")
+    for tool in ("torch04", "flake8"):
+        on = [python, "-c", PROJECT_WRAPPER, "on", tool, *names]
+        off = [python, "-c", PROJECT_WRAPPER, "off", tool, *names]
+        t_off, m_off, t_on, m_on = paired(off, on, pairs)
+        astroid = subprocess.run(on, capture_output=True, text=True).stderr.split()[-1:]
+        what = "torch04 check" if tool == "torch04" else "flake8 --select TV -j1"
+        print(f"    {what}: off {t_off:.3f} s, peak {m_off / 1024:.1f} MiB; "
+              f"on {t_on:.3f} s, peak {m_on / 1024:.1f} MiB")
+        print(f"      time ratio {t_on / t_off:.3f} (budget 1.10), memory ratio "
+              f"{m_on / m_off:.3f}; astroid imported: {' '.join(astroid) or '?'}")
+
+
+def summaries_section(files: Sequence[Path]) -> None:
+    """The standard library's module summaries against astroid's, file by file."""
+    checkout()
+    from flake8_torch04 import _project
+
+    compared = differences = computed = inferred = checked = wrong = 0
+    for path in files:
+        parsed = _project.parse(str(path))
+        if parsed is None:
+            continue
+        text, tree = parsed
+        got, settled = _project.summary(str(path), tree, ":=" in text)
+        expected = _project.astroid_summary(str(path), text, tree)
+        compared += 1
+        same = (got.names, got.stars) == (expected.names, expected.stars)
+        if settled:
+            same = same and got.all_names == expected.all_names
+        else:  # astroid read no computed ``__all__`` before: now its inference does
+            computed += 1
+            names = _project._inferred_all(str(path), text, tree)
+            inferred += names is not None
+            real = imported_all(path) if names is not None else None
+            if real is not None:  # installed software: compare with the module's own
+                checked += 1
+                if real != names:
+                    wrong += 1
+                    print(f"    inferred __all__ differs from the imported one: {path}")
+        if not same:
+            differences += 1
+            print(f"    differs: {path}")
+    print(f"    summaries: {compared} modules compared with astroid's, {differences} "
+          f"differences; {computed} computed __all__, {inferred} inferred by astroid, "
+          f"{checked} of them imported: {wrong} differ")
+
+
+def imported_all(path: Path) -> Optional[set]:
+    """``__all__`` of an installed module, imported (``None`` outside site-packages)."""
+    import importlib
+    import warnings
+
+    parts = path.with_suffix("").parts
+    if "site-packages" not in parts:
+        return None
+    name = parts[len(parts) - parts[::-1].index("site-packages"):]
+    if name[-1] == "__init__":
+        name = name[:-1]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return set(importlib.import_module(".".join(name)).__all__)
+    except BaseException:  # (a module that cannot be imported here)
+        return None
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", nargs="*", type=Path, help="files or directories")
@@ -417,6 +514,12 @@ def main(argv=None) -> int:
     parser.add_argument("--venv-dir", type=Path, default=ROOT / ".bench")
     parser.add_argument("--fixer-only", action="store_true",
                         help="only the fixer and the once-quadratic inputs ([6], [7])")
+    parser.add_argument("--project-only", action="store_true",
+                        help="only project resolution's cost ([8])")
+    parser.add_argument("--summaries", action="store_true",
+                        help="with [8]: compare module summaries with astroid's")
+    parser.add_argument("--project-python", default=sys.executable,
+                        help="interpreter with flake8-torch04 installed, for [8]")
     args = parser.parse_args(argv)
     if args.fixer_only:
         fixer_sections()
@@ -435,6 +538,11 @@ def main(argv=None) -> int:
           f"Python {platform.python_version()}, {platform.platform()}")
     print(f"corpus: {', '.join(map(str, roots))}")
     print(f"files: {len(files)} parsable, lines: {lines}")
+    if args.project_only:
+        project_section(args.project_python, [str(p) for p in files], pairs)
+        if args.summaries:
+            summaries_section(files)
+        return 0
 
     plain, plugin = make_venvs(args.venv_dir)
     names = [str(p) for p in files]
@@ -514,6 +622,9 @@ def main(argv=None) -> int:
             per_line = f", {counted / n:,.0f} instructions/line" if counted else ""
             print(f"    {n:>7} lines: {seconds * 1000:8.1f} ms, "
                   f"{seconds / n * 1e6:.2f} us/line{per_line}")
+    project_section(args.project_python, names, pairs)
+    if args.summaries:
+        summaries_section(files)
     fixer_sections()
     return 0
 

@@ -241,22 +241,68 @@ def test_a_file_without_project_imports_pays_nothing(tmp_path):
     assert out[2] == "False 0"
 
 
-def test_astroid_builds_only_the_project_files(tmp_path):
+def test_astroid_is_not_imported_for_literal_all(tmp_path):
+    """Project modules are summarized with the standard library's ``ast``."""
     project = tmp_path / "starimport"
     shutil.copytree(STARIMPORT, project)
-    check = textwrap.dedent(CHECK.format(names=["train.py", "predict.py"]))
+    write(project, {"lib.py": LEGACY_MODEL + "__all__ = ['Variable', 'Net']\n",
+                    "uses_lib.py": "from lib import *\nx = Variable(1)\n"})
+    out = fresh(CHECK.format(names=["train.py", "predict.py", "uses_lib.py"]), project)
+    assert out[0] == "train.py [('TV001', 10), ('TV003', 15)]"
+    assert out[1] == "predict.py [('TV001', 5), ('TV003', 7)]"
+    assert out[2] == "uses_lib.py [('TV001', 2)]"
+    assert out[3] == "False 4"
+
+
+def test_astroid_is_imported_for_a_computed_all_and_builds_only_that_module(tmp_path):
+    write(tmp_path, {
+        "base.py": LEGACY_MODEL,
+        "model.py": "from base import *\n__all__ = ['Net'] + ['Variable']\n",
+        "script.py": "from model import *\ny = Variable(1)\n",
+    })
+    check = textwrap.dedent(CHECK.format(names=["script.py"]))
     out = fresh(check + textwrap.dedent("""\
+        print(_project.ASTROID_BUILT[0])
         from astroid.manager import AstroidManager
         cache = AstroidManager.brain["astroid_cache"]
         print(sorted(name for name in cache if name not in ("", "builtins")))
         print(sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "numpy")))
-    """), project)
-    assert out[0] == "train.py [('TV001', 10), ('TV003', 15)]"
-    assert out[1] == "predict.py [('TV001', 5), ('TV003', 7)]"
-    assert out[2].startswith("True ")
+    """), tmp_path)
+    assert out[0] == "script.py [('TV001', 2)]"
+    assert out[1] == "True 2"  # both modules summarized, ...
+    assert out[2] == "1"  # ... astroid built one of them
     built = eval(out[3])  # nothing astroid builds is cached under a module's own name
-    assert all(name.startswith(_project.PREFIX + str(project)) for name in built)
+    assert all(name.startswith(_project.PREFIX + str(tmp_path)) for name in built)
     assert out[4] == "[]"
+
+
+COMPUTED_ALL = {
+    # (model.py's __all__ lines, whether ``from model import *`` takes Variable)
+    "sum of literals, naming it": ("__all__ = ['Net'] + ['Variable']\n", True),
+    "sum of literals, leaving it out": ("__all__ = ['Net'] + ['Other']\n", False),
+    "+= naming it": ("__all__ = ['Net']\n__all__ += ['Variable']\n", True),
+    "+= leaving it out": ("__all__ = ['Net']\n__all__ += ['Other']\n", False),
+    "extend naming it": ("__all__ = ['Net']\n__all__.extend(['Variable'])\n", True),
+    "append naming it": ("__all__ = ['Net']\n__all__.append('Variable')\n", True),
+    "append leaving it out": ("__all__ = ['Net']\n__all__.append('Other')\n", False),
+    "names of constants": ("A = 'Net'\n__all__ = (A,) + ('Other',)\n", False),
+    # astroid follows no import: it cannot tell, every public name is taken (as before)
+    "from a submodule": ("import base\n__all__ = base.__all__ + ['Net']\n", True),
+    "a comprehension": ("__all__ = [n for n in ('Net', 'Other')]\n", True),
+    "bound in branches": ("if x:\n    __all__ = ['Net']\nelse:\n    __all__ = ['Other']\n",
+                          True),
+    "appended in a loop": ("__all__ = ['Net']\nfor n in ['Other']:\n    __all__.append(n)\n",
+                           True),
+    "appended in a function": ("__all__: list = []\ndef f(n):\n    __all__.append(n)\n", True),
+}
+
+
+@pytest.mark.parametrize("lines, takes", COMPUTED_ALL.values(), ids=list(COMPUTED_ALL))
+def test_a_computed_all_is_inferred_by_astroid(tmp_path, lines, takes):
+    write(tmp_path, {"base.py": "__all__ = ['Other']\nOther = 1\n",
+                     "model.py": LEGACY_MODEL + lines,
+                     "script.py": "from model import *\nx = Variable(1)\n"})
+    assert bool(found(tmp_path / "script.py")) is takes
 
 
 # ---------------------------------------------------------------------------
@@ -404,3 +450,180 @@ def test_installed_packages_are_not_projects(tmp_path):
         "site-packages/lib/model.py": LEGACY_MODEL,
     })
     assert found(tmp_path / "site-packages" / "lib" / "__init__.py") == []
+
+
+# ---------------------------------------------------------------------------
+# the standard library's summary gives what astroid's tree gave
+
+
+TRICKY = {
+    "blocks": """\
+        import os
+        if os.name:
+            from torch.autograd import Variable
+        else:
+            Variable = None
+        try:
+            import numpy as np
+        except ImportError as np:
+            pass
+        else:
+            from a import b
+        finally:
+            c = 1
+        with open(x) as (f, g), open(y) as h:
+            from torch import nn
+        for i, (j, *k) in z:
+            import torch.nn.functional as F
+        else:
+            F = 2
+        while cond:
+            from m import *
+            del cond
+        """,
+    "later binding wins": """\
+        Variable = 1
+        from torch.autograd import Variable
+        from torch.autograd import Function
+        Function = 2
+        import torch; torch = 3
+        x = 1; import x
+        def Tensor(): pass
+        from torch import Tensor
+        class Module: pass
+        from torch.nn import Module
+        @decorator(
+            1,
+        )
+
+        @other
+        def Parameter(): pass
+        from torch.nn import Parameter
+        """,
+    "deletions and annotations": """\
+        from torch.autograd import Variable
+        del Variable
+        from torch import Tensor
+        Tensor: int
+        x: int = 1
+        y[0] = z.attr = 2
+        a += 1
+        global b
+        """,
+    "walrus": """\
+        from torch.autograd import Variable
+        if (Variable := f()):
+            pass
+        [y := v for v in w if (z := v)]
+        lam = lambda q=(r := 1): (s := 2)
+        def fn(a=(t := 1), b=g(u := 2), *, c: (v2 := int) = 3) -> (w2 := int):
+            global Variable
+            Variable = 1
+        @(dec := deco)
+        @call(kw=(kwv := 1))
+        class C((base := object), metaclass=(meta := type)):
+            pass
+        f(key=(k := 1))
+        {(a2 := 1): (b2 := 2)}
+        print(f"{(fs := 1)}")
+        d[(sub := 1)] = 2
+        """,
+    "__all__ literal": "__all__ = ['a', 'b']\nfrom m import *\n",
+    "__all__ tuple": "__all__ = ('a',)\n",
+    "__all__ annotated": "__all__: list = ['a']\n",
+    "__all__ twice": "__all__ = ['a']\n__all__ = ['b']\n",
+    "__all__ augmented": "__all__ = ['a']\n__all__ += ['b']\n",
+    "__all__ not strings": "__all__ = ['a', b]\n",
+    "__all__ unpacked": "__all__, x = ['a'], 1\n",
+    "__all__ imported": "from m import __all__\n",
+    "__all__ from import": "import __all__\n",
+    "__all__ in a block": "if x:\n    __all__ = ['a']\nelse:\n    __all__ = ['b']\n",
+    "match": """\
+        from torch.autograd import Variable
+        match x:
+            case [Variable, *rest] if (g := 1):
+                import torch
+            case {"k": v, **others}:
+                def inner(): pass
+            case Point(x=px) | (px as alias):
+                pass
+        """,
+    "async blocks at module level": """\
+        async with a as b:
+            from torch.autograd import Variable
+        async for c in d:
+            import torch.nn as nn
+            Variable = 1
+        """,
+    "relative imports and chains": """\
+        from . import a
+        from .a import *
+        from .. import up
+        import pkg.a, os.path as osp
+        import pkg.a as a2; a2 = 1
+        *s1, s2 = t = u = v
+        with ctx as obj.attr, ctx as lst[0]:
+            pass
+        w = [[(x3 := i) for i in j] for j in k]
+        g = (lambda: (y3 := 1))
+        h = lambda: [(z3 := i) for i in j]
+        global q
+        q = 1
+        del __all__
+        """,
+    "decorated class and comments between decorators": """\
+        from torch import nn
+        @a.b(
+            # a comment
+            c,
+        )
+        # between
+        @d
+        class nn:
+            pass
+        from torch.nn import functional
+        @decorate
+        def functional(): pass
+        """,
+    "try star": """\
+        try:
+            from torch.autograd import Variable
+        except* ValueError as group:
+            import numpy
+        """,
+}
+
+
+def test_the_standard_library_summary_is_astroid_s(tmp_path):
+    """Over the test projects and made-up modules (``bench/benchmark.py``'s
+    ``--summaries`` compares them over any tree, the corpus and torch's source)."""
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "", "m.py": "", "a.py": "",
+                     **{f"pkg/t{i}.py": text for i, text in enumerate(TRICKY.values())}})
+    paths = [*PROJECTS.rglob("*.py"), *(tmp_path / "pkg").glob("t*.py")]
+    compared = 0
+    for path in paths:
+        parsed = _project.parse(str(path))
+        if parsed is None:
+            continue
+        text, tree = parsed
+        expected = _project.astroid_summary(str(path), text, tree)
+        for walrus in {True, ":=" in text}:
+            got, settled = _project.summary(str(path), tree, walrus)
+            assert (got.names, got.stars) == (expected.names, expected.stars), path
+            if settled:
+                assert got.all_names == expected.all_names, path
+            else:
+                assert expected.all_names is None, path
+        compared += 1
+    # (``match`` needs Python 3.10, ``except*`` 3.11)
+    assert compared == len(paths) - (sys.version_info < (3, 10)) - (sys.version_info < (3, 11))
+
+
+def test_a_module_found_for_a_directory_is_not_the_importing_file_itself(tmp_path):
+    """``find`` shares what it found among the files of a directory, but a
+    script importing its own name (``import model`` in ``model.py``) finds nothing."""
+    write(tmp_path, {"model.py": "import model\n", "train.py": "import model\n"})
+    model, train = str(tmp_path / "model.py"), str(tmp_path / "train.py")
+    assert _project.find(model, "model") is None
+    assert _project.find(train, "model") == model
+    assert _project.find(model, "model") is None
