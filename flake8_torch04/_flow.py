@@ -84,6 +84,27 @@ def body_nodes(scope_node: ast.AST) -> Iterator[ast.AST]:
     return _walk(getattr(scope_node, "body", []))
 
 
+def body_parents(scope_node: ast.AST) -> Tuple[List[ast.AST], Dict[int, ast.AST]]:
+    """The nodes of :func:`body_nodes`, in the same order, and ``id(node) ->
+    parent`` for each of them (the parent of a top statement is ``scope_node``)."""
+    roots = [scope_node.body] if isinstance(scope_node, ast.Lambda) else list(
+        getattr(scope_node, "body", []))
+    parents: Dict[int, ast.AST] = {id(root): scope_node for root in roots}
+    nodes: List[ast.AST] = []
+    stack: List[Optional[ast.AST]] = list(reversed(roots))
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        nodes.append(node)
+        size = len(stack)
+        _push_children(stack, node, _BODY_FIELDS)
+        for child in stack[size:]:
+            if child is not None:
+                parents[id(child)] = node
+    return nodes, parents
+
+
 def _walk(roots: Sequence[ast.AST]) -> Iterator[ast.AST]:
     """The nodes of ``roots`` and below, in source order, nested scopes not entered."""
     stack: List[Optional[ast.AST]] = list(reversed(roots))
