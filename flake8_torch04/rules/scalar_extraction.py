@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
@@ -167,7 +168,7 @@ def _per_element_facts(ctx: Context) -> Tuple[frozenset, bool]:
         keys = set()
         any_call = False
         if "reduce" in ctx.text:  # (``reduce=`` and ``reduction=``)
-            for node in ast.walk(ctx.tree):
+            for node in _around_reduce(ctx):
                 if isinstance(node, ast.Call) and _per_element(node):
                     any_call = True
                 elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
@@ -176,6 +177,36 @@ def _per_element_facts(ctx: Context) -> Tuple[frozenset, bool]:
                         keys.update(k for k in map(key, targets) if k is not None)
         found = ctx.memo["TV003.per_element"] = (frozenset(keys), any_call)
     return found  # type: ignore[return-value]
+
+
+def _around_reduce(ctx: Context) -> Iterator[ast.AST]:
+    """The nodes of the file whose lines may spell ``reduc`` (a call given
+    ``reduce=``/``reduction=``, an assignment of one): the nodes of ``ast.walk``
+    less the ones whose lines do not (and their children), when the source is
+    ASCII (else an identifier may spell it in other characters) and its lines
+    end in ``\\n`` alone."""
+    text = ctx.text
+    if not text.isascii() or "\r" in text:
+        yield from ast.walk(ctx.tree)
+        return
+    hits = []
+    line, last = 1, 0
+    at = text.find("reduc")  # (``reduce=`` and ``reduction=``)
+    while at != -1:
+        line += text.count("\n", last, at)
+        last = at
+        hits.append(line)
+        at = text.find("reduc", at + 1)
+    stack = [ctx.tree]
+    while stack:
+        node = stack.pop()
+        first = getattr(node, "lineno", None)
+        if first is not None:
+            i = bisect_left(hits, first)
+            if i == len(hits) or hits[i] > (node.end_lineno or first):
+                continue
+        yield node
+        stack.extend(ast.iter_child_nodes(node))
 
 
 class Evidence:
