@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import ast
-from bisect import bisect_left
+import re
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
 from .._flow import (
-    Def, Flow, detaches, enclosing_loop, grad_disabled, key, plainly_not_tensor, words,
+    Def, Flow, detaches, enclosing_loop, grad_disabled, key, lines_matching, plainly_not_tensor,
+    walk_hits, words,
 )
 from .._source import Edit, has_comment, needs_parens, one_line
 
@@ -162,13 +163,17 @@ def _makes_per_element(ctx: Context) -> bool:
     return _per_element_facts(ctx)[1]
 
 
+_REDUC = re.compile("reduc")  # (``reduce=`` and ``reduction=``)
+
+
 def _per_element_facts(ctx: Context) -> Tuple[frozenset, bool]:
     found = ctx.memo.get("TV003.per_element")
     if found is None:
         keys = set()
         any_call = False
         if "reduce" in ctx.text:  # (``reduce=`` and ``reduction=``)
-            for node in _around_reduce(ctx):
+            # (the parts whose lines do not spell it are not entered)
+            for node in walk_hits(ctx.tree, lines_matching(ctx.text, _REDUC)):
                 if isinstance(node, ast.Call) and _per_element(node):
                     any_call = True
                 elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
@@ -177,36 +182,6 @@ def _per_element_facts(ctx: Context) -> Tuple[frozenset, bool]:
                         keys.update(k for k in map(key, targets) if k is not None)
         found = ctx.memo["TV003.per_element"] = (frozenset(keys), any_call)
     return found  # type: ignore[return-value]
-
-
-def _around_reduce(ctx: Context) -> Iterator[ast.AST]:
-    """The nodes of the file whose lines may spell ``reduc`` (a call given
-    ``reduce=``/``reduction=``, an assignment of one): the nodes of ``ast.walk``
-    less the ones whose lines do not (and their children), when the source is
-    ASCII (else an identifier may spell it in other characters) and its lines
-    end in ``\\n`` alone."""
-    text = ctx.text
-    if not text.isascii() or "\r" in text:
-        yield from ast.walk(ctx.tree)
-        return
-    hits = []
-    line, last = 1, 0
-    at = text.find("reduc")  # (``reduce=`` and ``reduction=``)
-    while at != -1:
-        line += text.count("\n", last, at)
-        last = at
-        hits.append(line)
-        at = text.find("reduc", at + 1)
-    stack = [ctx.tree]
-    while stack:
-        node = stack.pop()
-        first = getattr(node, "lineno", None)
-        if first is not None:
-            i = bisect_left(hits, first)
-            if i == len(hits) or hits[i] > (node.end_lineno or first):
-                continue
-        yield node
-        stack.extend(ast.iter_child_nodes(node))
 
 
 class Evidence:

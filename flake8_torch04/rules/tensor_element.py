@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, Iterator, List, Optional, Sequence, Set
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from .._core import UNSAFE, Context, Fix, Report, rule
 from .._flow import Flow, key

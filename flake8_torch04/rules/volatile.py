@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import ast
 import re
-from bisect import bisect_left
 from typing import Iterator, List, Optional, Set, Tuple
 
 from .._core import SAFE, UNSAFE, Context, Fix, Report, match_offsets, rule
@@ -422,15 +421,14 @@ def _training_functions(ctx: Context) -> Set[str]:
         # one walk, each such call naming every function around it; the parts
         # whose lines spell no training method are not entered
         found = set()
-        hits = _lines_saying(ctx, _TRAINING_TEXT)
+        from .._flow import lines_matching, spans_hit
+
+        hits = lines_matching(ctx.text, _TRAINING_TEXT)
         stack: List[Tuple[ast.AST, Tuple[str, ...]]] = [(ctx.tree, ())]
         while stack:
             node, around = stack.pop()
-            first = getattr(node, "lineno", None)
-            if hits is not None and first is not None:
-                i = bisect_left(hits, first)
-                if i == len(hits) or hits[i] > (node.end_lineno or first):
-                    continue
+            if not spans_hit(node, hits):
+                continue
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 around = around + (node.name,)
             elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
@@ -443,24 +441,6 @@ def _training_functions(ctx: Context) -> Set[str]:
 
 #: text every line spelling one of :data:`_TRAINING_METHODS` holds
 _TRAINING_TEXT = re.compile("|".join(sorted(_TRAINING_METHODS)))
-
-
-def _lines_saying(ctx: Context, pattern: re.Pattern) -> Optional[List[int]]:
-    """The numbers of the lines where ``pattern`` matches, in order; ``None``
-    when the source may spell a name otherwise (not ASCII) or ends a line with
-    more than ``\\n``."""
-    text = ctx.text
-    if not text.isascii() or "\r" in text:
-        return None
-    hits: List[int] = []
-    line, last = 1, 0
-    for match in pattern.finditer(text):
-        at = match.start()
-        line += text.count("\n", last, at)
-        last = at
-        if not hits or hits[-1] != line:
-            hits.append(line)
-    return hits
 
 
 def _escaping_names(function: ast.AST) -> Set[str]:
