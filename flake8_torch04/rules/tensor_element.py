@@ -204,7 +204,10 @@ def _item_report(ctx: Context, value: ast.AST, why: str) -> Report:
 def _dict_key(ctx: Context, container: ast.AST, index: ast.AST) -> Optional[Report]:
     if isinstance(index, (ast.Slice, ast.Tuple, ast.Constant)):
         return None
-    if not _may_be_element(ctx, index):  # (the cheaper tests first)
+    k = key(container)  # (the cheaper tests first: :func:`_mapping` without the file's names)
+    if k is None or "." in k and not _MAPPING_NAME.search(k.rsplit(".", 1)[-1]):
+        return None
+    if not _may_be_element(ctx, index):
         return None
     if not _mapping(ctx, container):
         return None
