@@ -266,52 +266,57 @@ _BLOCKS_OF: Dict[type, Tuple[str, ...]] = {}
 def _assigned_names(ctx: Context) -> Set[str]:
     """The names that an ``=``, an annotated assignment or a ``for`` binds
     anywhere in the file (once per file): a name outside it has no value for
-    :func:`_values`.  Also kept: the names a ``for`` binds, and what each name
-    may be assigned (the value, or an element of a tuple or list value)."""
+    :func:`_values`.  Also kept: the names a ``for`` binds, and the values
+    assigned to each name (see :func:`_assigned`)."""
     names = ctx.memo.get("TV107 assigned")
     if names is None:
         names = ctx.memo["TV107 assigned"] = set()
         loops = ctx.memo["TV107 loops"] = set()
-        assigned: Dict[str, List[ast.AST]] = {}
+        assigned: Dict[str, List[Optional[ast.AST]]] = {}
         ctx.memo["TV107 values"] = assigned
+        ctx.memo["TV107 candidates"] = {}
         stack = [ctx.tree]
-        targets: List[tuple] = []  # (a target, its values, or ``None`` for a ``for``)
+        targets: List[tuple] = []  # (a target, its value, or ``_LOOP`` for a ``for``)
         blocks_of = _BLOCKS_OF
         while stack:
             node = stack.pop()
             cls = node.__class__
             if cls is ast.Assign:
-                values = _candidates(node.value)  # type: ignore[attr-defined]
+                value = node.value  # type: ignore[attr-defined]
                 for target in node.targets:  # type: ignore[attr-defined]
                     if target.__class__ is ast.Name:  # (the common case, without the stack)
                         names.add(target.id)
-                        assigned.setdefault(target.id, []).extend(values)
+                        assigned.setdefault(target.id, []).append(value)
                     else:
-                        targets.append((target, values))
+                        targets.append((target, value))
                 continue
             if cls is ast.AnnAssign:
-                targets.append((node.target, _candidates(node.value)))  # type: ignore
+                targets.append((node.target, node.value))  # type: ignore[attr-defined]
                 continue
             if cls is ast.For or cls is ast.AsyncFor:
-                targets.append((node.target, None))  # type: ignore[attr-defined]
+                targets.append((node.target, _LOOP))  # type: ignore[attr-defined]
             blocks = blocks_of.get(cls)
             if blocks is None:
                 blocks = blocks_of[cls] = tuple(f for f in _BLOCKS if f in cls._fields)
             for field in blocks:  # (simple statements hold no statements)
                 stack.extend(getattr(node, field))
         while targets:
-            target, values = targets.pop()
+            target, value = targets.pop()
             if isinstance(target, ast.Name):
                 names.add(target.id)
-                if values is None:
+                if value is _LOOP:
                     loops.add(target.id)
                 else:
-                    assigned.setdefault(target.id, []).extend(values)
+                    assigned.setdefault(target.id, []).append(value)
             elif isinstance(target, (ast.Tuple, ast.List)):
-                targets.extend((elt, values) for elt in target.elts)
+                targets.extend((elt, value) for elt in target.elts)
             elif isinstance(target, ast.Starred):
-                targets.append((target.value, values))
+                targets.append((target.value, value))
     return names  # type: ignore[return-value]
+
+
+#: the value of a ``for`` target in :func:`_assigned_names`
+_LOOP = object()
 
 
 def _candidates(value: Optional[ast.AST]) -> List[ast.AST]:
@@ -332,7 +337,12 @@ def _candidates(value: Optional[ast.AST]) -> List[ast.AST]:
 def _assigned(ctx: Context, k: str) -> List[ast.AST]:
     """What ``k`` may be assigned anywhere in the file (see :func:`_assigned_names`)."""
     _assigned_names(ctx)
-    return ctx.memo["TV107 values"].get(k, [])  # type: ignore[union-attr]
+    found = ctx.memo["TV107 candidates"].get(k)  # type: ignore[union-attr]
+    if found is None:  # (expanded once per name asked about)
+        found = ctx.memo["TV107 candidates"][k] = [  # type: ignore[index]
+            c for value in ctx.memo["TV107 values"].get(k, ())  # type: ignore[union-attr]
+            for c in _candidates(value)]
+    return found  # type: ignore[no-any-return]
 
 
 def _dict_value(ctx: Context, v: ast.AST) -> bool:
