@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Iterator, List, Optional
+from typing import Dict, Iterable, Iterator, List, Optional
 
 from .._core import SAFE, Context, Fix, Report, rule
 from .._flow import key, lines_matching, walk_hits
@@ -31,26 +31,47 @@ def dataset_class(ctx: Context, value: ast.AST) -> Optional[str]:
     return None
 
 
+#: keys looked for in the parts of a file that spell them, before one walk for all
+_PRUNED_KEYS = 2
+
+
 def _assignments(ctx: Context, k: str) -> List[Optional[ast.AST]]:
     """Every value assigned to the key ``k`` (``name``, ``self.name``) in the
-    file, ``None`` for a binding of another kind (once per key: the parts of the
-    file whose lines do not spell its last name are not entered)."""
-    by_key = ctx.memo.setdefault("TV128", {})
-    found = by_key.get(k)  # type: ignore[union-attr]
+    file, ``None`` for a binding of another kind.  The first keys asked about
+    are looked for in the parts of the file whose lines spell their last name;
+    beyond, one walk indexes every key (a long file may ask about many)."""
+    memo = ctx.memo.setdefault("TV128", {})
+    every = memo.get(None)  # type: ignore[union-attr]
+    if every is not None:
+        return every.get(k, [])  # type: ignore[no-any-return]
+    found = memo.get(k)  # type: ignore[union-attr]
     if found is not None:
         return found  # type: ignore[no-any-return]
-    found = by_key[k] = []  # type: ignore[index]
-    last = k.rsplit(".", 1)[-1]
-    hits = lines_matching(ctx.text, re.compile(re.escape(last)))
-    for node in walk_hits(ctx.tree, hits):
+    if len(memo) >= _PRUNED_KEYS:  # type: ignore[arg-type]
+        every = memo[None] = {}  # type: ignore[index]
+        _collect(ast.walk(ctx.tree), None, every)
+        return every.get(k, [])  # type: ignore[no-any-return]
+    by_key: Dict[str, List[Optional[ast.AST]]] = {}
+    hits = lines_matching(ctx.text, re.compile(re.escape(k.rsplit(".", 1)[-1])))
+    _collect(walk_hits(ctx.tree, hits), k, by_key)
+    found = memo[k] = by_key.get(k, [])  # type: ignore[index]
+    return found  # type: ignore[no-any-return]
+
+
+def _collect(nodes: Iterable[ast.AST], wanted: Optional[str],
+             found: Dict[str, List[Optional[ast.AST]]]) -> None:
+    """Add to ``found`` what ``nodes`` assign to each key (to ``wanted`` alone
+    unless ``None``)."""
+    for node in nodes:
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
                 for sub in ast.walk(target):
-                    if isinstance(sub, (ast.Name, ast.Attribute)) and key(sub) == k:
+                    k = key(sub) if isinstance(sub, (ast.Name, ast.Attribute)) else None
+                    if k is not None and (wanted is None or k == wanted):
                         plain = target is sub and isinstance(node, (ast.Assign,
                                                                     ast.AnnAssign))
-                        found.append(node.value if plain else None)
+                        found.setdefault(k, []).append(node.value if plain else None)
         elif isinstance(node, (ast.For, ast.With, ast.NamedExpr)) or isinstance(
                 node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             targets = []
@@ -63,13 +84,12 @@ def _assignments(ctx: Context, k: str) -> List[Optional[ast.AST]]:
             else:
                 args = node.args
                 for arg in args.posonlyargs + args.args + args.kwonlyargs:
-                    if arg.arg == k:
-                        found.append(None)
+                    if wanted is None or arg.arg == wanted:
+                        found.setdefault(arg.arg, []).append(None)
             for target in targets:
                 for sub in ast.walk(target):
-                    if isinstance(sub, ast.Name) and sub.id == k:
-                        found.append(None)
-    return found
+                    if isinstance(sub, ast.Name) and (wanted is None or sub.id == wanted):
+                        found.setdefault(sub.id, []).append(None)
 
 
 @rule("TV128")

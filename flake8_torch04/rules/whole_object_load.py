@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 from collections import deque
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from .._core import UNSAFE, Context, Fix, Report, rule
 from .._flow import body_parents, children, key, words
@@ -219,6 +219,30 @@ def _functions(ctx: Context) -> List[ast.AST]:
     return found  # type: ignore[return-value]
 
 
+def _names(ctx: Context, scope: ast.AST
+           ) -> Tuple[Dict[str, List[ast.AST]], Set[str], Dict[int, ast.AST]]:
+    """A scope's own reads of names and attributes by their last word (in the
+    order of its body), the names it stores or deletes, and its parents (made
+    once per scope)."""
+    index = ctx.memo.setdefault("TV106 names", {})
+    found = index.get(id(scope))  # type: ignore[union-attr]
+    if found is None:
+        nodes, parents = _body(ctx, scope)
+        reads: Dict[str, List[ast.AST]] = {}
+        stores: Set[str] = set()
+        for node in nodes:
+            cls = node.__class__
+            if cls is ast.Name:
+                if isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+                    reads.setdefault(node.id, []).append(node)  # type: ignore[attr-defined]
+                else:
+                    stores.add(node.id)  # type: ignore[attr-defined]
+            elif cls is ast.Attribute and isinstance(node.ctx, ast.Load):  # type: ignore
+                reads.setdefault(node.attr, []).append(node)  # type: ignore[attr-defined]
+        found = index[id(scope)] = (reads, stores, parents)  # type: ignore[index]
+    return found  # type: ignore[no-any-return]
+
+
 def _reads(ctx: Context, k: str, binding: ast.AST
            ) -> List[Tuple[ast.AST, Dict[int, ast.AST]]]:
     """The reads of ``k`` after ``binding`` (a statement) in the function; for a
@@ -227,33 +251,22 @@ def _reads(ctx: Context, k: str, binding: ast.AST
     scope = ctx.flow().node
     after = (binding.end_lineno or binding.lineno, binding.end_col_offset or 0)
     found = []
-    nodes, parents = _body(ctx, scope)
-    last = k.rsplit(".", 1)[-1]
-    for node in nodes:
-        cls = node.__class__
-        if cls is ast.Name and node.id != last or cls is ast.Attribute and node.attr != last:
-            continue  # (the last word differs: a cheap test before the key)
-        if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load):
-            if (node.lineno, node.col_offset) >= after and key(node) == k:
-                found.append((node, parents))
+    reads, _, parents = _names(ctx, scope)
+    for node in reads.get(k.rsplit(".", 1)[-1], ()):
+        if (node.lineno, node.col_offset) >= after and key(node) == k:
+            found.append((node, parents))
     if isinstance(scope, ast.Module) and "." not in k:
         for func in _functions(ctx):
-            nodes, parents = _body(ctx, func)
-            if not _binds(func, k, nodes):
-                found += [
-                    (n, parents) for n in nodes
-                    if isinstance(n, ast.Name) and n.id == k and isinstance(n.ctx, ast.Load)
-                ]
+            reads, stores, parents = _names(ctx, func)
+            if not _binds(func, k, stores):
+                found += [(n, parents) for n in reads.get(k, ()) if n.__class__ is ast.Name]
     return found
 
 
-def _binds(func: ast.AST, name: str, nodes: List[ast.AST]) -> bool:
+def _binds(func: ast.AST, name: str, stores: Set[str]) -> bool:
     args = func.args
     params = args.posonlyargs + args.args + args.kwonlyargs + [
         a for a in (args.vararg, args.kwarg) if a is not None]
     if any(a.arg == name for a in params):
         return True
-    return any(
-        isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
-        for n in nodes
-    )
+    return name in stores
