@@ -84,6 +84,67 @@ def body_nodes(scope_node: ast.AST) -> Iterator[ast.AST]:
     return _walk(getattr(scope_node, "body", []))
 
 
+def body_parents(scope_node: ast.AST) -> Tuple[List[ast.AST], Dict[int, ast.AST]]:
+    """The nodes of :func:`body_nodes`, in the same order, and ``id(node) ->
+    parent`` for each of them (the parent of a top statement is ``scope_node``)."""
+    roots = [scope_node.body] if isinstance(scope_node, ast.Lambda) else list(
+        getattr(scope_node, "body", []))
+    parents: Dict[int, ast.AST] = {id(root): scope_node for root in roots}
+    nodes: List[ast.AST] = []
+    stack: List[Optional[ast.AST]] = list(reversed(roots))
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        nodes.append(node)
+        size = len(stack)
+        _push_children(stack, node, _BODY_FIELDS)
+        for child in stack[size:]:
+            if child is not None:
+                parents[id(child)] = node
+    return nodes, parents
+
+
+def lines_matching(text: str, pattern: "re.Pattern[str]") -> Optional[List[int]]:
+    """The numbers of the lines of ``text`` where ``pattern`` matches, in order;
+    ``None`` when a name may be spelled otherwise in the source (not ASCII:
+    identifiers are NFKC-normalized) or a line ends in more than ``\\n`` (the
+    parser's line numbers would not be the count of ``\\n``)."""
+    if not text.isascii() or "\r" in text:
+        return None
+    hits: List[int] = []
+    line, last = 1, 0
+    for match in pattern.finditer(text):
+        at = match.start()
+        line += text.count("\n", last, at)
+        last = at
+        if not hits or hits[-1] != line:
+            hits.append(line)
+    return hits
+
+
+def spans_hit(node: ast.AST, hits: Optional[List[int]]) -> bool:
+    """Whether the lines of ``node`` hold one of ``hits`` (see
+    :func:`lines_matching`; always, for ``None`` or a node without a position)."""
+    first = getattr(node, "lineno", None)
+    if hits is None or first is None:
+        return True
+    i = bisect_left(hits, first)
+    return i < len(hits) and hits[i] <= (getattr(node, "end_lineno", None) or first)
+
+
+def walk_hits(root: ast.AST, hits: Optional[List[int]]) -> Iterator[ast.AST]:
+    """The nodes of ``ast.walk(root)`` (in another order) whose lines hold one
+    of ``hits``, with the nodes without a position among them: what a search
+    for a node that spells the pattern must look at."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if spans_hit(node, hits):
+            yield node
+            stack.extend(ast.iter_child_nodes(node))
+
+
 def _walk(roots: Sequence[ast.AST]) -> Iterator[ast.AST]:
     """The nodes of ``roots`` and below, in source order, nested scopes not entered."""
     stack: List[Optional[ast.AST]] = list(reversed(roots))

@@ -171,3 +171,41 @@ def test_check_leaves_the_collector_as_it_found_it():
             gc.enable()
     assert seen == [True, False]
     assert gc.disable is original
+
+
+def _count_renames(monkeypatch):
+    from flake8_torch04.rules import module_names
+
+    calls = []
+    renamed = module_names._renamed
+
+    def counting(parts, value, under=False):
+        calls.append(value)
+        return renamed(parts, value, under)
+
+    monkeypatch.setattr(module_names, "_renamed", counting)
+    return calls
+
+
+def test_tv006_matches_each_string_of_the_file_once_per_spelling(monkeypatch):
+    # every finding used to match every string key of the file: 1,500 findings
+    # in a 27k-line file made 450,000 matches
+    calls = _count_renames(monkeypatch)
+    unit = (
+        "import torch.nn as nn\n\n\nclass Block(nn.Module):\n"
+        "    def __init__(self, i):\n"
+        "        super().__init__()\n"
+        "        self.add_module('conv.1', nn.Conv2d(1, 1, 1))\n"
+        "        self.add_module('conv.%d' % i, nn.Conv2d(1, 1, 1))\n"
+        "        self.cfg = {'lr': 1, 'momentum': 2}\n"
+        "        if self.cfg['lr'] == 'a.b':\n"
+        "            pass\n"
+    )
+    counts = []
+    for copies in (20, 80):
+        calls.clear()
+        findings = check_source(unit * copies, "t.py", ["TV006"])
+        assert len(findings) == 2 * copies
+        assert all(f.fix is not None for f in findings)
+        counts.append(len(calls))
+    assert counts[1] <= 2 * counts[0] + 10  # about the same for 4x the findings

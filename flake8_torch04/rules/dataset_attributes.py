@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterator, List, Optional
+import re
+from typing import Dict, Iterable, Iterator, List, Optional
 
 from .._core import SAFE, Context, Fix, Report, rule
-from .._flow import key
+from .._flow import key, lines_matching, walk_hits
 
 #: old attribute -> new attribute
 RENAMES = {"train_data": "data", "test_data": "data",
@@ -30,40 +31,65 @@ def dataset_class(ctx: Context, value: ast.AST) -> Optional[str]:
     return None
 
 
-def _assignments(ctx: Context) -> Dict[str, List[ast.AST]]:
-    """Every value assigned to each key (``name``, ``self.name``) in the file."""
-    found = ctx.memo.get("TV128")
-    if found is None:
-        found = {}
-        for node in ast.walk(ctx.tree):
-            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    for sub in ast.walk(target):
-                        k = key(sub) if isinstance(sub, (ast.Name, ast.Attribute)) else None
-                        if k is not None:
-                            plain = target is sub and isinstance(node, (ast.Assign,
-                                                                        ast.AnnAssign))
-                            found.setdefault(k, []).append(node.value if plain else None)
-            elif isinstance(node, (ast.For, ast.With, ast.NamedExpr)) or isinstance(
-                    node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                targets = []
-                if isinstance(node, ast.For):
-                    targets = [node.target]
-                elif isinstance(node, ast.With):
-                    targets = [i.optional_vars for i in node.items if i.optional_vars]
-                elif isinstance(node, ast.NamedExpr):
-                    targets = [node.target]
-                else:
-                    args = node.args
-                    for arg in args.posonlyargs + args.args + args.kwonlyargs:
+#: keys looked for in the parts of a file that spell them, before one walk for all
+_PRUNED_KEYS = 2
+
+
+def _assignments(ctx: Context, k: str) -> List[Optional[ast.AST]]:
+    """Every value assigned to the key ``k`` (``name``, ``self.name``) in the
+    file, ``None`` for a binding of another kind.  The first keys asked about
+    are looked for in the parts of the file whose lines spell their last name;
+    beyond, one walk indexes every key (a long file may ask about many)."""
+    memo = ctx.memo.setdefault("TV128", {})
+    every = memo.get(None)  # type: ignore[union-attr]
+    if every is not None:
+        return every.get(k, [])  # type: ignore[no-any-return]
+    found = memo.get(k)  # type: ignore[union-attr]
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    if len(memo) >= _PRUNED_KEYS:  # type: ignore[arg-type]
+        every = memo[None] = {}  # type: ignore[index]
+        _collect(ast.walk(ctx.tree), None, every)
+        return every.get(k, [])  # type: ignore[no-any-return]
+    by_key: Dict[str, List[Optional[ast.AST]]] = {}
+    hits = lines_matching(ctx.text, re.compile(re.escape(k.rsplit(".", 1)[-1])))
+    _collect(walk_hits(ctx.tree, hits), k, by_key)
+    found = memo[k] = by_key.get(k, [])  # type: ignore[index]
+    return found  # type: ignore[no-any-return]
+
+
+def _collect(nodes: Iterable[ast.AST], wanted: Optional[str],
+             found: Dict[str, List[Optional[ast.AST]]]) -> None:
+    """Add to ``found`` what ``nodes`` assign to each key (to ``wanted`` alone
+    unless ``None``)."""
+    for node in nodes:
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for sub in ast.walk(target):
+                    k = key(sub) if isinstance(sub, (ast.Name, ast.Attribute)) else None
+                    if k is not None and (wanted is None or k == wanted):
+                        plain = target is sub and isinstance(node, (ast.Assign,
+                                                                    ast.AnnAssign))
+                        found.setdefault(k, []).append(node.value if plain else None)
+        elif isinstance(node, (ast.For, ast.With, ast.NamedExpr)) or isinstance(
+                node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            targets = []
+            if isinstance(node, ast.For):
+                targets = [node.target]
+            elif isinstance(node, ast.With):
+                targets = [i.optional_vars for i in node.items if i.optional_vars]
+            elif isinstance(node, ast.NamedExpr):
+                targets = [node.target]
+            else:
+                args = node.args
+                for arg in args.posonlyargs + args.args + args.kwonlyargs:
+                    if wanted is None or arg.arg == wanted:
                         found.setdefault(arg.arg, []).append(None)
-                for target in targets:
-                    for sub in ast.walk(target):
-                        if isinstance(sub, ast.Name):
-                            found.setdefault(sub.id, []).append(None)
-        ctx.memo["TV128"] = found
-    return found
+            for target in targets:
+                for sub in ast.walk(target):
+                    if isinstance(sub, ast.Name) and (wanted is None or sub.id == wanted):
+                        found.setdefault(sub.id, []).append(None)
 
 
 @rule("TV128")
@@ -113,7 +139,7 @@ def dataset_attributes(ctx: Context, node: ast.Attribute) -> Iterator[Report]:
         k = key(value)
         if k is None:
             return
-        values = _assignments(ctx).get(k)
+        values = _assignments(ctx, k)
         if not values:
             return
         classes = {dataset_class(ctx, v) if v is not None else None for v in values}

@@ -116,25 +116,44 @@ def _uses(ctx: Context, node: ast.ClassDef) -> List[ast.Name]:
     """Every read of the class's name in the file, outside the class itself."""
     first, last = node.lineno, node.end_lineno or node.lineno
     return [
-        n for n in ast.walk(ctx.tree)
-        if isinstance(n, ast.Name) and n.id == node.name and isinstance(n.ctx, ast.Load)
-        and not first <= n.lineno <= last
+        n for n in _index(ctx)[0].get(node.name, ())
+        if not first <= n.lineno <= last
     ]
 
 
 def _instance_calls(ctx: Context, uses: List[ast.Name]
                     ) -> Dict[int, Tuple[ast.Call, ast.Call]]:
     """``id(use) -> (outer, inner)`` for the uses that are ``Fn(args)(inputs)``."""
-    wanted = {id(use) for use in uses}
-    found = {}
-    if not wanted:
+    found: Dict[int, Tuple[ast.Call, ast.Call]] = {}
+    if not uses:
         return found
-    for sub in ast.walk(ctx.tree):
-        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Call):
-            inner = sub.func
-            if id(inner.func) in wanted:
-                found[id(inner.func)] = (sub, inner)
+    calls = _index(ctx)[1]
+    for use in uses:
+        pair = calls.get(id(use))
+        if pair is not None:
+            found[id(use)] = pair
     return found
+
+
+def _index(ctx: Context) -> Tuple[Dict[str, List[ast.Name]],
+                                  Dict[int, Tuple[ast.Call, ast.Call]]]:
+    """The file's name reads by name, in the order of ``ast.walk``, and the
+    calls of calls (``Fn(args)(inputs)``) by ``id`` of the inner callee: one
+    walk of the file, however many classes ask."""
+    found = ctx.memo.get("TV104 index")
+    if found is None:
+        reads: Dict[str, List[ast.Name]] = {}
+        calls: Dict[int, Tuple[ast.Call, ast.Call]] = {}
+        for sub in ast.walk(ctx.tree):
+            cls = sub.__class__
+            if cls is ast.Name:
+                if isinstance(sub.ctx, ast.Load):  # type: ignore[attr-defined]
+                    reads.setdefault(sub.id, []).append(sub)  # type: ignore[attr-defined]
+            elif cls is ast.Call and isinstance(sub.func, ast.Call):  # type: ignore
+                inner = sub.func  # type: ignore[attr-defined]
+                calls[id(inner.func)] = (sub, inner)  # type: ignore[assignment]
+        found = ctx.memo["TV104 index"] = (reads, calls)
+    return found  # type: ignore[return-value]
 
 
 # ---------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
@@ -497,6 +498,9 @@ class _Uses:
         self.held: List[ast.Name] = []
         self.registered: Set[tuple] = set()
         self.registered_parts: List[List[Optional[str]]] = []
+        self._renames: Dict[tuple, list] = {}
+        self._sorted_keys: Optional[List[Tuple[str, int]]] = None
+        self._sorted_values: List[str] = []
         self._walk(ctx, ctx.tree, None)
 
     def _walk(self, ctx: Context, node: ast.AST, function: Optional[ast.AST]) -> None:
@@ -554,6 +558,57 @@ class _Uses:
             if parts is not None and any(p and "." in p for p in parts):
                 self.registered_parts.append(parts)
 
+    def renames(
+        self, ctx: Context, signature: Optional[tuple], parts: List[Optional[str]]
+    ) -> List[Tuple[ast.AST, Optional[List[Edit]], bool]]:
+        """The uses of the name ``parts`` spell that the fix renames or that
+        block it, in the file's order, names first: ``(use, edits or None if it
+        cannot be renamed, whether it is a key)``.  Computed once per name
+        spelling, and the keys looked up by their literal prefix, so that a
+        file's findings cost time linear in its size."""
+        memo_key = (signature, tuple(parts))
+        found = self._renames.get(memo_key)
+        if found is not None:
+            return found
+        src = ctx.source
+        found = []
+        for name in self.names:
+            edit: Optional[List[Edit]]
+            if isinstance(name, ast.Constant):
+                edit = _rename_constant(src, name, parts, under=False)
+                if edit == []:
+                    if self.known(name):
+                        continue  # another registered name
+                    edit = None
+            elif _signature(name) == signature:
+                edit = undot_edits(ctx, name, None)
+            elif _signature(name) in self.registered:
+                continue
+            else:
+                edit = None
+            found.append((name, edit, False))
+        for k in self._candidate_keys(parts[0]):
+            edit = _rename_constant(src, k, parts, under=True)
+            if edit != []:
+                found.append((k, edit, True))
+        self._renames[memo_key] = found
+        return found
+
+    def _candidate_keys(self, prefix: Optional[str]) -> List[ast.Constant]:
+        """The keys, in order, that start with ``prefix`` (all keys for ``None``)."""
+        if not prefix:
+            return self.keys
+        if self._sorted_keys is None:
+            self._sorted_keys = sorted((k.value, i) for i, k in enumerate(self.keys))
+            self._sorted_values = [v for v, _ in self._sorted_keys]
+        values = self._sorted_values
+        hits = []
+        at = bisect.bisect_left(values, prefix)
+        while at < len(values) and values[at].startswith(prefix):
+            hits.append(self._sorted_keys[at][1])
+            at += 1
+        return [self.keys[i] for i in sorted(hits)]
+
     def known(self, constant: ast.Constant) -> bool:
         """Whether a dotted string spells a name the file registers."""
         return any(_renamed(parts, constant.value, under=True) is not None
@@ -589,34 +644,16 @@ def _use_edits(ctx: Context, expr: ast.AST) -> Tuple[List[Edit], Optional[str]]:
     parts = _parts(expr)
     if parts is None:
         return [], None
-    edits: List[Edit] = []
     for held in uses.held:
         return [], f"`{held.id}` holds a dotted name read as an attribute"
-    for name in uses.names:
-        if name is expr:
+    edits: List[Edit] = []
+    for node, edit, is_key in uses.renames(ctx, signature, parts):
+        if node is expr:
             continue
-        edit: Optional[List[Edit]]
-        if isinstance(name, ast.Constant):
-            edit = _rename_constant(src, name, parts, under=False)
-            if edit == []:
-                if uses.known(name):
-                    continue  # another registered name
-                edit = None
-        elif _signature(name) == signature:
-            edit = undot_edits(ctx, name, None)
-        elif _signature(name) in uses.registered:
-            continue
-        else:
-            edit = None
         if edit is None:
-            return [], f"`{src.quote(name, 30)}` reads a dotted name the fix cannot rename"
-        edits.extend(edit)
-    for k in uses.keys:
-        if k is expr:
-            continue
-        edit = _rename_constant(src, k, parts, under=True)
-        if edit is None:
-            return [], f"`{src.quote(k, 30)}` cannot be rewritten"
+            if is_key:
+                return [], f"`{src.quote(node, 30)}` cannot be rewritten"
+            return [], f"`{src.quote(node, 30)}` reads a dotted name the fix cannot rename"
         edits.extend(edit)
     return edits, None
 

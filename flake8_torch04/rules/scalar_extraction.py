@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
 from .._flow import (
-    Def, Flow, detaches, enclosing_loop, grad_disabled, key, plainly_not_tensor, words,
+    Def, Flow, detaches, enclosing_loop, grad_disabled, key, lines_matching, plainly_not_tensor,
+    walk_hits, words,
 )
 from .._source import Edit, has_comment, needs_parens, one_line
 
@@ -161,13 +163,17 @@ def _makes_per_element(ctx: Context) -> bool:
     return _per_element_facts(ctx)[1]
 
 
+_REDUC = re.compile("reduc")  # (``reduce=`` and ``reduction=``)
+
+
 def _per_element_facts(ctx: Context) -> Tuple[frozenset, bool]:
     found = ctx.memo.get("TV003.per_element")
     if found is None:
         keys = set()
         any_call = False
         if "reduce" in ctx.text:  # (``reduce=`` and ``reduction=``)
-            for node in ast.walk(ctx.tree):
+            # (the parts whose lines do not spell it are not entered)
+            for node in walk_hits(ctx.tree, lines_matching(ctx.text, _REDUC)):
                 if isinstance(node, ast.Call) and _per_element(node):
                     any_call = True
                 elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, Iterator, List, Optional, Sequence, Set
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from .._core import UNSAFE, Context, Fix, Report, rule
 from .._flow import Flow, key
@@ -139,6 +139,8 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
             return  # (the marker of a loop variable's finding is the loss's name)
     else:
         return
+    if not _may_be_one_d_element(ctx, target):
+        return  # (decided without a flow)
     if not _class_loss(ctx, node) or not _one_d_element(ctx, target):
         return
     src = ctx.source
@@ -149,6 +151,17 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
         f"ValueError (target batch size 0); use `{shorten(fixed, 40)}`",
         Fix((src.replace(target, fixed),), UNSAFE),
     )
+
+
+def _may_be_one_d_element(ctx: Context, target: ast.AST) -> bool:
+    """Whether :func:`_one_d_element` can hold, from the names the file binds
+    alone: a loop variable, or an index into a name the file assigns."""
+    names = _assigned_names(ctx)
+    if isinstance(target, ast.Name):
+        return target.id in ctx.memo["TV107 loops"]  # type: ignore[operator]
+    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+        return target.value.id in names
+    return True
 
 
 def _one_d_element(ctx: Context, target: ast.AST) -> bool:
@@ -191,7 +204,12 @@ def _item_report(ctx: Context, value: ast.AST, why: str) -> Report:
 def _dict_key(ctx: Context, container: ast.AST, index: ast.AST) -> Optional[Report]:
     if isinstance(index, (ast.Slice, ast.Tuple, ast.Constant)):
         return None
-    if not _mapping(ctx, container):  # (the cheaper test first)
+    k = key(container)  # (the cheaper tests first: :func:`_mapping` without the file's names)
+    if k is None or "." in k and not _MAPPING_NAME.search(k.rsplit(".", 1)[-1]):
+        return None
+    if not _may_be_element(ctx, index):
+        return None
+    if not _mapping(ctx, container):
         return None
     if not _element(ctx, index, set(), 0):
         return None
@@ -241,48 +259,64 @@ def _values(ctx: Context, k: str) -> Optional[List[ast.AST]]:
 
 
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+#: class -> its fields among :data:`_BLOCKS`
+_BLOCKS_OF: Dict[type, Tuple[str, ...]] = {}
 
 
 def _assigned_names(ctx: Context) -> Set[str]:
     """The names that an ``=``, an annotated assignment or a ``for`` binds
     anywhere in the file (once per file): a name outside it has no value for
-    :func:`_values`.  Also kept: the names a ``for`` binds, and what each name
-    may be assigned (the value, or an element of a tuple or list value)."""
+    :func:`_values`.  Also kept: the names a ``for`` binds, and the values
+    assigned to each name (see :func:`_assigned`)."""
     names = ctx.memo.get("TV107 assigned")
     if names is None:
         names = ctx.memo["TV107 assigned"] = set()
         loops = ctx.memo["TV107 loops"] = set()
-        assigned: Dict[str, List[ast.AST]] = {}
+        assigned: Dict[str, List[Optional[ast.AST]]] = {}
         ctx.memo["TV107 values"] = assigned
+        ctx.memo["TV107 candidates"] = {}
         stack = [ctx.tree]
-        targets: List[tuple] = []  # (a target, its values, or ``None`` for a ``for``)
+        targets: List[tuple] = []  # (a target, its value, or ``_LOOP`` for a ``for``)
+        blocks_of = _BLOCKS_OF
         while stack:
             node = stack.pop()
             cls = node.__class__
-            if cls is ast.Assign or cls is ast.AnnAssign:
-                values = _candidates(node.value)  # type: ignore[attr-defined]
-                for target in getattr(node, "targets", None) or [node.target]:  # type: ignore
-                    targets.append((target, values))
-            elif cls is ast.For or cls is ast.AsyncFor:
-                targets.append((node.target, None))  # type: ignore[attr-defined]
-            if hasattr(node, "body"):  # (simple statements hold no statements)
-                for field in _BLOCKS:
-                    block = getattr(node, field, None)
-                    if block.__class__ is list:
-                        stack.extend(block)  # type: ignore[union-attr]
+            if cls is ast.Assign:
+                value = node.value  # type: ignore[attr-defined]
+                for target in node.targets:  # type: ignore[attr-defined]
+                    if target.__class__ is ast.Name:  # (the common case, without the stack)
+                        names.add(target.id)
+                        assigned.setdefault(target.id, []).append(value)
+                    else:
+                        targets.append((target, value))
+                continue
+            if cls is ast.AnnAssign:
+                targets.append((node.target, node.value))  # type: ignore[attr-defined]
+                continue
+            if cls is ast.For or cls is ast.AsyncFor:
+                targets.append((node.target, _LOOP))  # type: ignore[attr-defined]
+            blocks = blocks_of.get(cls)
+            if blocks is None:
+                blocks = blocks_of[cls] = tuple(f for f in _BLOCKS if f in cls._fields)
+            for field in blocks:  # (simple statements hold no statements)
+                stack.extend(getattr(node, field))
         while targets:
-            target, values = targets.pop()
+            target, value = targets.pop()
             if isinstance(target, ast.Name):
                 names.add(target.id)
-                if values is None:
+                if value is _LOOP:
                     loops.add(target.id)
                 else:
-                    assigned.setdefault(target.id, []).extend(values)
+                    assigned.setdefault(target.id, []).append(value)
             elif isinstance(target, (ast.Tuple, ast.List)):
-                targets.extend((elt, values) for elt in target.elts)
+                targets.extend((elt, value) for elt in target.elts)
             elif isinstance(target, ast.Starred):
-                targets.append((target.value, values))
+                targets.append((target.value, value))
     return names  # type: ignore[return-value]
+
+
+#: the value of a ``for`` target in :func:`_assigned_names`
+_LOOP = object()
 
 
 def _candidates(value: Optional[ast.AST]) -> List[ast.AST]:
@@ -303,7 +337,12 @@ def _candidates(value: Optional[ast.AST]) -> List[ast.AST]:
 def _assigned(ctx: Context, k: str) -> List[ast.AST]:
     """What ``k`` may be assigned anywhere in the file (see :func:`_assigned_names`)."""
     _assigned_names(ctx)
-    return ctx.memo["TV107 values"].get(k, [])  # type: ignore[union-attr]
+    found = ctx.memo["TV107 candidates"].get(k)  # type: ignore[union-attr]
+    if found is None:  # (expanded once per name asked about)
+        found = ctx.memo["TV107 candidates"][k] = [  # type: ignore[index]
+            c for value in ctx.memo["TV107 values"].get(k, ())  # type: ignore[union-attr]
+            for c in _candidates(value)]
+    return found  # type: ignore[no-any-return]
 
 
 def _dict_value(ctx: Context, v: ast.AST) -> bool:
@@ -336,6 +375,23 @@ def _element(ctx: Context, node: ast.AST, seen: Set[str], depth: int) -> bool:
         elif not _element(ctx, value, seen, depth + 1):
             return False
     return True
+
+
+def _may_be_element(ctx: Context, node: ast.AST) -> bool:
+    """Whether :func:`_element` can hold, without a flow: an index into a name
+    the file assigns (or into a call), or such a name."""
+    names = _assigned_names(ctx)
+    if isinstance(node, ast.Name):
+        return node.id in names
+    if not isinstance(node, ast.Subscript):
+        return False
+    while isinstance(node, ast.Subscript):
+        if not _plain_index(node.slice):
+            return False
+        node = node.value
+    if isinstance(node, ast.Name):
+        return node.id in names
+    return isinstance(node, ast.Call)
 
 
 def _tensor(ctx: Context, node: ast.AST, seen: Set[str], depth: int) -> bool:

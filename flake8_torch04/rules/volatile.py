@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Iterator, List, Optional, Set, Tuple
 
 from .._core import SAFE, UNSAFE, Context, Fix, Report, match_offsets, rule
@@ -237,7 +238,6 @@ def _attribute(ctx: Context, node: ast.Attribute) -> Report:
 # ---------------------------------------------------------------------------
 # volatile=True: @torch.no_grad() on a function that only reads the result
 
-_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 #: methods whose call means the function trains (or manages grad mode itself)
 _TRAINING_METHODS = frozenset(("backward", "step", "zero_grad", "requires_grad_"))
 _TRAINING_FUNCTIONS = frozenset((
@@ -308,10 +308,8 @@ def _target_names(ctx: Context, call: ast.Call) -> List[str]:
 
 def _volatile_calls(ctx: Context, function: ast.AST) -> List[Tuple[ast.Call, ast.AST]]:
     """``(call, keyword)`` of every ``Variable(..., volatile=True)`` of the function's own body."""
-    from .._flow import body_nodes
-
     found = []
-    for sub in body_nodes(function):
+    for sub in _body(ctx, function)[0]:
         if not isinstance(sub, ast.Call):
             continue
         for kw in sub.keywords:
@@ -391,25 +389,24 @@ def _only_reads(ctx: Context, function: ast.AST, calls: List[Tuple[ast.Call, ast
             if set(words(last)) & _TRAINING_WORDS and not (
                     isinstance(func, ast.Attribute) and last == "update"):
                 return False
-    escaped = _escaping_names(function)
-    parents = _parent_map(function)
+    nodes, parents = _body(ctx, function)
+    escaped = _escaping_names(nodes)
     for call, _ in calls:
         if _escapes(call, parents, escaped):
             return False
     return True
 
 
-def _parent_map(function: ast.AST) -> dict:
-    """``id(node) -> parent`` for the nodes of the function's own body."""
-    from .._flow import body_nodes
+def _body(ctx: Context, function: ast.AST) -> Tuple[List[ast.AST], dict]:
+    """The nodes of the function's own body and ``id(node) -> parent`` for them
+    (a top statement's parent is the function), made once per function."""
+    from .._flow import body_parents
 
-    parents = {}
-    for sub in body_nodes(function):
-        if isinstance(sub, _NESTED):
-            continue
-        for child in ast.iter_child_nodes(sub):
-            parents[id(child)] = sub
-    return parents
+    bodies = ctx.memo.setdefault("TV002-bodies", {})
+    found = bodies.get(id(function))  # type: ignore[union-attr]
+    if found is None:
+        found = bodies[id(function)] = body_parents(function)  # type: ignore[index]
+    return found  # type: ignore[no-any-return]
 
 
 def _training_functions(ctx: Context) -> Set[str]:
@@ -417,25 +414,37 @@ def _training_functions(ctx: Context) -> Set[str]:
     ``.step()``...)."""
     found = ctx.memo.get("TV002-trainers")
     if found is None:
+        # one walk, each such call naming every function around it; the parts
+        # whose lines spell no training method are not entered
         found = set()
-        for sub in ast.walk(ctx.tree):
-            if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                for call in ast.walk(sub):
-                    if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                            and call.func.attr in _TRAINING_METHODS):
-                        found.add(sub.name)
-                        break
+        from .._flow import lines_matching, spans_hit
+
+        hits = lines_matching(ctx.text, _TRAINING_TEXT)
+        stack: List[Tuple[ast.AST, Tuple[str, ...]]] = [(ctx.tree, ())]
+        while stack:
+            node, around = stack.pop()
+            if not spans_hit(node, hits):
+                continue
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                around = around + (node.name,)
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in _TRAINING_METHODS):
+                found.update(around)
+            stack.extend((child, around) for child in ast.iter_child_nodes(node))
         ctx.memo["TV002-trainers"] = found
     return found
 
 
-def _escaping_names(function: ast.AST) -> Set[str]:
-    """Names whose value leaves the function as it is: returned, yielded, stored
-    in an attribute, item or container, or declared ``global``/``nonlocal``."""
-    from .._flow import body_nodes
+#: text every line spelling one of :data:`_TRAINING_METHODS` holds
+_TRAINING_TEXT = re.compile("|".join(sorted(_TRAINING_METHODS)))
 
+
+def _escaping_names(nodes: List[ast.AST]) -> Set[str]:
+    """Names whose value leaves the function as it is: returned, yielded, stored
+    in an attribute, item or container, or declared ``global``/``nonlocal``
+    (``nodes``: those of the function's own body)."""
     names: Set[str] = set()
-    for sub in body_nodes(function):
+    for sub in nodes:
         roots: List[ast.AST] = []
         if isinstance(sub, (ast.Global, ast.Nonlocal)):
             names.update(sub.names)  # bound here, seen outside

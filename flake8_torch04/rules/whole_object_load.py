@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterator, List, Optional, Tuple
+from collections import deque
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from .._core import UNSAFE, Context, Fix, Report, rule
-from .._flow import body_nodes, children, key, words
+from .._flow import body_parents, children, key, words
 from .._source import Edit, shorten
 
 _LOADS = frozenset(("torch.load", "torch.serialization.load"))
@@ -22,6 +23,9 @@ _NUMPY_METHODS = frozenset(("astype",))
 _DICT_METHODS = frozenset(("keys", "items", "values", "get", "pop", "update"))
 #: last words of names that hold a whole model
 _MODEL_WORDS = frozenset(("model", "net", "module", "encoder", "decoder"))
+
+#: the fields that hold statements (or handlers and match cases, which hold them)
+_STATEMENT_LISTS = frozenset(("body", "orelse", "handlers", "finalbody", "cases"))
 
 WHOLE, NUMPY, STATE, UNKNOWN = "whole", "numpy", "state", None
 
@@ -93,7 +97,7 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
 
 def _use(ctx: Context, call: ast.Call) -> Tuple[Optional[str], str]:
     """What the loaded value is used as: ``(kind, evidence in words)``."""
-    parents = _parents(ctx)
+    parents = _call_parents(ctx, call)
     kind, why = _use_of(ctx, call, parents)
     if kind is not UNKNOWN:
         return kind, why
@@ -107,8 +111,8 @@ def _use(ctx: Context, call: ast.Call) -> Tuple[Optional[str], str]:
     if k is None:
         return UNKNOWN, ""
     found: Tuple[Optional[str], str] = (UNKNOWN, "")
-    for use in _reads(ctx, k, parent):
-        use_kind, use_why = _use_of(ctx, use, parents)
+    for use, use_parents in _reads(ctx, k, parent):
+        use_kind, use_why = _use_of(ctx, use, use_parents)
         if use_kind == STATE:
             return STATE, ""
         if use_kind is not UNKNOWN and found[0] is UNKNOWN:
@@ -156,6 +160,22 @@ def _use_of(ctx: Context, expr: ast.AST, parents: Dict[int, ast.AST]
     return UNKNOWN, ""
 
 
+def _call_parents(ctx: Context, call: ast.AST) -> Dict[int, ast.AST]:
+    """Child id -> parent for the call and its ancestors up to its statement
+    (all :func:`_use_of` and :func:`_use` look up), from the walker's parents;
+    the whole file's map if those are not the call's ancestors."""
+    parents: Dict[int, ast.AST] = {}
+    child = call
+    for parent in reversed(ctx.parents):
+        if not any(c is child for c in children(parent)):
+            break
+        parents[id(child)] = parent
+        if isinstance(parent, ast.stmt):
+            return parents
+        child = parent
+    return _parents(ctx)
+
+
 def _parents(ctx: Context) -> Dict[int, ast.AST]:
     """Child id -> parent, for the whole file (made once, when a load needs it)."""
     parents = ctx.memo.get("TV106 parents")
@@ -172,33 +192,81 @@ def _parents(ctx: Context) -> Dict[int, ast.AST]:
     return parents  # type: ignore[return-value]
 
 
-def _reads(ctx: Context, k: str, binding: ast.AST) -> List[ast.AST]:
+def _body(ctx: Context, scope: ast.AST) -> Tuple[List[ast.AST], Dict[int, ast.AST]]:
+    """The nodes of a scope's own body and their parents (made once per scope)."""
+    bodies = ctx.memo.setdefault("TV106 bodies", {})
+    found = bodies.get(id(scope))  # type: ignore[union-attr]
+    if found is None:
+        found = bodies[id(scope)] = body_parents(scope)  # type: ignore[index]
+    return found  # type: ignore[no-any-return]
+
+
+def _functions(ctx: Context) -> List[ast.AST]:
+    """The file's functions, in the order of ``ast.walk``."""
+    found = ctx.memo.get("TV106 functions")
+    if found is None:
+        # breadth first like ``ast.walk``, through the nodes that hold statements
+        # only (the ancestors of every ``def``): the same order, fewer nodes
+        found = ctx.memo["TV106 functions"] = []
+        queue = deque([ctx.tree])
+        while queue:
+            node = queue.popleft()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found.append(node)
+            for name in node._fields:
+                if name in _STATEMENT_LISTS:
+                    queue.extend(getattr(node, name))
+    return found  # type: ignore[return-value]
+
+
+def _names(ctx: Context, scope: ast.AST
+           ) -> Tuple[Dict[str, List[ast.AST]], Set[str], Dict[int, ast.AST]]:
+    """A scope's own reads of names and attributes by their last word (in the
+    order of its body), the names it stores or deletes, and its parents (made
+    once per scope)."""
+    index = ctx.memo.setdefault("TV106 names", {})
+    found = index.get(id(scope))  # type: ignore[union-attr]
+    if found is None:
+        nodes, parents = _body(ctx, scope)
+        reads: Dict[str, List[ast.AST]] = {}
+        stores: Set[str] = set()
+        for node in nodes:
+            cls = node.__class__
+            if cls is ast.Name:
+                if isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+                    reads.setdefault(node.id, []).append(node)  # type: ignore[attr-defined]
+                else:
+                    stores.add(node.id)  # type: ignore[attr-defined]
+            elif cls is ast.Attribute and isinstance(node.ctx, ast.Load):  # type: ignore
+                reads.setdefault(node.attr, []).append(node)  # type: ignore[attr-defined]
+        found = index[id(scope)] = (reads, stores, parents)  # type: ignore[index]
+    return found  # type: ignore[no-any-return]
+
+
+def _reads(ctx: Context, k: str, binding: ast.AST
+           ) -> List[Tuple[ast.AST, Dict[int, ast.AST]]]:
     """The reads of ``k`` after ``binding`` (a statement) in the function; for a
-    module-level name, also in the module's functions that do not bind it."""
+    module-level name, also in the module's functions that do not bind it; each
+    with the parents of its scope's nodes."""
     scope = ctx.flow().node
     after = (binding.end_lineno or binding.lineno, binding.end_col_offset or 0)
     found = []
-    for node in body_nodes(scope):
-        if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load):
-            if (node.lineno, node.col_offset) >= after and key(node) == k:
-                found.append(node)
+    reads, _, parents = _names(ctx, scope)
+    for node in reads.get(k.rsplit(".", 1)[-1], ()):
+        if (node.lineno, node.col_offset) >= after and key(node) == k:
+            found.append((node, parents))
     if isinstance(scope, ast.Module) and "." not in k:
-        for func in ast.walk(scope):
-            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _binds(func, k):
-                found += [
-                    n for n in body_nodes(func)
-                    if isinstance(n, ast.Name) and n.id == k and isinstance(n.ctx, ast.Load)
-                ]
+        for func in _functions(ctx):
+            reads, stores, parents = _names(ctx, func)
+            if not _binds(func, k, stores):
+                found += [(n, parents) for n in reads.get(k, ()) if n.__class__ is ast.Name]
     return found
 
 
-def _binds(func: ast.AST, name: str) -> bool:
+def _binds(func: ast.AST, name: str, stores: Set[str]) -> bool:
     args = func.args
     params = args.posonlyargs + args.args + args.kwonlyargs + [
         a for a in (args.vararg, args.kwarg) if a is not None]
     if any(a.arg == name for a in params):
         return True
-    return any(
-        isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
-        for n in body_nodes(func)
-    )
+    return name in stores
