@@ -557,6 +557,10 @@ def main(argv=None) -> int:
     print("    " + instruction_ratio([str(plain), "-j1", "--exit-zero", *names],
                                      [str(plugin), "-j1", "--exit-zero", *names]))
 
+    # (before this process grows: a child's peak memory counts the pages it
+    # shares with this process when it starts, hundreds of MiB after [5])
+    project_section(args.project_python, names, pairs)
+
     torch04 = shutil.which("torch04", path=str(plugin.parent))
     floor_cmd = [sys.executable, "-c", PARSE_FLOOR, *names]
     print(f"\n[2] torch04 check vs ast.parse floor, median of {pairs} alternated pairs")
@@ -622,7 +626,6 @@ def main(argv=None) -> int:
             per_line = f", {counted / n:,.0f} instructions/line" if counted else ""
             print(f"    {n:>7} lines: {seconds * 1000:8.1f} ms, "
                   f"{seconds / n * 1e6:.2f} us/line{per_line}")
-    project_section(args.project_python, names, pairs)
     if args.summaries:
         summaries_section(files)
     fixer_sections()
