@@ -468,3 +468,13 @@ def test_tv004_not_on_a_config_object_from_a_non_torch_call():
             return C, D
     """)
     assert Analysis(source, ["TV004"]).findings == []
+
+
+def test_tv003_leaves_per_sample_losses_alone_with_reduction_none():
+    """``reduction='none'`` (0.4.1's spelling) is per-sample too, also in a file
+    that never writes ``reduce``."""
+    source = PER_SAMPLE.replace("reduce=False", "reduction='none'")
+    assert "reduce" not in source
+    assert [f.line for f in Analysis(source, ["TV003"]).findings] == [26]
+    assert fixed(source, ["TV001", "TV003"], unsafe=True).text == PER_SAMPLE_FIXED.replace(
+        "reduce=False", "reduction='none'")

@@ -171,7 +171,7 @@ def _per_element_facts(ctx: Context) -> Tuple[frozenset, bool]:
     if found is None:
         keys = set()
         any_call = False
-        if "reduce" in ctx.text:  # (``reduce=`` and ``reduction=``)
+        if "reduc" in ctx.text:  # (``reduce=`` and ``reduction=``)
             # (the parts whose lines do not spell it are not entered)
             for node in walk_hits(ctx.tree, lines_matching(ctx.text, _REDUC)):
                 if isinstance(node, ast.Call) and _per_element(node):
