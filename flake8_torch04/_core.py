@@ -1247,28 +1247,6 @@ def _byte_positions(lines: Sequence[str], ends: List[int], hits: List[int]):
     return byte_ends, converted
 
 
-def check(
-    tree: ast.AST,
-    lines: Sequence[str],
-    filename: str = "",
-    codes: Optional[Iterable[str]] = None,
-    prefilter: bool = True,
-    unchecked: Optional[List[int]] = None,
-) -> List[Finding]:
-    """Findings for one parsed file, sorted by position.
-
-    ``codes`` limits the rules run (all when ``None``); ``prefilter=False``
-    runs every selected rule even on files that lack its markers.  The lines
-    of statements that could not be checked to the end (an expression nested
-    deeper than the recursion limit allows; ``0`` when the line is unknown)
-    are appended to ``unchecked``.
-
-    The cyclic garbage collector is off meanwhile (see :func:`collector_off`).
-    """
-    with collector_off():
-        return _check(tree, lines, filename, codes, prefilter, unchecked)
-
-
 def collector_off():
     """A context in which Python's cyclic garbage collector does not run.
 
@@ -1294,7 +1272,20 @@ class _CollectorOff:
             gc.enable()
 
 
-def _check(
+def _without_collector(func: Callable) -> Callable:
+    """``func``, run with the collector off (see :func:`collector_off`)."""
+    from functools import wraps
+
+    @wraps(func)
+    def run(*args, **kwargs):
+        with collector_off():
+            return func(*args, **kwargs)
+
+    return run
+
+
+@_without_collector
+def check(
     tree: ast.AST,
     lines: Sequence[str],
     filename: str = "",
@@ -1302,7 +1293,15 @@ def _check(
     prefilter: bool = True,
     unchecked: Optional[List[int]] = None,
 ) -> List[Finding]:
-    """``check`` with the collector as it is."""
+    """Findings for one parsed file, sorted by position.
+
+    ``codes`` limits the rules run (all when ``None``); ``prefilter=False``
+    runs every selected rule even on files that lack its markers.  The lines
+    of statements that could not be checked to the end (an expression nested
+    deeper than the recursion limit allows; ``0`` when the line is unknown)
+    are appended to ``unchecked``.  The cyclic garbage collector is off
+    meanwhile (see :func:`collector_off`).
+    """
     known = gates()
     selected = [known[c] for c in (codes if codes is not None else known) if c in known]
     if not selected:

@@ -187,6 +187,14 @@ def test_every_rule_module_is_imported_and_registers_one_rule():
 def test_only_the_rules_whose_markers_match_are_loaded(source, loaded):
     """An editor runs flake8 on one file per process: a rule module is imported
     only when one of its markers matches the file (``rules.TABLE``)."""
+    modules, flow = loaded_by(source)
+    assert modules == loaded
+    assert flow == (bool(loaded) and loaded != ["volatile"])
+
+
+def loaded_by(source):
+    """The rule modules a fresh process loads to check ``source``, and whether
+    it loads the data flow."""
     script = (
         "import sys\n"
         "from flake8_torch04._core import check_source\n"
@@ -197,8 +205,7 @@ def test_only_the_rules_whose_markers_match_are_loaded(source, loaded):
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          check=True).stdout.split("\n")
-    assert out[0] == repr(loaded)
-    assert out[1] == str(bool(loaded) and loaded != ["volatile"])
+    return ast.literal_eval(out[0]), out[1] == "True"
 
 
 #: pieces around the words of markers (whole, inside longer words, after a
@@ -257,16 +264,7 @@ def test_whole_words_of_a_pattern(pattern, words):
     ("import torch\nm = x.byte()\ny = x[m]\n", ["byte_masks", "tensor_element"]),
 ])
 def test_a_rule_whose_precondition_fails_is_not_loaded(source, loaded):
-    script = (
-        "import sys\n"
-        "from flake8_torch04._core import check_source\n"
-        f"check_source({source!r})\n"
-        "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules"
-        " if m.startswith('flake8_torch04.rules.')))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         check=True).stdout.split("\n")
-    assert out[0] == repr(loaded)
+    assert loaded_by(source)[0] == loaded
 
 
 def test_preconditions_are_what_the_rules_test_first():

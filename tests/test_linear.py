@@ -13,16 +13,21 @@ from flake8_torch04._noqa import Noqa
 from flake8_torch04.rules import type_comparison
 
 
-def _count_scope_walks(monkeypatch):
+def _count_calls(monkeypatch, module, name):
+    """The calls of ``module.name`` from now on: a list of their arguments."""
     calls = []
-    body_nodes = type_comparison.body_nodes
+    original = getattr(module, name)
 
-    def counting(scope_node):
-        calls.append(scope_node)
-        return body_nodes(scope_node)
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
 
-    monkeypatch.setattr(type_comparison, "body_nodes", counting)
+    monkeypatch.setattr(module, name, counting)
     return calls
+
+
+def _count_scope_walks(monkeypatch):
+    return _count_calls(monkeypatch, type_comparison, "body_nodes")
 
 
 def test_many_type_assertions_in_one_function_walk_it_once(monkeypatch):
@@ -176,15 +181,7 @@ def test_check_leaves_the_collector_as_it_found_it():
 def _count_renames(monkeypatch):
     from flake8_torch04.rules import module_names
 
-    calls = []
-    renamed = module_names._renamed
-
-    def counting(parts, value, under=False):
-        calls.append(value)
-        return renamed(parts, value, under)
-
-    monkeypatch.setattr(module_names, "_renamed", counting)
-    return calls
+    return _count_calls(monkeypatch, module_names, "_renamed")
 
 
 def test_tv006_matches_each_string_of_the_file_once_per_spelling(monkeypatch):
