@@ -594,6 +594,12 @@ TRICKY = {
 }
 
 
+#: names astroid 3 (what Python 3.9 installs) does not see bound at module
+#: level: a ``:=`` in a decorator
+ASTROID_3_UNSEEN = frozenset(("dec", "kwv"))
+ASTROID_MAJOR = int(__import__("astroid").__version__.split(".")[0])
+
+
 def test_the_standard_library_summary_is_astroid_s(tmp_path):
     """Over the test projects and made-up modules (``bench/benchmark.py``'s
     ``--summaries`` compares them over any tree, the corpus and torch's source)."""
@@ -609,7 +615,10 @@ def test_the_standard_library_summary_is_astroid_s(tmp_path):
         expected = _project.astroid_summary(str(path), text, tree)
         for walrus in {True, ":=" in text}:
             got, settled = _project.summary(str(path), tree, walrus)
-            assert (got.names, got.stars) == (expected.names, expected.stars), path
+            names = got.names
+            if ASTROID_MAJOR < 4:  # (Python binds them; astroid 4 agrees)
+                names = {k: v for k, v in names.items() if k not in ASTROID_3_UNSEEN}
+            assert (names, got.stars) == (expected.names, expected.stars), path
             if settled:
                 assert got.all_names == expected.all_names, path
             else:
