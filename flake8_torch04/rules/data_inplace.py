@@ -9,20 +9,18 @@ from .. import _resolve
 from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
 from .._flow import Flow, grad_disabled, key, plainly_not_tensor, words
 from .._source import Edit, has_comment, needs_parens, one_line
+from .._tables import INIT_RENAMES, SCALAR_FIRST_METHODS
 
 _PARAM_WORDS = frozenset(("weight", "bias", "weights", "biases"))
 _BUFFERS = frozenset(("running_mean", "running_var"))
 _PARAM_SOURCES = frozenset(("parameters", "named_parameters"))
 #: tensor method -> the ``torch.nn.init`` function that does the same to a parameter
 _INIT_OPS = {"normal_": "normal_", "uniform_": "uniform_", "zero_": "zeros_", "fill_": None}
-#: deprecated ``op_(value, tensor...)`` overloads: method -> positional count, keyword
-_SCALAR_FIRST = {"add_": (2, "alpha"), "sub_": (2, "alpha"), "addcmul_": (3, "value"),
-                 "addcdiv_": (3, "value")}
-#: ``torch.nn.init`` functions that have an in-place ``_`` twin
-_INIT_RENAMES = frozenset((
-    "constant", "dirac", "eye", "kaiming_normal", "kaiming_uniform", "normal", "orthogonal",
-    "sparse", "uniform", "xavier_normal", "xavier_uniform",
-))
+#: deprecated ``op_(value, tensor...)`` overloads of in-place methods (TV126's):
+#: method -> positional count, keyword
+_SCALAR_FIRST = {m: how for m, how in SCALAR_FIRST_METHODS.items() if m.endswith("_")}
+#: ``torch.nn.init`` functions that have an in-place ``_`` twin (TV121's)
+_INIT_RENAMES = frozenset(INIT_RENAMES)
 _LEGACY = "`.data` is a pre-0.4 idiom"
 
 

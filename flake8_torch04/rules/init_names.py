@@ -6,22 +6,10 @@ from typing import Iterator
 
 from .._calls import rename
 from .._core import SAFE, Context, Fix, Report, rule
+from .._tables import INIT_RENAMES
 
 _MODULE = "torch.nn.init"
-#: deprecated name -> its in-place successor (each still warns on PyTorch 2.13)
-RENAMES = {
-    "xavier_uniform": "xavier_uniform_",
-    "xavier_normal": "xavier_normal_",
-    "kaiming_uniform": "kaiming_uniform_",
-    "kaiming_normal": "kaiming_normal_",
-    "uniform": "uniform_",
-    "normal": "normal_",
-    "constant": "constant_",
-    "eye": "eye_",
-    "dirac": "dirac_",
-    "orthogonal": "orthogonal_",
-    "sparse": "sparse_",
-}
+RENAMES = INIT_RENAMES  # (shared with TV004: see ``_tables``)
 
 
 def renamed_call(ctx: Context, node: ast.Call, module: str, renames: dict, code_why: str):

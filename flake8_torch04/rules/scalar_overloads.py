@@ -8,18 +8,10 @@ from .._calls import plain_arguments
 from .._core import SAFE, Context, Fix, Report, rule
 from .._flow import words
 from .._source import Edit, has_comment, shorten
+from .._tables import SCALAR_FIRST_FUNCTIONS, SCALAR_FIRST_METHODS
 
-#: method -> (positional arguments of the deprecated overload, the keyword the scalar becomes)
-METHODS = {
-    "add_": (2, "alpha"), "sub_": (2, "alpha"), "add": (2, "alpha"), "sub": (2, "alpha"),
-    "addcmul_": (3, "value"), "addcdiv_": (3, "value"),
-    "addcmul": (3, "value"), "addcdiv": (3, "value"),
-}
-#: function -> the same (the first positional is the input)
-FUNCTIONS = {
-    "torch.add": (3, "alpha"), "torch.sub": (3, "alpha"),
-    "torch.addcmul": (4, "value"), "torch.addcdiv": (4, "value"),
-}
+#: (shared with TV004: see ``_tables``)
+METHODS, FUNCTIONS = SCALAR_FIRST_METHODS, SCALAR_FIRST_FUNCTIONS
 #: words of names that hold a step size or a coefficient, not a tensor
 _SCALAR_WORDS = frozenset((
     "lr", "alpha", "beta", "beta1", "beta2", "momentum", "decay", "dampening", "step",
