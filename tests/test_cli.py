@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flake8_torch04 import _check, _files, _output, _select, cli
+from cli_runner import in_process
 
 LEGACY = textwrap.dedent(
     """\
@@ -30,27 +31,8 @@ FIXED_SAFE = LEGACY.replace("Variable(torch.ones(2))", "torch.ones(2)")
 CLEAN = "import torch\n\nx = torch.ones(2)\n"
 
 
-def torch04(*args, cwd=None, stdin=None):
-    """Run the command in-process: (exit status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    old = os.getcwd()
-    stdin_obj = sys.stdin
-    if cwd is not None:
-        os.chdir(cwd)
-    if stdin is not None:
-        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8")
-    out_buffer = io.BytesIO()
-    out = io.TextIOWrapper(out_buffer, encoding="utf-8", newline="")
-    saved = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        status = cli.main(list(args))
-    finally:
-        sys.stdout, sys.stderr = saved
-        sys.stdin = stdin_obj
-        os.chdir(old)
-    out.flush()
-    return status, out_buffer.getvalue().decode("utf-8"), err.getvalue()
+#: (exit status, stdout, stderr) of the command run in this process
+torch04 = in_process
 
 
 @pytest.fixture

@@ -1,16 +1,13 @@
 """Notebooks: code cells checked and fixed, magics left alone, JSON kept as it was."""
-import io
 import json
-import os
-import sys
 
 import pytest
 
-from flake8_torch04 import cli
 from flake8_torch04._core import SAFE, Finding, Fix
 from flake8_torch04._fix import Analysis
 from flake8_torch04._notebook import Notebook, NotebookError
 from flake8_torch04._source import Edit
+from cli_runner import in_process
 
 
 def code_cell(source, outputs=(), count=None):
@@ -44,18 +41,7 @@ LEGACY_NB = notebook(
 )
 
 
-def run(*args, cwd):
-    out, err = io.StringIO(), io.StringIO()
-    saved = sys.stdout, sys.stderr
-    old = os.getcwd()
-    os.chdir(cwd)
-    sys.stdout, sys.stderr = out, err
-    try:
-        status = cli.main(list(args))
-    finally:
-        sys.stdout, sys.stderr = saved
-        os.chdir(old)
-    return status, out.getvalue(), err.getvalue()
+run = in_process
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ tests/projects/starimport/ has the shape of a 2017 tutorial: ``train.py`` does
 ``__init__.py`` does ``from .base_network import *``, which imports ``Variable``.
 tests/projects/migrated/starimport/ is the same project migrated by hand.
 """
-import io
 import json
 import os
 import shutil
@@ -17,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from flake8_torch04 import _project, cli
+from flake8_torch04 import _project
 from flake8_torch04._core import check_source
 from flake8_torch04._fix import remove_variable_imports
+from cli_runner import in_process
 
 PROJECTS = Path(__file__).parent / "projects"
 STARIMPORT = PROJECTS / "starimport"
@@ -40,19 +40,9 @@ def found(path, codes=("TV001",)):
 
 
 def run_cli(*args, cwd=None):
-    out, err = io.StringIO(), io.StringIO()
-    saved = sys.stdout, sys.stderr
-    old = os.getcwd()
-    sys.stdout, sys.stderr = out, err
-    try:
-        if cwd is not None:
-            os.chdir(cwd)
-        status = cli.main(list(args))
-    finally:
-        sys.stdout, sys.stderr = saved
-        os.chdir(old)
-    assert "internal error" not in err.getvalue(), err.getvalue()
-    return status, out.getvalue(), err.getvalue()
+    status, out, err = in_process(*args, cwd=cwd)
+    assert "internal error" not in err, err
+    return status, out, err
 
 
 # ---------------------------------------------------------------------------
@@ -328,24 +318,18 @@ def test_the_fix_keeps_an_import_that_a_package_re_exports(tmp_path):
     assert "from torch.autograd import Variable\n" in text
 
 
-def test_the_fix_keeps_an_import_another_module_imports_by_name(tmp_path):
+@pytest.mark.parametrize("other, why", [
+    ("from model import Variable\n", "other.py imports `Variable` from this module"),
+    ("import model\ny = model.Variable\n", "other.py uses `model.Variable`"),
+], ids=["by name", "as an attribute"])
+def test_the_fix_keeps_an_import_another_module_takes(tmp_path, other, why):
     write(tmp_path, {
         "model.py": LEGACY_MODEL + "x = Variable(torch.ones(2))\n",
-        "other.py": "from model import Variable\n",
+        "other.py": other,
     })
     _, _, err = run_cli("check", "--fix", "model.py", cwd=tmp_path)
     assert "from torch.autograd import Variable" in (tmp_path / "model.py").read_text()
-    assert "other.py imports `Variable` from this module" in err
-
-
-def test_the_fix_keeps_an_import_another_module_reads_as_an_attribute(tmp_path):
-    write(tmp_path, {
-        "model.py": LEGACY_MODEL + "x = Variable(torch.ones(2))\n",
-        "other.py": "import model\ny = model.Variable\n",
-    })
-    _, _, err = run_cli("check", "--fix", "model.py", cwd=tmp_path)
-    assert "from torch.autograd import Variable" in (tmp_path / "model.py").read_text()
-    assert "other.py uses `model.Variable`" in err
+    assert why in err
 
 
 def test_the_fix_removes_an_import_no_module_takes(tmp_path):

@@ -5,6 +5,7 @@ import sys
 import pytest
 
 from flake8_torch04._core import check_source
+from cli_runner import in_process
 
 
 def torch04(*args, cwd=None):
@@ -31,24 +32,6 @@ def test_a_statement_too_deep_to_walk_hides_no_other_finding(tmp_path, deep):
 
 LEGACY = "import torch\nfrom torch.autograd import Variable\nx = Variable(torch.ones(1))\n"
 FIXED = "import torch\nx = torch.ones(1)\n"
-
-
-def in_process(*args, cwd):
-    import io
-    import os
-
-    from flake8_torch04 import cli
-
-    out, err = io.StringIO(), io.StringIO()
-    saved, old = (sys.stdout, sys.stderr), os.getcwd()
-    sys.stdout, sys.stderr = out, err
-    os.chdir(cwd)
-    try:
-        status = cli.main(list(args))
-    finally:
-        sys.stdout, sys.stderr = saved
-        os.chdir(old)
-    return status, out.getvalue(), err.getvalue()
 
 
 def test_a_fifo_named_on_the_command_line_is_skipped_not_read(tmp_path):
