@@ -1114,7 +1114,7 @@ class _Plan:
     any of them; the others (``\\[``, ``\\+``) are always searched.
     """
 
-    __slots__ = ("searches", "by_word", "keyed", "always", "markers", "requires")
+    __slots__ = ("searches", "by_word", "worded", "always", "markers", "requires")
 
     def __init__(self, selected: Sequence[Gate]) -> None:
         index: Dict[str, int] = {}
@@ -1134,31 +1134,32 @@ class _Plan:
         for gate in selected:
             self.markers.append([(number(pattern), types) for pattern, types in gate.markers])
             self.requires.append(tuple(number(pattern) for pattern in gate.requires))
+        #: the patterns of whole words, by word; the patterns whose words rule
+        #: them in or out (see :meth:`_Search.absent`); the others
         self.by_word: Dict[bytes, List[int]] = {}
-        self.keyed: List[Tuple[int, _Search]] = []
+        self.worded: List[Tuple[int, _Search]] = []
         self.always: List[int] = []
         for i, search in enumerate(self.searches):
             if search.exact is not None:
                 for word in search.exact:
                     self.by_word.setdefault(word, []).append(i)
-            if search.keys is not None:
-                self.keyed.append((i, search))
-            elif search.exact is None:
+            if search.keys is not None or search.exact is not None:
+                self.worded.append((i, search))
+            else:
                 self.always.append(i)
 
     def search(self, text: str, words: "Words") -> Dict[int, List[int]]:
         """The offsets of every pattern that matches ``text``, by index."""
-        if words.ascii:
-            candidates = set(self.always)
+        candidates = set(self.always)
+        if words.ascii:  # whole words: one intersection for them all
             for word in words.distinct.intersection(self.by_word):
                 candidates.update(self.by_word[word])
             candidates.update(
-                i for i, search in self.keyed
+                i for i, search in self.worded
                 if search.exact is None and not search.absent(words)
             )
         else:  # (whole words cannot be told apart in it: see ``Words.ascii``)
-            candidates = set(self.always)
-            candidates.update(i for i, search in self.keyed if not search.absent(words))
+            candidates.update(i for i, search in self.worded if not search.absent(words))
         found = {}
         searches = self.searches
         for i in candidates:

@@ -295,3 +295,15 @@ def test_the_walk_finds_what_the_markers_announce_in_non_ascii_text(source):
 
     gated = check(tree, lines)
     assert gated and gated == check(tree, lines, prefilter=False)
+
+
+@pytest.mark.parametrize("text", ["x = foo(1)\n", "x = 'é' + foo(1)\n", "y = bar\u00a0(2)\n"])
+def test_a_pattern_of_whole_words_without_a_leading_word_is_searched_in_any_text(text):
+    """``(?<![\\w.])(?:foo|bar)\\b`` is whole words but has no literal start: it
+    must still be searched where the words cannot rule it out (non-ASCII text)."""
+    from flake8_torch04._core import Gate, _Plan
+
+    pattern = r"(?<![\w.])(?:foo|bar)\b"
+    plan = _Plan([Gate("TV999", "none", (ast.Call,), ((pattern, (ast.Call,)),))])
+    found = plan.search(text, Words(text))
+    assert list(found.values()) == [[m.start() for m in re.finditer(pattern, text)]]
