@@ -793,8 +793,8 @@ _BINDS = frozenset(_BINDERS) | frozenset(cls for cls, fields in _BODIES.items() 
 #: version (``torch.__version__``, ``hasattr(torch, 'no_grad')``, also when
 #: assigned to a flag) and ``:=`` (it binds in the enclosing scope)
 _CORE_MARKERS = ("__version__", r"\bhasattr\b", ":=")
-_FROM_IMPORT = re.compile(r"from[ \t]+[\w.]+[ \t]+import\b(\([^)]*\)|.*)")
-_ALIAS = re.compile(r"\bas\s+([A-Za-z_]\w*)")
+_FROM_IMPORT = re.compile(r"from[ \t]+([\w.]+)[ \t]+import\b(\([^)]*\)|.*)")
+_ALIAS = re.compile(r"(\w+)\s+as\s+([A-Za-z_]\w*)")
 
 
 def at_line_start(text: str, start: int) -> bool:
@@ -802,21 +802,24 @@ def at_line_start(text: str, start: int) -> bool:
     return not text[text.rfind("\n", 0, start) + 1:start].strip(" \t")
 
 
-def _aliases(text: str) -> Set[str]:
-    """Names bound by ``from M import NAME as ALIAS``.
+def _aliases(text: str) -> Dict[str, Set[str]]:
+    """Names bound by ``from M import NAME as ALIAS``, each with what it stands
+    for (``M.NAME``; a name may be bound more than once).
 
     A rule's markers name what it matches (``Variable``, ``Sequential``), and
     every other spelling keeps that name in view (``ag.Variable``,
     ``nn.Sequential``) except such an alias, which may then be used anywhere.
     """
-    aliases: Set[str] = set()
+    aliases: Dict[str, Set[str]] = {}
     start = text.find("from")
     while start != -1:
         match = _FROM_IMPORT.match(text, start) if at_line_start(text, start) else None
         if match is not None:
-            names = match.group(1)
+            names = match.group(2)
             if "as" in names:
-                aliases.update(_ALIAS.findall(names))
+                module = match.group(1)
+                for name, alias in _ALIAS.findall(names):
+                    aliases.setdefault(alias, set()).add(f"{module}.{name}")
             start = text.find("from", match.end())
         else:
             start = text.find("from", start + 1)
@@ -1200,6 +1203,7 @@ def _gate(selected: List[Gate], lines: Sequence[str], text: str):
     licences: List[tuple] = [_WALK]
     announced: List[Tuple[int, List[int]]] = []
     full = 0  # every active rule, all its node types
+    rules: List[Tuple[int, List[Tuple[int, tuple]]]] = []  # their bits and markers
     for gate, markers, requires in zip(selected, plan.markers, plan.requires):
         if not any(i in found for i, _ in markers):
             continue
@@ -1207,6 +1211,7 @@ def _gate(selected: List[Gate], lines: Sequence[str], text: str):
             continue
         rule_bit = 1 << len(licences)
         full |= rule_bit
+        rules.append((rule_bit, markers))
         licences.append((gate, gate.node_types))
         for i, types in markers:
             offsets = found.get(i)
@@ -1220,8 +1225,20 @@ def _gate(selected: List[Gate], lines: Sequence[str], text: str):
         return None
     for marker in _CORE_MARKERS:
         announced.append((1, match_offsets(text, marker, words)))
-    for alias in _aliases(text):
-        announced.append((full, match_offsets(text, rf"\b{alias}\b", words)))
+    aliases = _aliases(text)
+    if aliases:
+        # an alias is a spelling of what it stands for: its uses are announced
+        # for the rules whose markers match that (``Seq`` for ``Sequential``
+        # of ``from torch.nn import Sequential as Seq``, ``ce`` for ``ffi``
+        # of ``from torch.utils.ffi import create_extension as ce``)
+        searches = plan.searches
+        for alias, sources in aliases.items():
+            bits = 0
+            for rule_bit, markers in rules:
+                if any(searches[i].offsets(source) for i, _ in markers for source in sources):
+                    bits |= rule_bit
+            if bits:
+                announced.append((bits, match_offsets(text, rf"\b{alias}\b", words)))
     ends = [0, *accumulate(map(len, lines))]  # the offset each line starts at
     masks: Dict[int, int] = {}
     for bit, offsets in announced:

@@ -52,12 +52,11 @@ def test_imports_torch_matches_the_regex(text):
 @settings(max_examples=300, deadline=None)
 @given(text=TEXTS)
 def test_aliases_match_the_regex(text):
-    line_start = re.compile(r"^[ \t]*from[ \t]+[\w.]+[ \t]+import\b(\([^)]*\)|.*)", re.M)
-    expected = {
-        alias
-        for match in line_start.finditer(text)
-        for alias in re.findall(r"\bas\s+([A-Za-z_]\w*)", match.group(1))
-    }
+    line_start = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import\b(\([^)]*\)|.*)", re.M)
+    expected = {}
+    for match in line_start.finditer(text):
+        for name, alias in re.findall(r"(\w+)\s+as\s+([A-Za-z_]\w*)", match.group(2)):
+            expected.setdefault(alias, set()).add(f"{match.group(1)}.{name}")
     assert _aliases(text) == expected
 
 
@@ -81,7 +80,56 @@ def test_other_indexes_do_not_match_the_tv003_marker(index):
 
 def test_aliases_after_a_decoy_on_the_line_above():
     text = "x = 1  # from a import (\nfrom torch.autograd import Variable as V\n)\n"
-    assert _aliases(text) == {"V"}
+    assert _aliases(text) == {"V": {"torch.autograd.Variable"}}
+
+
+def _dispatched(code, source):
+    """The classes of the nodes the walker hands rule ``code`` on ``source``."""
+    from flake8_torch04 import _core
+
+    seen = []
+    rule = all_rules()[code]
+    original = rule.check
+
+    def spy(ctx, node):
+        seen.append((type(node).__name__, node.lineno))
+        return original(ctx, node)
+
+    _core.RULES[code] = rule._replace(check=spy)
+    try:
+        findings = check_source(source, codes=[code])
+    finally:
+        _core.RULES[code] = rule
+    return seen, findings
+
+
+def test_an_alias_is_announced_for_the_rules_of_what_it_stands_for():
+    """``V`` of ``from torch.autograd import Variable as V`` is ``Variable`` to
+    TV001 wherever it is used; ``_d`` of a protobuf import is nothing to it (a
+    generated ``_pb2`` module uses such an alias on thousands of lines)."""
+    source = (
+        "import torch\n"
+        "from torch.autograd import Variable as V\n"
+        "from google.protobuf import descriptor as _d\n"
+        "x = V(torch.zeros(1))\n"
+        "y = _d.FieldDescriptor(name='a', index=0)\n"
+    )
+    seen, findings = _dispatched("TV001", source)
+    assert [(f.code, f.line) for f in findings] == [("TV001", 4)]
+    assert ("Call", 4) in seen
+    assert not [line for _, line in seen if line == 5]
+
+
+def test_an_alias_of_a_module_is_announced_for_the_markers_it_holds():
+    """``from torch.nn import functional as F`` holds no marker of TV123, ``from
+    torch.nn.functional import softmax as sm`` does: ``sm(x)`` is checked."""
+    source = (
+        "import torch\n"
+        "from torch.nn.functional import softmax as sm\n"
+        "y = sm(torch.zeros(2, 2))\n"
+    )
+    seen, findings = _dispatched("TV123", source)
+    assert [(f.code, f.line) for f in findings] == [("TV123", 3)]
 
 
 def test_a_statement_announced_only_by_plus_is_not_walked():
