@@ -333,7 +333,7 @@ class _Walker:
         self.dispatch: Dict[type, List[Rule]] = {}
         #: skip the parts of expressions that hold no marker (see :meth:`visit_node`)
         self.prune = False
-        self._dispatch_by_mask: Dict[int, Tuple[Dict[type, List[Rule]], bool]] = {}
+        self._dispatch_by_mask = _dispatches(licences)
         self.findings: List[Finding] = []
         self.compat = 0  # depth of old-PyTorch-only branches around the node
         self.fallback = 0  # depth of ``except ImportError`` handlers
@@ -787,6 +787,21 @@ _BODIES: Dict[type, Tuple[str, ...]] = {
 }
 #: the statements that bind something outside the gate (the others are skipped)
 _BINDS = frozenset(_BINDERS) | frozenset(cls for cls, fields in _BODIES.items() if fields)
+
+
+_DISPATCHES: Dict[tuple, Dict[int, Tuple[Dict[type, List[Rule]], bool]]] = {}
+
+
+def _dispatches(licences: List[tuple]) -> Dict[int, Tuple[Dict[type, List[Rule]], bool]]:
+    """The walker's dispatch tables by mask (see :meth:`_Walker.dispatch_for`),
+    shared by the files whose markers announce the same licences."""
+    key = tuple(licences)
+    tables = _DISPATCHES.get(key)
+    if tables is None:
+        if len(_DISPATCHES) > 256:
+            _DISPATCHES.clear()
+        tables = _DISPATCHES[key] = {}
+    return tables
 
 
 #: what the walker itself must see wherever it is, in full: tests of the torch
