@@ -62,7 +62,20 @@ class Excludes:
     """
 
     def __init__(self, patterns: Sequence[str]) -> None:
-        self.rules: List[Tuple["re.Pattern[str]", bool, bool]] = []
+        self.patterns = tuple(patterns)
+        # (compiled at the first match: a run given only file names never walks
+        # a directory, and the 22 default patterns cost a millisecond to compile)
+        self._rules: Optional[List[Tuple["re.Pattern[str]", bool, bool]]] = None
+
+    @property
+    def rules(self) -> List[Tuple["re.Pattern[str]", bool, bool]]:
+        if self._rules is None:
+            self._rules = self._compile(self.patterns)
+        return self._rules
+
+    @staticmethod
+    def _compile(patterns: Sequence[str]) -> List[Tuple["re.Pattern[str]", bool, bool]]:
+        rules: List[Tuple["re.Pattern[str]", bool, bool]] = []
         for raw in patterns:
             pattern = raw.strip()
             if not pattern or pattern.startswith("#"):
@@ -76,7 +89,8 @@ class Excludes:
             anchored = "/" in pattern
             body = _pattern_regex(pattern.lstrip("/"))
             regex = re.compile(("" if anchored else "(?:.*/)?") + body + r"\Z", re.S)
-            self.rules.append((regex, negate, dir_only))
+            rules.append((regex, negate, dir_only))
+        return rules
 
     def excluded(self, relpath: str, is_dir: bool) -> bool:
         result = False
