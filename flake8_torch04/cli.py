@@ -56,11 +56,24 @@ PROGRESS_DELAY = 1.0
 # the command line
 
 
+class _BuildFormatter(argparse.HelpFormatter):
+    """The formatter the parsers use while they are built: argparse makes one at
+    each ``add_argument`` (to check the metavar, whatever the width), and its
+    default width asks ``shutil`` for the terminal's, an import (with zlib, bz2
+    and lzma) the command needs only for ``--help`` and usage errors.
+    :func:`build_parser` gives the parsers argparse's own formatter back."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("width", 80)
+        super().__init__(*args, **kwargs)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="torch04",
         description="Find and fix PyTorch 0.1-0.3 idioms that break or misbehave on "
                     "modern PyTorch (the flake8-torch04 rules, without flake8).",
+        formatter_class=_BuildFormatter,
     )
     parser.add_argument("--version", action="version", version=f"torch04 {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -71,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Check Python files and Jupyter notebooks. Exit status: 0 when no "
                     "finding remains, 1 when findings remain or a file could not be "
                     "checked, 2 on a usage or internal error.",
+        formatter_class=_BuildFormatter,
     )
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH",
                        help="files or directories (default: .); - reads standard input")
@@ -143,14 +157,18 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("-q", "--quiet", action="store_true",
                        help="print no summary and no progress bar")
 
-    explain = commands.add_parser("explain", help="print a rule's documentation")
+    explain = commands.add_parser("explain", help="print a rule's documentation",
+                                  formatter_class=_BuildFormatter)
     explain.add_argument("code", nargs="?", help="a rule code such as TV003 (omit to list)")
 
-    commands.add_parser(
+    server = commands.add_parser(
         "server", help="run the Language Server over stdio (needs flake8-torch04[server])",
         description="A Language Server (LSP, over stdio) that publishes the findings as "
                     "diagnostics and offers their fixes as code actions.",
+        formatter_class=_BuildFormatter,
     )
+    for built in (parser, check, explain, server):
+        built.formatter_class = argparse.HelpFormatter
     return parser
 
 
