@@ -11,7 +11,6 @@ from typing import List, NamedTuple, Optional, Tuple
 from ._core import Finding, collector_off
 from ._files import CannotParse, Document
 from ._fix import Analysis, Dropped, _fix_key, fix_text, parse
-from ._rescue import rescue, rescued_findings
 
 
 class Located(NamedTuple):
@@ -78,6 +77,8 @@ def check_document(doc: Document, options: Options) -> FileResult:
     try:
         analysis = analyse(doc.text)
     except SyntaxError as exc:
+        from ._rescue import rescue, rescued_findings  # (tokenize: only for files that fail)
+
         rescued = rescue(doc.text, parse)
         if rescued is None or "TV101" not in codes:
             hint = "; it has `async=` keywords: select TV101 to check it" if rescued else ""
