@@ -108,7 +108,8 @@ def check_document(doc: Document, options: Options) -> FileResult:
     if findings is None:
         findings = analysis.findings
     # a fix the fixer tried and had to drop is not counted fixable
-    located = [_locate(doc, analysis, f, options.unsafe, _fix_key(f) in refused)
+    located = [_locate(doc, analysis, f, options.unsafe,
+                       bool(refused) and _fix_key(f) in refused)
                for f in findings]
     notes += tuple(
         f"{doc.describe(line) if line else 'a statement'}: not checked to the end (an "
@@ -141,6 +142,14 @@ def _taken_by(name: str, notes: List[str]):
 
 def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool,
             refused: bool = False) -> Located:
+    fixable = not refused and analysis.fixable(finding, unsafe)
+    source, first = _snippet(analysis.lines, finding)
+    if doc.notebook is None:  # (positions are the file's own: the common case, quicker)
+        fix = finding.fix
+        return Located(finding, None, finding.line, finding.end_line or finding.line, fixable,
+                       tuple((e.start[0], e.start[1], e.end[0], e.end[1], e.text)
+                             for e in fix.edits) if fix else (),
+                       source, first)
     cell, line = doc.where(finding.line)
     _, end_line = doc.where(finding.end_line or finding.line)
     edits = []
@@ -148,10 +157,8 @@ def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool,
         _, start = doc.where(edit.start[0])
         _, end = doc.where(edit.end[0])
         edits.append((start, edit.start[1], end, edit.end[1], edit.text))
-    source, first = _snippet(analysis.lines, finding)
-    return Located(finding, cell, line, end_line,
-                   not refused and analysis.fixable(finding, unsafe),
-                   tuple(edits), source, doc.where(first)[1])
+    return Located(finding, cell, line, end_line, fixable, tuple(edits), source,
+                   doc.where(first)[1])
 
 
 #: the most lines a snippet shows

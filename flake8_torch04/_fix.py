@@ -114,8 +114,9 @@ class Analysis:
     ) -> None:
         self.text = text
         self.tree = _parsed(text)
-        self.lines = lines_of(normalize_newlines(text))
-        self.noqa = Noqa(self.lines)
+        normalized = normalize_newlines(text)
+        self.lines = lines_of(normalized)
+        self.noqa = Noqa(self.lines, normalized)
         self.locked = locked
         findings: List[Finding] = []
         #: lines of statements not checked to the end (see ``_core.check``)

@@ -111,10 +111,11 @@ _UNREAD = object()
 class Noqa:
     """The ``# noqa`` comments of one file."""
 
-    def __init__(self, lines: Sequence[str]) -> None:
+    def __init__(self, lines: Sequence[str], text: Optional[str] = None) -> None:
+        """``text``: the lines joined, when the caller has it."""
         self.lines = lines
         #: no line can hold a ``# noqa`` (the common case: skip the per-line work)
-        self.none = "noqa" not in "".join(lines).lower()
+        self.none = "noqa" not in ("".join(lines) if text is None else text).lower()
         self.exempt = not self.none and file_is_exempt(lines)
         self._mapping: Optional[Dict[int, str]] = None
         self._codes: Dict[int, object] = {}  # line -> :func:`noqa_codes` of its text
