@@ -348,19 +348,47 @@ def diff_name(name: str) -> str:
 
 def source_encoding(data: bytes) -> str:
     """The encoding Python reads ``data`` in (PEP 263), as ``tokenize.detect_encoding``
-    says; without a BOM and without ``coding`` in the first two lines it is UTF-8,
-    which is decided here without importing ``tokenize``."""
+    says; without a BOM and without ``coding`` in the first two lines, or with a
+    cookie for UTF-8, it is UTF-8, which is decided here without importing
+    ``tokenize``."""
     first = data.find(b"\n")
     second = data.find(b"\n", first + 1) if first != -1 else -1
     head = data if second == -1 else data[:second]
-    if b"coding" not in head and not data.startswith(b"\xef\xbb\xbf"):
+    bom = data.startswith(b"\xef\xbb\xbf")
+    if b"coding" not in head and not bom:
+        return "utf-8"
+    # lines end where the compiler ends them: at CR too (``BytesIO.readline``
+    # would take a CR-only file for one line and miss a cookie on line 2)
+    lines = data.splitlines(keepends=True)[:2]
+    if not bom and _utf8_cookie(lines):
         return "utf-8"
     import tokenize
 
-    # lines end where the compiler ends them: at CR too (``BytesIO.readline``
-    # would take a CR-only file for one line and miss a cookie on line 2)
-    lines = iter(data.splitlines(keepends=True)[:2])
-    return tokenize.detect_encoding(lambda: next(lines, b""))[0]
+    read = iter(lines)
+    return tokenize.detect_encoding(lambda: next(read, b""))[0]
+
+
+#: ``tokenize.cookie_re`` and ``tokenize.blank_re`` (the same in Python 3.9-3.13)
+_COOKIE = r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)"
+_BLANK = rb"^[ \t\f]*(?:[#\r\n]|$)"
+
+
+def _utf8_cookie(lines: Sequence[bytes]) -> bool:
+    """Whether ``tokenize.detect_encoding`` reads the first two lines of a file without
+    a BOM as UTF-8 (a cookie that names it, or none), read as it reads them; ``False``
+    leaves the rest (another encoding, a line that is not UTF-8) to it."""
+    for line in lines:
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        match = re.match(_COOKIE, text, re.ASCII)
+        if match is not None:  # (``tokenize._get_normal_name``)
+            name = match.group(1)[:12].lower().replace("_", "-")
+            return name == "utf-8" or name.startswith("utf-8-")
+        if re.match(_BLANK, line) is None:
+            return True  # (no cookie can follow a line of code)
+    return True
 
 
 def _decode_error(data: bytes, exc: Exception) -> str:

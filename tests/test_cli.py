@@ -561,6 +561,8 @@ _HEADS = st.lists(
         b"# -*- coding: latin-1 -*-", b"# coding=utf-8", b"#!/usr/bin/env python",
         b"# vim: set fileencoding=cp1252 :", b"coding", b"x = 1", b"", b"  ", b"\xef\xbb\xbf",
         b"# \xe9", b"s = '\xc3\xa9'", b"# coding: bogus-codec", b"\r",
+        b"# -*- coding: utf-8 -*-", b"# coding: UTF_8-unix", b"# coding: utf8", b"\x0c#",
+        b"\t# coding:utf-8-sig", b"x = 1  # coding: latin-1", b"# coding: utf-8\r",
     ]),
     max_size=4,
 )
