@@ -508,6 +508,23 @@ def test_command_in_a_subprocess(tmp_path, command):
     assert proc.returncode == 0 and proc.stdout.startswith("# TV002 (volatile)")
 
 
+def test_the_command_ends_at_once_only_when_nothing_waits_for_python(tmp_path):
+    """``cli._exit_now``: the output is whole and the status kept, and a function
+    registered with ``atexit`` (coverage's, say) still runs: then Python exits as usual."""
+    (tmp_path / "legacy.py").write_text(LEGACY * 50)
+    proc = subprocess.run([sys.executable, "-m", "flake8_torch04", "check", "legacy.py",
+                           "--output-format", "json"], cwd=tmp_path, capture_output=True,
+                          text=True)
+    assert proc.returncode == 1 and len(json.loads(proc.stdout)) >= 50
+    assert proc.stderr.startswith("Found ")
+    code = ("import atexit, sys\nfrom flake8_torch04.cli import main\n"
+            "atexit.register(lambda: print('atexit ran'))\nsys.exit(main())")
+    proc = subprocess.run([sys.executable, "-c", code, "check", "legacy.py"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert proc.stdout.startswith("legacy.py:4:5: TV001") and proc.stdout.endswith("atexit ran\n")
+
+
 def test_console_script_is_installed():
     script = Path(sys.executable).with_name("torch04")
     if not script.exists():
