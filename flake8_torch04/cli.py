@@ -323,7 +323,8 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     jobs = []
     for path in paths:
         name = (args.stdin_filename or "stdin") if path == "-" else path
-        jobs.append((path, options._replace(codes=settings.codes_for(name))))
+        codes = settings.codes_for(name)
+        jobs.append((path, options if codes is options.codes else options._replace(codes=codes)))
     file_jobs = [job for job in jobs if job[0] != "-"]
     processes = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     progress = Progress(len(file_jobs), stderr, not args.quiet)
