@@ -150,7 +150,7 @@ def lines_of(source_text: str) -> List[str]:
 
     ``str.splitlines`` also breaks at form feeds and other separators, which
     would put line numbers out of step with the tree: it is used only on a text
-    without them (most files; twice as fast as splitting at ``\n``).
+    without them (most files; twice as fast as splitting at ``\\n``).
     """
     others = _OTHER_BREAKS[:5] if source_text.isascii() else _OTHER_BREAKS
     if not any(sep in source_text for sep in others):
