@@ -40,6 +40,8 @@ class Options(NamedTuple):
     unsafe: bool = False
     diff: bool = False
     quiet: bool = False
+    #: give each finding its ``source`` lines (``full`` and ``gitlab`` show them)
+    snippets: bool = True
 
 
 class FileResult(NamedTuple):
@@ -109,7 +111,7 @@ def check_document(doc: Document, options: Options) -> FileResult:
         findings = analysis.findings
     # a fix the fixer tried and had to drop is not counted fixable
     located = [_locate(doc, analysis, f, options.unsafe,
-                       bool(refused) and _fix_key(f) in refused)
+                       bool(refused) and _fix_key(f) in refused, options.snippets)
                for f in findings]
     notes += tuple(
         f"{doc.describe(line) if line else 'a statement'}: not checked to the end (an "
@@ -141,9 +143,9 @@ def _taken_by(name: str, notes: List[str]):
 
 
 def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool,
-            refused: bool = False) -> Located:
+            refused: bool = False, snippet: bool = True) -> Located:
     fixable = not refused and analysis.fixable(finding, unsafe)
-    source, first = _snippet(analysis.lines, finding)
+    source, first = _snippet(analysis.lines, finding) if snippet else ((), 0)
     if doc.notebook is None:  # (positions are the file's own: the common case, quicker)
         fix = finding.fix
         return Located(finding, None, finding.line, finding.end_line or finding.line, fixable,
@@ -158,7 +160,7 @@ def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool,
         _, end = doc.where(edit.end[0])
         edits.append((start, edit.start[1], end, edit.end[1], edit.text))
     return Located(finding, cell, line, end_line, fixable, tuple(edits), source,
-                   doc.where(first)[1])
+                   doc.where(first)[1] if snippet else 0)
 
 
 #: the most lines a snippet shows

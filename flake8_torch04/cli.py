@@ -275,9 +275,9 @@ def _check_all(jobs: List[Tuple[str, Options]], processes: int,
 def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     settings = _settings(args)
     unsafe = bool(settings.unsafe_fixes) if args.unsafe_fixes is None else args.unsafe_fixes
-    options = Options(settings.codes(), fix=args.fix, unsafe=unsafe, diff=args.diff,
-                      quiet=args.quiet)
     fmt = "concise" if args.output_format == "text" else args.output_format
+    options = Options(settings.codes(), fix=args.fix, unsafe=unsafe, diff=args.diff,
+                      quiet=args.quiet, snippets=fmt in ("full", "gitlab"))
     remove = _code_list(args.remove_noqa, "--remove-noqa")
     if remove:
         check_selectors(("--remove-noqa", code) for code in remove)
