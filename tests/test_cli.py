@@ -464,6 +464,26 @@ def test_gitignore_style_excludes(tmp_path, patterns, expected):
     assert sorted(Path(p).relative_to(tmp_path).as_posix() for p in found) == expected
 
 
+_GLOB_PIECES = st.sampled_from(
+    ["a", "b", "*", "**", "?", "/", "[ab]", "[!a]", ".", "x.py", "build", "**/", "!", "#"])
+_REL_PATHS = st.lists(st.sampled_from(["a", "b", "ab", "x.py", "build", ".", "*"]),
+                      min_size=1, max_size=3).map("/".join)
+
+
+@given(st.lists(st.lists(_GLOB_PIECES, min_size=1, max_size=3).map("".join), max_size=4),
+       _REL_PATHS, st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_excludes_decide_as_their_patterns_in_order(patterns, relpath, is_dir):
+    """Without a ``!`` pattern the patterns are matched as one regex: the same answer
+    as taking them one by one, the last that matches deciding."""
+    excludes = _files.Excludes(patterns)
+    expected = False
+    for regex, negate, dir_only in excludes.rules:
+        if (is_dir or not dir_only) and regex.match(relpath):
+            expected = not negate
+    assert excludes.excluded(relpath, is_dir) == expected
+
+
 def test_default_excludes_and_explicit_files(tmp_path):
     for rel in [".venv/lib/x.py", "__pycache__/y.py", "build/z.py", "keep.py"]:
         path = tmp_path / rel
