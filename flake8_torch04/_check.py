@@ -11,7 +11,6 @@ from typing import List, NamedTuple, Optional, Tuple
 from ._core import Finding, collector_off
 from ._files import CannotParse, Document
 from ._fix import Analysis, Dropped, _fix_key, fix_text, parse
-from ._rescue import rescue, rescued_findings
 
 
 class Located(NamedTuple):
@@ -41,6 +40,8 @@ class Options(NamedTuple):
     unsafe: bool = False
     diff: bool = False
     quiet: bool = False
+    #: give each finding its ``source`` lines (``full`` and ``gitlab`` show them)
+    snippets: bool = True
 
 
 class FileResult(NamedTuple):
@@ -78,6 +79,8 @@ def check_document(doc: Document, options: Options) -> FileResult:
     try:
         analysis = analyse(doc.text)
     except SyntaxError as exc:
+        from ._rescue import rescue, rescued_findings  # (tokenize: only for files that fail)
+
         rescued = rescue(doc.text, parse)
         if rescued is None or "TV101" not in codes:
             hint = "; it has `async=` keywords: select TV101 to check it" if rescued else ""
@@ -107,7 +110,8 @@ def check_document(doc: Document, options: Options) -> FileResult:
     if findings is None:
         findings = analysis.findings
     # a fix the fixer tried and had to drop is not counted fixable
-    located = [_locate(doc, analysis, f, options.unsafe, _fix_key(f) in refused)
+    located = [_locate(doc, analysis, f, options.unsafe,
+                       bool(refused) and _fix_key(f) in refused, options.snippets)
                for f in findings]
     notes += tuple(
         f"{doc.describe(line) if line else 'a statement'}: not checked to the end (an "
@@ -139,7 +143,15 @@ def _taken_by(name: str, notes: List[str]):
 
 
 def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool,
-            refused: bool = False) -> Located:
+            refused: bool = False, snippet: bool = True) -> Located:
+    fixable = not refused and analysis.fixable(finding, unsafe)
+    source, first = _snippet(analysis.lines, finding) if snippet else ((), 0)
+    if doc.notebook is None:  # (positions are the file's own: the common case, quicker)
+        fix = finding.fix
+        return Located(finding, None, finding.line, finding.end_line or finding.line, fixable,
+                       tuple((e.start[0], e.start[1], e.end[0], e.end[1], e.text)
+                             for e in fix.edits) if fix else (),
+                       source, first)
     cell, line = doc.where(finding.line)
     _, end_line = doc.where(finding.end_line or finding.line)
     edits = []
@@ -147,10 +159,8 @@ def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool,
         _, start = doc.where(edit.start[0])
         _, end = doc.where(edit.end[0])
         edits.append((start, edit.start[1], end, edit.end[1], edit.text))
-    source, first = _snippet(analysis.lines, finding)
-    return Located(finding, cell, line, end_line,
-                   not refused and analysis.fixable(finding, unsafe),
-                   tuple(edits), source, doc.where(first)[1])
+    return Located(finding, cell, line, end_line, fixable, tuple(edits), source,
+                   doc.where(first)[1] if snippet else 0)
 
 
 #: the most lines a snippet shows

@@ -163,9 +163,29 @@ class Settings:
 
     def matcher(self, patterns: Sequence[str]):
         """``(path, is_dir) -> bool``: whether a path matches one of ``patterns``,
-        read with this configuration's semantics (Ruff's globs or flake8's fnmatch)."""
+        read with this configuration's semantics (Ruff's globs or flake8's fnmatch),
+        as :meth:`_matches` reads each (what does not depend on the path is worked
+        out once: a directory walk asks for every file and directory)."""
+        if self.style == "flake8":
+            # (``fnmatch.fnmatch(name, pattern)`` is ``_fnmatch(pattern)(normcase(name))``)
+            flake8 = [(_fnmatch(p), _fnmatch(os.path.abspath(os.path.join(self.root, p)))
+                       if "/" in p or os.sep in p else None) for p in patterns]
+
+            def matches(path: str, is_dir: bool = False) -> bool:
+                absolute = os.path.abspath(path)
+                name = os.path.normcase(os.path.basename(absolute))
+                absolute = os.path.normcase(absolute)
+                return any(match(name) or (full is not None and full(absolute))
+                           for match, full in flake8)
+            return matches
+        from ._files import Excludes
+
+        globs = [(p, Excludes([p])) for p in patterns]
+
         def matches(path: str, is_dir: bool = False) -> bool:
-            return any(self._matches(p, path, is_dir) for p in patterns)
+            absolute = os.path.abspath(path)
+            return any(_glob_matches(p, absolute, self.root, is_dir, excludes)
+                       for p, excludes in globs)
         return matches
 
     def _matches(self, pattern: str, path: str, is_dir: bool = False) -> bool:
@@ -181,13 +201,23 @@ class Settings:
         return _glob_matches(pattern, absolute, self.root, is_dir)
 
 
-def _glob_matches(pattern: str, absolute: str, root: str, is_dir: bool) -> bool:
-    """A Ruff-style glob: ``/``-less patterns match any path segment's name, others
-    the path relative to ``root`` (or a prefix of it, that is, a directory above)."""
-    from ._files import Excludes
+def _fnmatch(pattern: str):
+    """``fnmatch.fnmatch(name, pattern)`` as a function of a name that ``os.path.normcase``
+    has made (``pattern`` is translated once)."""
+    match = re.compile(fnmatch.translate(os.path.normcase(pattern))).match
+    return lambda name: match(name) is not None
 
+
+def _glob_matches(pattern: str, absolute: str, root: str, is_dir: bool,
+                  excludes=None) -> bool:
+    """A Ruff-style glob: ``/``-less patterns match any path segment's name, others
+    the path relative to ``root`` (or a prefix of it, that is, a directory above);
+    ``excludes``: ``Excludes([pattern])``, when the caller has it."""
+    if excludes is None:
+        from ._files import Excludes
+
+        excludes = Excludes([pattern])
     rel = os.path.relpath(absolute, root).replace(os.sep, "/")
-    excludes = Excludes([pattern])
     if rel.startswith("../"):
         # outside the project: only name patterns apply
         if "/" in pattern.strip("/"):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import re
 import stat
-from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import (
+    TYPE_CHECKING, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple,
+)
 
 # (difflib, tempfile and the notebook module are imported where they are needed)
 if TYPE_CHECKING:  # pragma: no cover
@@ -62,7 +64,26 @@ class Excludes:
     """
 
     def __init__(self, patterns: Sequence[str]) -> None:
-        self.rules: List[Tuple["re.Pattern[str]", bool, bool]] = []
+        self.patterns = tuple(patterns)
+        # (compiled at the first match: a run given only file names never walks
+        # a directory, and the 22 default patterns cost a millisecond to compile)
+        self._rules: Optional[List[Tuple["re.Pattern[str]", bool, bool]]] = None
+        #: without a ``!`` pattern: one regex for files and one for directories
+        #: (any pattern that matches decides), else ``None``
+        self._any: Optional[Tuple["re.Pattern[str]", "re.Pattern[str]"]] = None
+
+    @property
+    def rules(self) -> List[Tuple["re.Pattern[str]", bool, bool]]:
+        if self._rules is None:
+            self._rules = self._compile(self.patterns)
+            if not any(negate for _, negate, _ in self._rules):
+                self._any = (_either(r for r, _, dir_only in self._rules if not dir_only),
+                             _either(r for r, _, _ in self._rules))
+        return self._rules
+
+    @staticmethod
+    def _compile(patterns: Sequence[str]) -> List[Tuple["re.Pattern[str]", bool, bool]]:
+        rules: List[Tuple["re.Pattern[str]", bool, bool]] = []
         for raw in patterns:
             pattern = raw.strip()
             if not pattern or pattern.startswith("#"):
@@ -76,16 +97,27 @@ class Excludes:
             anchored = "/" in pattern
             body = _pattern_regex(pattern.lstrip("/"))
             regex = re.compile(("" if anchored else "(?:.*/)?") + body + r"\Z", re.S)
-            self.rules.append((regex, negate, dir_only))
+            rules.append((regex, negate, dir_only))
+        return rules
 
     def excluded(self, relpath: str, is_dir: bool) -> bool:
+        rules = self.rules
+        if self._any is not None:
+            return self._any[1 if is_dir else 0].match(relpath) is not None
         result = False
-        for regex, negate, dir_only in self.rules:
+        for regex, negate, dir_only in rules:
             if dir_only and not is_dir:
                 continue
             if regex.match(relpath):
                 result = not negate
         return result
+
+
+def _either(regexes: Iterable["re.Pattern[str]"]) -> "re.Pattern[str]":
+    """One regex that matches where any of ``regexes`` (made by :class:`Excludes`)
+    matches; one that never matches for none."""
+    body = "|".join(f"(?:{r.pattern})" for r in regexes)
+    return re.compile(body or r"(?!)", re.S)
 
 
 def discover(
@@ -194,29 +226,29 @@ class GitIgnore:
     work tree nothing is ignored, as git ignores nothing there."""
 
     def __init__(self) -> None:
+        #: directory -> its chain, or ``None`` outside a work tree
         self._chains: dict = {}
 
     def _chain(self, directory: str) -> list:
-        chain = self._chains.get(directory)
-        if chain is None:
-            specs = []
-            here = directory
-            while True:
-                spec = _ignore_file(os.path.join(here, ".gitignore"))
-                if spec is not None:
-                    specs.append((here, spec))
-                if os.path.exists(os.path.join(here, ".git")):
-                    spec = _ignore_file(os.path.join(here, ".git", "info", "exclude"))
-                    if spec is not None:
-                        specs.append((here, spec))
-                    break
-                parent = os.path.dirname(here)
-                if parent == here:
-                    specs = []  # not in a work tree
-                    break
-                here = parent
-            chain = self._chains[directory] = specs
-        return chain
+        """``(directory, spec)`` pairs from ``directory`` up to the top of its work tree."""
+        return self._chain_or_none(directory) or []
+
+    def _chain_or_none(self, directory: str) -> Optional[list]:
+        if directory in self._chains:
+            return self._chains[directory]
+        # (each directory's files are read once: its subdirectories' chains share them)
+        spec = _ignore_file(os.path.join(directory, ".gitignore"))
+        specs: Optional[list] = [(directory, spec)] if spec is not None else []
+        if os.path.exists(os.path.join(directory, ".git")):
+            spec = _ignore_file(os.path.join(directory, ".git", "info", "exclude"))
+            if spec is not None:
+                specs.append((directory, spec))
+        else:
+            parent = os.path.dirname(directory)
+            above = self._chain_or_none(parent) if parent != directory else None
+            specs = None if above is None else specs + above  # (None: not in a work tree)
+        self._chains[directory] = specs
+        return specs
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         absolute = os.path.abspath(path)
@@ -334,19 +366,47 @@ def diff_name(name: str) -> str:
 
 def source_encoding(data: bytes) -> str:
     """The encoding Python reads ``data`` in (PEP 263), as ``tokenize.detect_encoding``
-    says; without a BOM and without ``coding`` in the first two lines it is UTF-8,
-    which is decided here without importing ``tokenize``."""
+    says; without a BOM and without ``coding`` in the first two lines, or with a
+    cookie for UTF-8, it is UTF-8, which is decided here without importing
+    ``tokenize``."""
     first = data.find(b"\n")
     second = data.find(b"\n", first + 1) if first != -1 else -1
     head = data if second == -1 else data[:second]
-    if b"coding" not in head and not data.startswith(b"\xef\xbb\xbf"):
+    bom = data.startswith(b"\xef\xbb\xbf")
+    if b"coding" not in head and not bom:
+        return "utf-8"
+    # lines end where the compiler ends them: at CR too (``BytesIO.readline``
+    # would take a CR-only file for one line and miss a cookie on line 2)
+    lines = data.splitlines(keepends=True)[:2]
+    if not bom and _utf8_cookie(lines):
         return "utf-8"
     import tokenize
 
-    # lines end where the compiler ends them: at CR too (``BytesIO.readline``
-    # would take a CR-only file for one line and miss a cookie on line 2)
-    lines = iter(data.splitlines(keepends=True)[:2])
-    return tokenize.detect_encoding(lambda: next(lines, b""))[0]
+    read = iter(lines)
+    return tokenize.detect_encoding(lambda: next(read, b""))[0]
+
+
+#: ``tokenize.cookie_re`` and ``tokenize.blank_re`` (the same in Python 3.9-3.13)
+_COOKIE = r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)"
+_BLANK = rb"^[ \t\f]*(?:[#\r\n]|$)"
+
+
+def _utf8_cookie(lines: Sequence[bytes]) -> bool:
+    """Whether ``tokenize.detect_encoding`` reads the first two lines of a file without
+    a BOM as UTF-8 (a cookie that names it, or none), read as it reads them; ``False``
+    leaves the rest (another encoding, a line that is not UTF-8) to it."""
+    for line in lines:
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        match = re.match(_COOKIE, text, re.ASCII)
+        if match is not None:  # (``tokenize._get_normal_name``)
+            name = match.group(1)[:12].lower().replace("_", "-")
+            return name == "utf-8" or name.startswith("utf-8-")
+        if re.match(_BLANK, line) is None:
+            return True  # (no cookie can follow a line of code)
+    return True
 
 
 def _decode_error(data: bytes, exc: Exception) -> str:

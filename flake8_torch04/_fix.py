@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import ast
 import re
-import threading
 import warnings
 from bisect import bisect_left, bisect_right, insort
+from _thread import _local as _thread_local  # (``threading.local``, without importing threading)
 from collections import Counter
 from typing import (
     Callable, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Pattern, Sequence, Set,
@@ -83,7 +83,7 @@ def parse(text: str) -> ast.Module:
 
 #: a tree the fixer has just made for a text it is about to analyse: the
 #: analysis takes it rather than parsing the same text again
-_HANDOFF = threading.local()
+_HANDOFF = _thread_local()
 
 
 def _parsed(text: str) -> ast.Module:
@@ -114,8 +114,9 @@ class Analysis:
     ) -> None:
         self.text = text
         self.tree = _parsed(text)
-        self.lines = lines_of(normalize_newlines(text))
-        self.noqa = Noqa(self.lines)
+        normalized = normalize_newlines(text)
+        self.lines = lines_of(normalized)
+        self.noqa = Noqa(self.lines, normalized)
         self.locked = locked
         findings: List[Finding] = []
         #: lines of statements not checked to the end (see ``_core.check``)

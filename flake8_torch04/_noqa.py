@@ -23,16 +23,36 @@ from __future__ import annotations
 import re
 from typing import Dict, Optional, Sequence, Tuple
 
-NOQA_INLINE = re.compile(
-    r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE
-)
-NOQA_FILE = re.compile(r"\s*# flake8[:=]\s*noqa", re.IGNORECASE)
-_CODE_SEPARATOR = re.compile(r"[,\s]")
+#: ``NOQA_INLINE``, ``NOQA_FILE`` and ``_CODE_SEPARATOR``, compiled at their first use
+#: (see :func:`__getattr__`): most files say no ``noqa``, and a process that
+#: checks a few of them need not compile ``NOQA_INLINE`` (half a millisecond)
+_PATTERNS = {
+    "NOQA_INLINE": (r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE),
+    "NOQA_FILE": (r"\s*# flake8[:=]\s*noqa", re.IGNORECASE),
+    "_CODE_SEPARATOR": (r"[,\s]", 0),
+}
+
+
+def __getattr__(name: str) -> "re.Pattern[str]":
+    """The patterns of :data:`_PATTERNS`, compiled once, as module attributes."""
+    try:
+        pattern, flags = _PATTERNS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    compiled = globals()[name] = re.compile(pattern, flags)
+    return compiled
+
+
+def _regex(name: str) -> "re.Pattern[str]":
+    """A pattern of :data:`_PATTERNS` (or what replaced the attribute, as a test may)."""
+    found = globals().get(name)
+    return found if found is not None else __getattr__(name)
 
 
 def file_is_exempt(lines: Sequence[str]) -> bool:
     """Whether a ``# flake8: noqa`` line exempts the whole file."""
-    return any(NOQA_FILE.match(line) for line in lines)
+    match = _regex("NOQA_FILE").match
+    return any(match(line) for line in lines)
 
 
 #: what :func:`noqa_codes` returns for a ``# noqa`` that suppresses every code
@@ -44,13 +64,13 @@ def noqa_codes(text: Optional[str]) -> Optional[Tuple[str, ...]]:
     code), or ``None`` when it has none."""
     if not text:
         return None
-    match = NOQA_INLINE.search(text)
+    match = _regex("NOQA_INLINE").search(text)
     if match is None:
         return None
     codes = match.group("codes")
     if codes is None:
         return ALL
-    return tuple(c.strip() for c in _CODE_SEPARATOR.split(codes) if c.strip())
+    return tuple(c.strip() for c in _regex("_CODE_SEPARATOR").split(codes) if c.strip())
 
 
 def _listed(codes: Optional[Tuple[str, ...]], code: str) -> bool:
@@ -91,10 +111,11 @@ _UNREAD = object()
 class Noqa:
     """The ``# noqa`` comments of one file."""
 
-    def __init__(self, lines: Sequence[str]) -> None:
+    def __init__(self, lines: Sequence[str], text: Optional[str] = None) -> None:
+        """``text``: the lines joined, when the caller has it."""
         self.lines = lines
         #: no line can hold a ``# noqa`` (the common case: skip the per-line work)
-        self.none = "noqa" not in "".join(lines).lower()
+        self.none = "noqa" not in ("".join(lines) if text is None else text).lower()
         self.exempt = not self.none and file_is_exempt(lines)
         self._mapping: Optional[Dict[int, str]] = None
         self._codes: Dict[int, object] = {}  # line -> :func:`noqa_codes` of its text

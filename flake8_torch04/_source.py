@@ -140,14 +140,21 @@ def has_comment(text: str) -> bool:
 
 
 _LINE = r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z"
+#: where ``str.splitlines`` breaks a line and Python's tokenizer does not (the
+#: first five are the ASCII ones)
+_OTHER_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
 
 def lines_of(source_text: str) -> List[str]:
     """Lines with their endings, broken where Python's tokenizer breaks them.
 
     ``str.splitlines`` also breaks at form feeds and other separators, which
-    would put line numbers out of step with the tree.
+    would put line numbers out of step with the tree: it is used only on a text
+    without them (most files; twice as fast as splitting at ``\\n``).
     """
+    others = _OTHER_BREAKS[:5] if source_text.isascii() else _OTHER_BREAKS
+    if not any(sep in source_text for sep in others):
+        return source_text.splitlines(True)
     if "\r" in source_text:
         return re.findall(_LINE, source_text)
     lines = source_text.split("\n")  # the common case, three times faster

@@ -56,11 +56,24 @@ PROGRESS_DELAY = 1.0
 # the command line
 
 
+class _BuildFormatter(argparse.HelpFormatter):
+    """The formatter the parsers use while they are built: argparse makes one at
+    each ``add_argument`` (to check the metavar, whatever the width), and its
+    default width asks ``shutil`` for the terminal's, an import (with zlib, bz2
+    and lzma) the command needs only for ``--help`` and usage errors.
+    :func:`build_parser` gives the parsers argparse's own formatter back."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("width", 80)
+        super().__init__(*args, **kwargs)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="torch04",
         description="Find and fix PyTorch 0.1-0.3 idioms that break or misbehave on "
                     "modern PyTorch (the flake8-torch04 rules, without flake8).",
+        formatter_class=_BuildFormatter,
     )
     parser.add_argument("--version", action="version", version=f"torch04 {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -71,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Check Python files and Jupyter notebooks. Exit status: 0 when no "
                     "finding remains, 1 when findings remain or a file could not be "
                     "checked, 2 on a usage or internal error.",
+        formatter_class=_BuildFormatter,
     )
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH",
                        help="files or directories (default: .); - reads standard input")
@@ -143,14 +157,18 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("-q", "--quiet", action="store_true",
                        help="print no summary and no progress bar")
 
-    explain = commands.add_parser("explain", help="print a rule's documentation")
+    explain = commands.add_parser("explain", help="print a rule's documentation",
+                                  formatter_class=_BuildFormatter)
     explain.add_argument("code", nargs="?", help="a rule code such as TV003 (omit to list)")
 
-    commands.add_parser(
+    server = commands.add_parser(
         "server", help="run the Language Server over stdio (needs flake8-torch04[server])",
         description="A Language Server (LSP, over stdio) that publishes the findings as "
                     "diagnostics and offers their fixes as code actions.",
+        formatter_class=_BuildFormatter,
     )
+    for built in (parser, check, explain, server):
+        built.formatter_class = argparse.HelpFormatter
     return parser
 
 
@@ -257,9 +275,9 @@ def _check_all(jobs: List[Tuple[str, Options]], processes: int,
 def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     settings = _settings(args)
     unsafe = bool(settings.unsafe_fixes) if args.unsafe_fixes is None else args.unsafe_fixes
-    options = Options(settings.codes(), fix=args.fix, unsafe=unsafe, diff=args.diff,
-                      quiet=args.quiet)
     fmt = "concise" if args.output_format == "text" else args.output_format
+    options = Options(settings.codes(), fix=args.fix, unsafe=unsafe, diff=args.diff,
+                      quiet=args.quiet, snippets=fmt in ("full", "gitlab"))
     remove = _code_list(args.remove_noqa, "--remove-noqa")
     if remove:
         check_selectors(("--remove-noqa", code) for code in remove)
@@ -305,7 +323,8 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     jobs = []
     for path in paths:
         name = (args.stdin_filename or "stdin") if path == "-" else path
-        jobs.append((path, options._replace(codes=settings.codes_for(name))))
+        codes = settings.codes_for(name)
+        jobs.append((path, options if codes is options.codes else options._replace(codes=codes)))
     file_jobs = [job for job in jobs if job[0] != "-"]
     processes = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     progress = Progress(len(file_jobs), stderr, not args.quiet)
@@ -562,10 +581,42 @@ def _main(argv: Optional[Sequence[str]]) -> int:
             return run_server()
         if args.diff and args.fix:
             args.fix = False  # --diff writes nothing
-        return run_check(args, sys.stdout, sys.stderr)
+        status = run_check(args, sys.stdout, sys.stderr)
     except (UsageError, OutputError) as exc:
         sys.stderr.write(f"torch04: error: {exc}\n")
         return EXIT_ERROR
+    if argv is None:  # (the command itself, not a caller in the same process)
+        _exit_now(status)
+    return status
+
+
+def _exit_now(status: int) -> None:
+    """End the process with ``status`` at once, as mypy does, when nothing else in it
+    can be waiting for Python's own exit: the objects a run leaves (its modules, the
+    project's caches) are not freed one by one and collected, which costs a run of
+    ``check`` over a few hundred files about 10 ms.  Nothing is skipped that anyone
+    would see: this returns (and Python exits as usual) when a function is registered
+    with ``atexit`` (coverage, multiprocessing, logging), another thread runs, a
+    tracer or profiler is on (``pdb``, ``cProfile``), or the output cannot be flushed.
+    """
+    import atexit
+
+    ncallbacks = getattr(atexit, "_ncallbacks", None)
+    if ncallbacks is None or ncallbacks() or sys.gettrace() is not None \
+            or sys.getprofile() is not None:
+        return
+    monitoring = getattr(sys, "monitoring", None)  # (Python 3.12: cProfile's profiler)
+    if monitoring is not None and any(monitoring.get_tool(tool) for tool in range(6)):
+        return
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:  # (a closed or broken stream: Python reports it as it always did)
+        return
+    os._exit(status)
 
 
 if __name__ == "__main__":

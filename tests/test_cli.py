@@ -464,6 +464,26 @@ def test_gitignore_style_excludes(tmp_path, patterns, expected):
     assert sorted(Path(p).relative_to(tmp_path).as_posix() for p in found) == expected
 
 
+_GLOB_PIECES = st.sampled_from(
+    ["a", "b", "*", "**", "?", "/", "[ab]", "[!a]", ".", "x.py", "build", "**/", "!", "#"])
+_REL_PATHS = st.lists(st.sampled_from(["a", "b", "ab", "x.py", "build", ".", "*"]),
+                      min_size=1, max_size=3).map("/".join)
+
+
+@given(st.lists(st.lists(_GLOB_PIECES, min_size=1, max_size=3).map("".join), max_size=4),
+       _REL_PATHS, st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_excludes_decide_as_their_patterns_in_order(patterns, relpath, is_dir):
+    """Without a ``!`` pattern the patterns are matched as one regex: the same answer
+    as taking them one by one, the last that matches deciding."""
+    excludes = _files.Excludes(patterns)
+    expected = False
+    for regex, negate, dir_only in excludes.rules:
+        if (is_dir or not dir_only) and regex.match(relpath):
+            expected = not negate
+    assert excludes.excluded(relpath, is_dir) == expected
+
+
 def test_default_excludes_and_explicit_files(tmp_path):
     for rel in [".venv/lib/x.py", "__pycache__/y.py", "build/z.py", "keep.py"]:
         path = tmp_path / rel
@@ -506,6 +526,23 @@ def test_command_in_a_subprocess(tmp_path, command):
     proc = subprocess.run([sys.executable, *command, "explain", "TV002"], cwd=tmp_path,
                           capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.startswith("# TV002 (volatile)")
+
+
+def test_the_command_ends_at_once_only_when_nothing_waits_for_python(tmp_path):
+    """``cli._exit_now``: the output is whole and the status kept, and a function
+    registered with ``atexit`` (coverage's, say) still runs: then Python exits as usual."""
+    (tmp_path / "legacy.py").write_text(LEGACY * 50)
+    proc = subprocess.run([sys.executable, "-m", "flake8_torch04", "check", "legacy.py",
+                           "--output-format", "json"], cwd=tmp_path, capture_output=True,
+                          text=True)
+    assert proc.returncode == 1 and len(json.loads(proc.stdout)) >= 50
+    assert proc.stderr.startswith("Found ")
+    code = ("import atexit, sys\nfrom flake8_torch04.cli import main\n"
+            "atexit.register(lambda: print('atexit ran'))\nsys.exit(main())")
+    proc = subprocess.run([sys.executable, "-c", code, "check", "legacy.py"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert proc.stdout.startswith("legacy.py:4:5: TV001") and proc.stdout.endswith("atexit ran\n")
 
 
 def test_console_script_is_installed():
@@ -561,6 +598,8 @@ _HEADS = st.lists(
         b"# -*- coding: latin-1 -*-", b"# coding=utf-8", b"#!/usr/bin/env python",
         b"# vim: set fileencoding=cp1252 :", b"coding", b"x = 1", b"", b"  ", b"\xef\xbb\xbf",
         b"# \xe9", b"s = '\xc3\xa9'", b"# coding: bogus-codec", b"\r",
+        b"# -*- coding: utf-8 -*-", b"# coding: UTF_8-unix", b"# coding: utf8", b"\x0c#",
+        b"\t# coding:utf-8-sig", b"x = 1  # coding: latin-1", b"# coding: utf-8\r",
     ]),
     max_size=4,
 )

@@ -8,6 +8,8 @@ import sys
 import textwrap
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from flake8_torch04 import _config
 from flake8_torch04._select import UsageError
@@ -304,3 +306,19 @@ def test_flake8_and_torch04_agree_on_a_tree_with_setup_cfg(tmp_path):
     cfg = tmp_path / "setup.cfg"
     cfg.write_text(cfg.read_text().replace("vendor\n", "vendor,v.py\n"))
     assert check_json(tmp_path, "--force-exclude", *named) == ours
+
+
+@given(st.sampled_from(["flake8", "torch04"]),
+       st.lists(st.lists(st.sampled_from(["a", "*", "?", "/", "[ab]", "x.py", "tests/fixtures",
+                                          ".venv*", "**", "../"]), min_size=1, max_size=3)
+                .map("".join), max_size=4),
+       st.sampled_from(["a", "x.py", "a/b", "/tmp/a/x.py", "tests/fixtures/x.py", ".venv1/x",
+                        "../q"]),
+       st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_a_matcher_matches_as_its_patterns_one_by_one(style, patterns, path, is_dir):
+    """``Settings.matcher`` (patterns read once for a directory walk) answers as
+    ``Settings._matches`` does for each pattern."""
+    config = _config.Settings("/work/project", None, style)
+    expected = any(config._matches(p, path, is_dir) for p in patterns)
+    assert config.matcher(patterns)(path, is_dir) == expected

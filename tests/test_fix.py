@@ -470,9 +470,13 @@ def test_lines_of_splits_like_the_tokenizer():
     assert lines_of("a\x0cb\r\nc\rd\ne") == ["a\x0cb\r\n", "c\r", "d\n", "e"]
     assert lines_of("a\x0cb\nc\x0bd\u2028e\n\n") == ["a\x0cb\n", "c\x0bd\u2028e\n", "\n"]
     assert lines_of("") == [] and lines_of("\n") == ["\n"] and lines_of("x") == ["x"]
+    assert lines_of("a\r\nb\rc\nd") == ["a\r\n", "b\r", "c\n", "d"]
+    for other in "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029":
+        assert lines_of(f"a{other}b\nc") == [f"a{other}b\n", "c"]
+        assert lines_of(f"\u00e9{other}\r\n") == [f"\u00e9{other}\r\n"]
 
 
-@given(st.text(alphabet="ab \n\r\x0c\x0b\u2028\x85#"))
+@given(st.text(alphabet="ab \n\r\x0c\x0b\x1c\x1d\x1e\u2028\u2029\x85\u00e9#"))
 def test_lines_of_keeps_every_character_and_breaks_only_at_newlines(text):
     lines = lines_of(text)
     assert "".join(lines) == text

@@ -555,3 +555,18 @@ def test_jobs_fall_back_to_one_process_when_processes_cannot_start(tmp_path, mon
 
     monkeypatch.setattr(multiprocessing, "Pool", no_pool)
     assert torch04("check", "-j", "2", ".", cwd=tmp_path) == expected
+
+
+def test_findings_have_their_source_lines_only_for_the_formats_that_show_them(tree):
+    """``Options.snippets`` (on for ``full`` and ``gitlab``): without it a finding has no
+    ``source`` and ``span_line`` 0, and nothing else differs."""
+    from flake8_torch04._check import Options, check_file
+    from flake8_torch04._core import gates
+
+    path = str(tree / "pkg" / "legacy.py")
+    with_lines = check_file(path, Options(tuple(gates())))
+    without = check_file(path, Options(tuple(gates()), snippets=False))
+    assert with_lines.findings and all(loc.source for loc in with_lines.findings)
+    assert all(loc.source == () and loc.span_line == 0 for loc in without.findings)
+    assert [loc._replace(source=(), span_line=0) for loc in with_lines.findings] == \
+        without.findings
