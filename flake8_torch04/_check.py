@@ -177,19 +177,27 @@ def _span(finding: Finding) -> Tuple[int, int]:
     return first, last
 
 
-def _snippet(lines, finding: Finding):
-    """The lines the finding and its fix span (at most ``SNIPPET_LINES``), and the
-    first one's number."""
+def _snippet_lines(finding: Finding) -> Tuple[int, int]:
+    """The first and last lines a snippet shows: those the finding and its fix span
+    when they fit in ``SNIPPET_LINES``, else the finding's own (a fix that adds
+    ``@torch.no_grad()`` to a long function starts far above its finding)."""
     first, last = _span(finding)
-    last = min(last, len(lines), first + SNIPPET_LINES - 1)
-    return tuple(lines[first - 1:last]), first
+    if last - first >= SNIPPET_LINES:
+        first, last = finding.line, finding.end_line or finding.line
+    return first, min(last, first + SNIPPET_LINES - 1)
+
+
+def _snippet(lines, finding: Finding):
+    """The lines of :func:`_snippet_lines`, and the first one's number."""
+    first, last = _snippet_lines(finding)
+    return tuple(lines[first - 1:min(last, len(lines))]), first
 
 
 def _fixed_snippet(source: Tuple[str, ...], finding: Finding) -> Optional[str]:
     """The lines of :func:`_snippet` with the fix applied (``None``: no fix, or
     the fix reaches beyond them)."""
     edits = finding.fix.edits if finding.fix else ()
-    first, _ = _span(finding)
+    first, _ = _snippet_lines(finding)
     last = first + len(source) - 1
     if not edits or not source or any(e.start[0] < first or e.end[0] > last + 1
                                       for e in edits):

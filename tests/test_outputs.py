@@ -171,6 +171,29 @@ def test_gitlab_code_quality(tree):
     assert [r["fingerprint"] for r in json.loads(moved)] == [r["fingerprint"] for r in records]
 
 
+#: TV002's fix decorates ``evaluate()``: its edit starts 17 lines above the finding
+FAR_FIX = (
+    "import torch\nfrom torch.autograd import Variable\n\n\ndef evaluate(model, data):\n"
+    "    total = 0\n" + "".join(f"    total += {i}\n" for i in range(15))
+    + "    x = Variable(data, volatile=True)\n    return model(x)\n"
+)
+
+
+def test_a_fix_far_above_its_finding_still_shows_the_flagged_line(tmp_path):
+    """The snippet of a finding whose fix starts more than ``SNIPPET_LINES`` above
+    it is the finding's own line: it was the fix's first twelve lines, without the
+    flagged line (``full`` showed no caret; ``gitlab`` raised IndexError)."""
+    (tmp_path / "eval.py").write_text(FAR_FIX)
+    status, out, err = torch04("check", "--output-format", "gitlab", "eval.py", cwd=tmp_path)
+    assert status == 1, err
+    assert [r["check_name"] for r in json.loads(out)] == ["TV001", "TV002"]
+    status, out, err = torch04("check", "--output-format", "full", "eval.py", cwd=tmp_path)
+    tv002 = out[out.index("TV002"):]
+    assert "22 |     x = Variable(data, volatile=True)" in tv002
+    assert re.search(r"\|\s{24}\^{13}\n", tv002), tv002  # the caret under volatile=True
+    assert "total += 0" not in tv002
+
+
 def test_sarif_validates_against_the_sarif_2_1_0_schema(tree):
     jsonschema = pytest.importorskip("jsonschema")
     (tree / "bad.py").write_text("x = (\n")
