@@ -37,13 +37,9 @@ def _pattern_regex(pattern: str) -> str:
         elif pattern[i] == "?":
             out.append("[^/]")
             i += 1
-        elif pattern[i] == "[" and "]" in pattern[i + 1:]:
-            end = pattern.index("]", i + 1)
-            body = pattern[i + 1:end]
-            if body.startswith("!"):
-                body = "^" + body[1:]
-            out.append("[" + body.replace("\\", "\\\\") + "]")
-            i = end + 1
+        elif pattern[i] == "[" and _bracket(pattern, i) is not None:
+            regex, i = _bracket(pattern, i)
+            out.append(regex)
         elif pattern[i] == "\\" and i + 1 < len(pattern):
             out.append(re.escape(pattern[i + 1]))
             i += 2
@@ -51,6 +47,63 @@ def _pattern_regex(pattern: str) -> str:
             out.append(re.escape(pattern[i]))
             i += 1
     return "".join(out)
+
+
+#: git's character classes (``[[:digit:]]``), in a regex's brackets
+_CLASSES = {
+    "alnum": "a-zA-Z0-9", "alpha": "a-zA-Z", "blank": " \\t", "cntrl": "\\x00-\\x1f\\x7f",
+    "digit": "0-9", "graph": "!-~", "lower": "a-z", "print": " -~",
+    "punct": re.escape("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"), "space": "\\s", "upper": "A-Z",
+    "xdigit": "0-9a-fA-F",
+}
+
+
+def _bracket(pattern: str, start: int) -> Optional[Tuple[str, int]]:
+    """The regex of the ``[...]`` at ``start`` as git reads it, and the index after
+    it; ``None`` when it is not closed (the ``[`` is then a plain character).
+
+    ``!`` or ``^`` first negates, a ``]`` first is a member, ``\\`` escapes, ``a-z``
+    is a range (``z-a`` holds nothing, as in git, rather than breaking the regex),
+    ``[:digit:]`` a class; a set never matches ``/``.
+    """
+    i = start + 1
+    negate = i < len(pattern) and pattern[i] in "!^"
+    i += negate
+    members: List[str] = []
+    first = True
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "]" and not first:
+            break
+        first = False
+        if char == "[" and pattern.startswith("[:", i):
+            close = pattern.find(":]", i + 2)
+            name = pattern[i + 2:close] if close != -1 else ""
+            if name in _CLASSES:
+                members.append(_CLASSES[name])
+                i = close + 2
+                continue
+        if char == "\\" and i + 1 < len(pattern):
+            i += 1
+            char = pattern[i]
+        low = char
+        i += 1
+        if pattern.startswith("-", i) and i + 1 < len(pattern) and pattern[i + 1] != "]":
+            high = pattern[i + 1]
+            if high == "\\" and i + 2 < len(pattern):
+                high = pattern[i + 2]
+                i += 1
+            i += 2
+            if low <= high:
+                members.append(f"{re.escape(low)}-{re.escape(high)}")
+            continue
+        members.append(re.escape(low))
+    else:
+        return None
+    body = "".join(members)
+    if negate:
+        return f"[^/{body}]", i + 1
+    return (f"(?![/])[{body}]" if body else "(?!)"), i + 1
 
 
 class Excludes:
@@ -266,9 +319,26 @@ def _ignore_file(path: str):
             lines = handle.read().splitlines()
     except OSError:
         return None
+    import warnings
+
     import pathspec  # (only where there is a .gitignore)
 
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    with warnings.catch_warnings():  # (``[[:digit:]]``: "Possible nested set")
+        warnings.simplefilter("ignore")
+        try:
+            return pathspec.GitIgnoreSpec.from_lines(lines)
+        except Exception:  # a line pathspec cannot read (``[z-a]``): as git, it matches nothing
+            return pathspec.GitIgnoreSpec.from_lines(line for line in lines if _readable(line))
+
+
+def _readable(line: str) -> bool:
+    import pathspec
+
+    try:
+        pathspec.GitIgnoreSpec.from_lines([line])
+    except Exception:
+        return False
+    return True
 
 
 def _stat(path: str) -> Optional[os.stat_result]:

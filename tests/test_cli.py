@@ -484,6 +484,34 @@ def test_excludes_decide_as_their_patterns_in_order(patterns, relpath, is_dir):
     assert excludes.excluded(relpath, is_dir) == expected
 
 
+_BRACKET_PIECES = st.sampled_from(
+    ["a", "b", "z", "-", "]", "[", "!", "^", "\\", "/", "*", "[:digit:]", "[:alpha:]", "1", "."])
+_NAMES = ["a", "b", "z", "-", "]", "1", "ab", "a1", "!", "^", ".", "\\", "x.py"]
+
+
+@given(st.lists(_BRACKET_PIECES, min_size=1, max_size=8).map("".join))
+@settings(max_examples=500, deadline=None)
+def test_brackets_read_as_git_reads_them(pattern):
+    """Any pattern gives a regex (``[z-a]``, an empty range, broke ``re``: a traceback
+    for ``--exclude '[z-a]'``); where pathspec (git's rules, without POSIX classes)
+    reads one name's pattern, both agree on every name."""
+    import warnings
+
+    import pathspec
+
+    excludes = _files.Excludes([pattern])
+    ours = [name for name in _NAMES if excludes.excluded(name, False)]
+    if "/" in pattern or "[:" in pattern or pattern.lstrip("!").startswith("#"):
+        return  # (anchored, classes pathspec does not know, comments)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            spec = pathspec.GitIgnoreSpec.from_lines([pattern])
+    except Exception:
+        return
+    assert ours == [name for name in _NAMES if spec.match_file(name)], pattern
+
+
 def test_default_excludes_and_explicit_files(tmp_path):
     for rel in [".venv/lib/x.py", "__pycache__/y.py", "build/z.py", "keep.py"]:
         path = tmp_path / rel

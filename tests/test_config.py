@@ -208,6 +208,19 @@ def test_gitignore_is_honoured_in_a_work_tree(tmp_path):
         "a.py", "pkg/keep.py"}
 
 
+def test_a_gitignore_line_git_cannot_match_is_skipped(tmp_path):
+    """``[z-a]`` matches nothing in git; pathspec raised ``re.error`` on it (a
+    traceback for the whole run).  The other lines still apply, and a POSIX class
+    (which pathspec reads as a set of its letters) warns nothing."""
+    write(tmp_path, {"a.py": LEGACY, "out_1.py": LEGACY,
+                     ".gitignore": "[z-a]\n[[:alpha:]]x\nout_[0-9].py\n"})
+    (tmp_path / ".git").mkdir()
+    status, out, err = torch04("check", "--output-format", "json", ".", cwd=tmp_path)
+    assert status == 1, err
+    assert {r["filename"] for r in json.loads(out)} == {"./a.py"}
+    assert "Warning" not in err
+
+
 def test_stdin_filename_is_matched_by_per_file_ignores(tmp_path):
     (tmp_path / "pyproject.toml").write_text(
         '[tool.torch04]\nper-file-ignores = {"tests/*" = ["TV001"]}\n')
