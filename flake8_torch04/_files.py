@@ -199,7 +199,7 @@ def discover(
     ``skip_parents``, ``skip`` looks at the file alone, as flake8 does).
     """
     seen = set()  # (device, inode): one file under two names is checked once
-    ignores = GitIgnore() if gitignore else None
+    ignores = GitIgnore(problems) if gitignore else None
 
     def dropped(path: str, rel: str, is_dir: bool, parent: bool = False) -> bool:
         return (excludes.excluded(rel, is_dir=is_dir)
@@ -278,9 +278,22 @@ class GitIgnore:
     rules: the deepest file that says something about a path decides).  Outside a git
     work tree nothing is ignored, as git ignores nothing there."""
 
-    def __init__(self) -> None:
+    def __init__(self, problems: Optional[List[Tuple[str, str, bool]]] = None) -> None:
         #: directory -> its chain, or ``None`` outside a work tree
         self._chains: dict = {}
+        #: where to say, once, that ``pathspec`` is missing (see :func:`discover`)
+        self._problems = problems
+        self._told = False
+
+    def _read(self, path: str):
+        try:
+            return _ignore_file(path)
+        except ImportError:  # (a broken install: check on, with what git ignores)
+            if not self._told and self._problems is not None:
+                self._told = True
+                self._problems.append((path, "not read: pathspec is not installed (pip install "
+                                             "pathspec); what git ignores is checked too", False))
+            return None
 
     def _chain(self, directory: str) -> list:
         """``(directory, spec)`` pairs from ``directory`` up to the top of its work tree."""
@@ -290,10 +303,10 @@ class GitIgnore:
         if directory in self._chains:
             return self._chains[directory]
         # (each directory's files are read once: its subdirectories' chains share them)
-        spec = _ignore_file(os.path.join(directory, ".gitignore"))
+        spec = self._read(os.path.join(directory, ".gitignore"))
         specs: Optional[list] = [(directory, spec)] if spec is not None else []
         if os.path.exists(os.path.join(directory, ".git")):
-            spec = _ignore_file(os.path.join(directory, ".git", "info", "exclude"))
+            spec = self._read(os.path.join(directory, ".git", "info", "exclude"))
             if spec is not None:
                 specs.append((directory, spec))
         else:

@@ -221,6 +221,24 @@ def test_a_gitignore_line_git_cannot_match_is_skipped(tmp_path):
     assert "Warning" not in err
 
 
+def test_without_pathspec_gitignore_files_are_not_read_and_that_is_said(tmp_path, monkeypatch):
+    """pathspec is a dependency, but a broken install (a bare interpreter with the
+    package on its path) still checks every file, and says why ignored ones are in."""
+    import sys
+
+    from flake8_torch04 import _files
+
+    write(tmp_path, {"a.py": LEGACY, "gen.py": LEGACY, ".gitignore": "gen.py\n"})
+    (tmp_path / ".git").mkdir()
+    monkeypatch.setitem(sys.modules, "pathspec", None)  # (importing it raises ImportError)
+    problems = []
+    found = list(_files.discover([str(tmp_path)], _files.Excludes([]), gitignore=True,
+                                 problems=problems))
+    assert sorted(os.path.basename(p) for p in found) == ["a.py", "gen.py"]
+    assert problems == [(str(tmp_path / ".gitignore"), "not read: pathspec is not installed "
+                         "(pip install pathspec); what git ignores is checked too", False)]
+
+
 def test_stdin_filename_is_matched_by_per_file_ignores(tmp_path):
     (tmp_path / "pyproject.toml").write_text(
         '[tool.torch04]\nper-file-ignores = {"tests/*" = ["TV001"]}\n')
