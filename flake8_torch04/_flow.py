@@ -84,9 +84,12 @@ def body_nodes(scope_node: ast.AST) -> Iterator[ast.AST]:
     return _walk(getattr(scope_node, "body", []))
 
 
-def body_parents(scope_node: ast.AST) -> Tuple[List[ast.AST], Dict[int, ast.AST]]:
+def body_parents(scope_node: ast.AST, hits: Optional[List[int]] = None
+                 ) -> Tuple[List[ast.AST], Dict[int, ast.AST]]:
     """The nodes of :func:`body_nodes`, in the same order, and ``id(node) ->
-    parent`` for each of them (the parent of a top statement is ``scope_node``)."""
+    parent`` for each of them (the parent of a top statement is ``scope_node``).
+    ``hits``: sorted line numbers; a statement whose lines hold none of them is
+    left out with what it holds (see :func:`spans_hit`)."""
     roots = [scope_node.body] if isinstance(scope_node, ast.Lambda) else list(
         getattr(scope_node, "body", []))
     parents: Dict[int, ast.AST] = {id(root): scope_node for root in roots}
@@ -95,6 +98,8 @@ def body_parents(scope_node: ast.AST) -> Tuple[List[ast.AST], Dict[int, ast.AST]
     while stack:
         node = stack.pop()
         if node is None:
+            continue
+        if hits is not None and isinstance(node, ast.stmt) and not spans_hit(node, hits):
             continue
         nodes.append(node)
         size = len(stack)
