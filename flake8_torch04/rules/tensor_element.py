@@ -139,9 +139,9 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
             return  # (the marker of a loop variable's finding is the loss's name)
     else:
         return
-    if not _may_be_one_d_element(ctx, target):
+    if not _class_loss(ctx, node, name, exact=False) or not _may_be_one_d_element(ctx, target):
         return  # (decided without a flow)
-    if not _class_loss(ctx, node) or not _one_d_element(ctx, target):
+    if not _class_loss(ctx, node, name) or not _one_d_element(ctx, target):
         return
     src = ctx.source
     fixed = f"{src.text(target)}.view(1)"
@@ -558,9 +558,11 @@ def _returns_one_d(ctx: Context, name: str, seen: Set[str], depth: int) -> bool:
     return all(_one_d(ctx, ret.value, seen, depth + 1, flow) for ret in returns)
 
 
-def _class_loss(ctx: Context, call: ast.Call) -> bool:
+def _class_loss(ctx: Context, call: ast.Call, name: Optional[str], exact: bool = True) -> bool:
+    """The call of a class-index loss (``name``: what its callee resolves to);
+    ``exact=False`` takes every assignment of a plain callee name in the file
+    for one that reaches the call (an upper bound that builds no flow)."""
     func = call.func
-    name = ctx.resolve(func)
     if name in _CLASS_LOSSES:
         return True
     if isinstance(func, ast.Call):
@@ -570,6 +572,8 @@ def _class_loss(ctx: Context, call: ast.Call) -> bool:
         return False
     if "." in k or not any(_loss_module(ctx, v) for v in _assigned(ctx, k)):
         return False  # (without building a flow: no assignment of ``k`` is a loss)
+    if not exact:
+        return True
     values = _values(ctx, k)
     return bool(values) and all(_loss_module(ctx, v) for v in values)
 
