@@ -764,6 +764,16 @@ def _outer_parts(node: ast.AST) -> List[ast.AST]:
     return parts
 
 
+_ASSIGN, _UPDATE, _LOOP, _WITH, _IMPORT, _DEFINITION, _DELETE = range(7)
+#: statement class -> what :class:`_Bindings` records of it
+_BINDING_KINDS: Dict[type, int] = {
+    ast.Assign: _ASSIGN, ast.AugAssign: _UPDATE, ast.AnnAssign: _UPDATE,
+    ast.For: _LOOP, ast.AsyncFor: _LOOP, ast.With: _WITH, ast.AsyncWith: _WITH,
+    ast.Import: _IMPORT, ast.ImportFrom: _IMPORT, ast.Delete: _DELETE,
+    **{cls: _DEFINITION for cls in _NESTED},
+}
+
+
 class _Bindings:
     """The keys a body binds, from a walk over its statements alone.
 
@@ -783,31 +793,41 @@ class _Bindings:
         if isinstance(scope_node, _FUNCTIONS):
             self.bound.update(arg.arg for arg in _params(scope_node))
         stack = [] if isinstance(scope_node, ast.Lambda) else list(scope_node.body)
+        bound, assignments, store = self.bound, self.assignments, self.store
+        kinds, compound, name_class = _BINDING_KINDS, _COMPOUND, ast.Name
         while stack:
             node = stack.pop()
             cls = node.__class__
-            if cls is ast.Assign:
+            kind = kinds.get(cls)
+            if kind is None:  # (a statement that binds nothing: ``x.f()``, ``return``, ``if``)
+                pass
+            elif kind == _ASSIGN:
+                value = node.value
                 for target in node.targets:
-                    self.store(target, node.value)
-            elif cls is ast.AugAssign or cls is ast.AnnAssign:
-                self.store(node.target, node.value)
-            elif cls is ast.For or cls is ast.AsyncFor:
-                self.store(node.target, node.iter, loop=True)
-            elif cls is ast.With or cls is ast.AsyncWith:
+                    if target.__class__ is name_class:  # (the common case, inline)
+                        bound.add(target.id)
+                        assignments.setdefault(target.id, []).append(value)
+                    else:
+                        store(target, value)
+            elif kind == _UPDATE:
+                store(node.target, node.value)
+            elif kind == _LOOP:
+                store(node.target, node.iter, loop=True)
+            elif kind == _WITH:
                 for item in node.items:
                     if item.optional_vars is not None:
-                        self.store(item.optional_vars)
-            elif cls is ast.Import or cls is ast.ImportFrom:
+                        store(item.optional_vars)
+            elif kind == _IMPORT:
                 for alias in node.names:
                     if alias.name != "*":
-                        self.bound.add(alias.asname or alias.name.split(".", 1)[0])
-            elif cls in _NESTED:
-                self.bound.add(node.name)
+                        bound.add(alias.asname or alias.name.split(".", 1)[0])
+            elif kind == _DEFINITION:
+                bound.add(node.name)
                 continue
-            elif cls is ast.Delete:
+            else:  # ``del``
                 for target in node.targets:
-                    self.store(target)
-            if cls in _COMPOUND:
+                    store(target)
+            if cls in compound:
                 self.blocks(node, stack)
         if walrus:
             self.walruses(scope_node)
@@ -833,6 +853,12 @@ class _Bindings:
         """Record the keys ``target`` binds and, given the ``value``, what each one
         gets: in an assignment the matching element of the value (unless
         unpacked), in a ``for`` loop the iterable."""
+        if target.__class__ is ast.Name:  # (the common case, without the stack)
+            k = target.id
+            self.bound.add(k)
+            if value is not None:
+                (self.loops if loop else self.assignments).setdefault(k, []).append(value)
+            return
         values = self.loops if loop else self.assignments
         stack = [(target, value)]
         while stack:
@@ -1104,6 +1130,9 @@ class Flow:
         """Whether the body's source may say ``word`` (``False`` only when it
         surely does not)."""
         if self._text is None:
+            ctx = self._ctx
+            if ctx is not None and word not in ctx.text and ctx.text.isascii():
+                return False  # (the file never says it: no need to cut out the body)
             lines = self._body_lines()
             if lines is not None:
                 self._text = "".join(lines)
@@ -1118,10 +1147,11 @@ class Flow:
         ``backward``, else from the statements on the lines that do (from the
         whole walk if it is made anyway, or the lines are not known)."""
         if self._backward is None:
-            lines = self._body_lines() if self._facts is None else None
             if not self._says("backward"):
                 self._backward = (_NONE, _NONE)
-            elif lines is not None:
+                return self._backward
+            lines = self._body_lines() if self._facts is None else None
+            if lines is not None:
                 first = getattr(self.node, "lineno", 1)
                 numbers = [i for i, line in enumerate(lines, first) if "backward" in line]
                 self._backward = _backward_calls(self.node, numbers)
