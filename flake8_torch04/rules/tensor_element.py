@@ -113,6 +113,8 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
 
 def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
+    if not node.args:
+        return  # (every finding at a call is an argument of it)
     func = node.func
     name = ctx.resolve(func)
     if name in _JSON and node.args:
@@ -156,11 +158,11 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
 def _may_be_one_d_element(ctx: Context, target: ast.AST) -> bool:
     """Whether :func:`_one_d_element` can hold, from the names the file binds
     alone: a loop variable, or an index into a name the file assigns."""
-    names = _assigned_names(ctx)
     if isinstance(target, ast.Name):
+        _assigned_names(ctx)
         return target.id in ctx.memo["TV107 loops"]  # type: ignore[operator]
     if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-        return target.value.id in names
+        return target.value.id in _assigned_names(ctx)
     return True
 
 
@@ -380,9 +382,8 @@ def _element(ctx: Context, node: ast.AST, seen: Set[str], depth: int) -> bool:
 def _may_be_element(ctx: Context, node: ast.AST) -> bool:
     """Whether :func:`_element` can hold, without a flow: an index into a name
     the file assigns (or into a call), or such a name."""
-    names = _assigned_names(ctx)
     if isinstance(node, ast.Name):
-        return node.id in names
+        return node.id in _assigned_names(ctx)
     if not isinstance(node, ast.Subscript):
         return False
     while isinstance(node, ast.Subscript):
@@ -390,7 +391,7 @@ def _may_be_element(ctx: Context, node: ast.AST) -> bool:
             return False
         node = node.value
     if isinstance(node, ast.Name):
-        return node.id in names
+        return node.id in _assigned_names(ctx)
     return isinstance(node, ast.Call)
 
 
