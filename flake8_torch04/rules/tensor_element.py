@@ -143,7 +143,9 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
         return
     if not _class_loss(ctx, node, name, exact=False) or not _may_be_one_d_element(ctx, target):
         return  # (decided without a flow)
-    if not _class_loss(ctx, node, name) or not _one_d_element(ctx, target):
+    # (the target first: it is most often ruled out without a flow, and the
+    # callee, a loss by its assignments in the file, seldom is)
+    if not _one_d_element(ctx, target) or not _class_loss(ctx, node, name):
         return
     src = ctx.source
     fixed = f"{src.text(target)}.view(1)"
@@ -175,6 +177,8 @@ def _one_d_element(ctx: Context, target: ast.AST) -> bool:
     _assigned_names(ctx)
     if target.id not in ctx.memo["TV107 loops"]:  # type: ignore[operator]
         return False  # (only a ``for`` gives it a value that is an element)
+    if _assigned_here(ctx, target.id) != []:
+        return False  # (without the reaching definitions: ``=``, ``+=`` or ``:=`` binds it too)
     values = _values(ctx, target.id)
     return bool(values) and all(
         isinstance(v, tuple) and _one_d(ctx, v[1], {target.id}, 0) for v in values
@@ -237,6 +241,15 @@ def _flows(ctx: Context) -> List[Flow]:
             module = ctx.memo["TV107 module flow"] = Flow(ctx.tree, ctx)
         flows.append(module)  # type: ignore[arg-type]
     return flows
+
+
+def _assigned_here(ctx: Context, k: str) -> Optional[List[ast.AST]]:
+    """What the function around the node (or the module) assigns to ``k`` by
+    ``=``, ``+=``, ``:=`` or an annotated assignment (``None``: too many to
+    list), from its statements alone.  Each is the value of a binding of
+    ``k`` there, which :func:`_values` meets: the first flow it asks has a
+    binding of ``k`` when this is not ``[]``, and one that is no ``for``."""
+    return ctx.flow().assignments_to(k)
 
 
 def _values(ctx: Context, k: str) -> Optional[List[ast.AST]]:
@@ -591,5 +604,8 @@ def _mapping(ctx: Context, container: ast.AST) -> bool:
         return False
     if not any(_dict_value(ctx, v) for v in _assigned(ctx, k)):
         return False  # (without building a flow: no assignment of ``k`` is a dict)
+    here = _assigned_here(ctx, k)
+    if here and not all(_dict_value(ctx, v) for v in here):
+        return False  # (without the reaching definitions: one of them is not a dict)
     values = _values(ctx, k)
     return bool(values) and all(_dict_value(ctx, v) for v in values)
