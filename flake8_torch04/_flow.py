@@ -1049,6 +1049,23 @@ def _nfkc(text: str) -> str:
 _checked: Tuple[object, Optional[Sequence[str]]] = (None, None)
 
 
+#: the text of the last file :func:`_file_says` was asked about, and its answers
+_said: Tuple[object, Dict[str, bool]] = (None, {})
+
+
+def _file_says(text: str, word: str) -> bool:
+    """Whether ``text`` may say ``word`` as Python reads identifiers (``False``
+    only for ASCII text without it).  The answers for the last file are remembered."""
+    global _said
+    said = _said
+    if said[0] is not text:
+        said = _said = (text, {})
+    found = said[1].get(word)
+    if found is None:
+        found = said[1][word] = word in text or not text.isascii()
+    return found
+
+
 def tokenizer_lines(lines: Sequence[str], text: str) -> Optional[Sequence[str]]:
     """``lines`` if they are split where Python's tokenizer splits ``text`` (so
     that the line numbers of its tree index them), else ``None``.  The answer
@@ -1131,7 +1148,7 @@ class Flow:
         surely does not)."""
         if self._text is None:
             ctx = self._ctx
-            if ctx is not None and word not in ctx.text and ctx.text.isascii():
+            if ctx is not None and not _file_says(ctx.text, word):
                 return False  # (the file never says it: no need to cut out the body)
             lines = self._body_lines()
             if lines is not None:
