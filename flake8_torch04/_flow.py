@@ -1079,6 +1079,21 @@ def _file_says(text: str, word: str) -> bool:
     return found
 
 
+def _lines_saying(text: str, word: str, first: int) -> List[int]:
+    """The numbers of the lines of ``text`` (lines ending in ``\n``, the first
+    numbered ``first``) that hold ``word``, in order."""
+    numbers: List[int] = []
+    line, last = first, 0
+    at = text.find(word)
+    while at != -1:
+        line += text.count("\n", last, at)
+        last = at
+        if not numbers or numbers[-1] != line:
+            numbers.append(line)
+        at = text.find(word, at + 1)
+    return numbers
+
+
 def tokenizer_lines(lines: Sequence[str], text: str) -> Optional[Sequence[str]]:
     """``lines`` if they are split where Python's tokenizer splits ``text`` (so
     that the line numbers of its tree index them), else ``None``.  The answer
@@ -1183,7 +1198,11 @@ class Flow:
             lines = self._body_lines() if self._facts is None else None
             if lines is not None:
                 first = getattr(self.node, "lineno", 1)
-                numbers = [i for i, line in enumerate(lines, first) if "backward" in line]
+                text = self._text
+                if text is not None and "\r" not in text and text.isascii():
+                    numbers = _lines_saying(text, "backward", first)
+                else:
+                    numbers = [i for i, line in enumerate(lines, first) if "backward" in line]
                 self._backward = _backward_calls(self.node, numbers)
             else:
                 self._backward = (self._scan().backward, self._scan().backward_plain)
