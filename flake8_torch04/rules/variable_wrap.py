@@ -209,17 +209,28 @@ def _scope_text(ctx: Context) -> str:
     return text
 
 
+_DEFINITIONS = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+#: statement class -> its fields among :data:`_BLOCKS`
+_BLOCKS_OF: Dict[type, tuple] = {}
+
+
 def _nested_definitions(body) -> List[ast.AST]:
     """Function and class definitions among ``body``'s statements, at any block depth."""
     found = []
     stack = list(body)
+    blocks_of = _BLOCKS_OF
     while stack:
         statement = stack.pop()
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        cls = statement.__class__
+        if cls in _DEFINITIONS:
             found.append(statement)
             continue
-        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
-            for child in getattr(statement, field, ()):
+        fields = blocks_of.get(cls)
+        if fields is None:
+            fields = blocks_of[cls] = tuple(f for f in _BLOCKS if f in cls._fields)
+        for field in fields:  # (none for a simple statement)
+            for child in getattr(statement, field):
                 if isinstance(child, ast.stmt):
                     stack.append(child)
                 else:  # an except handler or a match case
@@ -231,7 +242,10 @@ def _history_callee(callee: str) -> bool:
     if callee.startswith("self.") and callee.count(".") == 1:
         return True  # a submodule of the model
     last = callee.rsplit(".", 1)[-1].lower()
-    return any(word in last for word in _HISTORY_WORDS)
+    for word in _HISTORY_WORDS:  # (a loop: cheaper than a generator for a few words)
+        if word in last:
+            return True
+    return False
 
 
 def _wrap_report(ctx: Context, node: ast.Call) -> Report:
