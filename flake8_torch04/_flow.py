@@ -141,13 +141,14 @@ def spans_hit(node: ast.AST, hits: Optional[List[int]]) -> bool:
 def walk_hits(root: ast.AST, hits: Optional[List[int]]) -> Iterator[ast.AST]:
     """The nodes of ``ast.walk(root)`` (in another order) whose lines hold one
     of ``hits``, with the nodes without a position among them: what a search
-    for a node that spells the pattern must look at."""
-    stack = [root]
+    for a node that spells the pattern must look at.  The expression contexts
+    and operators (shared singletons no rule looks at) are left out."""
+    stack: List[Optional[ast.AST]] = [root]
     while stack:
         node = stack.pop()
-        if spans_hit(node, hits):
+        if node is not None and spans_hit(node, hits):  # (``None``: a hole in a list)
             yield node
-            stack.extend(ast.iter_child_nodes(node))
+            _push_children(stack, node, _NODE_FIELDS)  # (no expression contexts)
 
 
 def every_node(root: ast.AST) -> Iterator[ast.AST]:
