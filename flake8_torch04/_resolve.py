@@ -186,8 +186,10 @@ _Attribute = ast.Attribute
 def key(node: ast.AST) -> Optional[str]:
     """``"a.b.c"`` for a ``Name``/``Attribute`` chain, else ``None``."""
     cls = node.__class__
-    if cls is _Name:  # (the common case, without the list)
+    if cls is _Name:  # (the common cases, without the list)
         return node.id  # type: ignore[attr-defined,no-any-return]
+    if cls is _Attribute and node.value.__class__ is _Name:  # type: ignore[attr-defined]
+        return node.value.id + "." + node.attr  # type: ignore[attr-defined,no-any-return]
     if cls is not _Attribute and not isinstance(node, _Attribute):
         return node.id if isinstance(node, _Name) else None  # type: ignore[attr-defined]
     parts: List[str] = []
