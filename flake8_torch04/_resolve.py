@@ -207,9 +207,18 @@ def resolve(node: ast.AST, scope: Scope) -> Optional[str]:
 
     The head name is looked up before the dotted spelling is built: most
     chains start with a name that is not an import (``self``, a local)."""
-    if node.__class__ is _Name:
+    cls = node.__class__
+    if cls is _Name:
         base = lookup(node.id, scope)  # type: ignore[attr-defined]
         return None if base is None else CANONICAL.get(base, base)
+    if cls is _Attribute and node.value.__class__ is _Name:  # type: ignore[attr-defined]
+        base = lookup(node.value.id, scope)  # type: ignore[attr-defined]  (``F.relu``)
+        if base is None:
+            return None
+        dotted = base + "." + node.attr  # type: ignore[attr-defined]
+        if base.startswith(PROJECT):  # an attribute of a project module
+            return _project_name(dotted)
+        return CANONICAL.get(dotted, dotted)
     attrs: List[str] = []
     while isinstance(node, _Attribute):
         attrs.append(node.attr)
