@@ -126,12 +126,13 @@ def _pick(bindings: List[Binding]) -> Binding:
 def lookup(name: str, scope: Scope) -> Optional[str]:
     """Qualified name that ``name`` resolves to from ``scope``, or ``None``."""
     current: Optional[Scope] = scope
+    root = scope
     innermost = True
     while current is not None:
         if current.kind == "class" and not innermost:
             current = current.parent
             continue
-        if name in current.globals:
+        if current.globals and name in current.globals:
             current = current.module()
         bindings = current.bindings.get(name)
         if bindings:
@@ -141,8 +142,9 @@ def lookup(name: str, scope: Scope) -> Optional[str]:
                 return _project_name(qualname)
             return qualname
         innermost = False
+        root = current  # (the last scope looked in is the module's: no class ends a chain)
         current = current.parent
-    for module in scope.module().stars:
+    for module in root.stars:
         if module.startswith(PROJECT):  # ``from model import *`` (see ``_project``)
             from ._project import star_lookup
 
