@@ -20,7 +20,10 @@ def arguments(call: ast.Call) -> List[ast.AST]:
 
 def keyword(call: ast.Call, name: str) -> Optional[ast.keyword]:
     """The keyword argument ``name`` of the call, if it has one."""
-    return next((kw for kw in call.keywords if kw.arg == name), None)
+    for kw in call.keywords:  # (a loop: a generator costs more than the few keywords)
+        if kw.arg == name:
+            return kw
+    return None
 
 
 def rename_keyword(ctx, kw: ast.keyword, new: str) -> Fix:

@@ -84,9 +84,12 @@ def body_nodes(scope_node: ast.AST) -> Iterator[ast.AST]:
     return _walk(getattr(scope_node, "body", []))
 
 
-def body_parents(scope_node: ast.AST) -> Tuple[List[ast.AST], Dict[int, ast.AST]]:
+def body_parents(scope_node: ast.AST, hits: Optional[List[int]] = None
+                 ) -> Tuple[List[ast.AST], Dict[int, ast.AST]]:
     """The nodes of :func:`body_nodes`, in the same order, and ``id(node) ->
-    parent`` for each of them (the parent of a top statement is ``scope_node``)."""
+    parent`` for each of them (the parent of a top statement is ``scope_node``).
+    ``hits``: sorted line numbers; a statement whose lines hold none of them is
+    left out with what it holds (see :func:`spans_hit`)."""
     roots = [scope_node.body] if isinstance(scope_node, ast.Lambda) else list(
         getattr(scope_node, "body", []))
     parents: Dict[int, ast.AST] = {id(root): scope_node for root in roots}
@@ -95,6 +98,8 @@ def body_parents(scope_node: ast.AST) -> Tuple[List[ast.AST], Dict[int, ast.AST]
     while stack:
         node = stack.pop()
         if node is None:
+            continue
+        if hits is not None and isinstance(node, ast.stmt) and not spans_hit(node, hits):
             continue
         nodes.append(node)
         size = len(stack)
@@ -136,13 +141,27 @@ def spans_hit(node: ast.AST, hits: Optional[List[int]]) -> bool:
 def walk_hits(root: ast.AST, hits: Optional[List[int]]) -> Iterator[ast.AST]:
     """The nodes of ``ast.walk(root)`` (in another order) whose lines hold one
     of ``hits``, with the nodes without a position among them: what a search
-    for a node that spells the pattern must look at."""
-    stack = [root]
+    for a node that spells the pattern must look at.  The expression contexts
+    and operators (shared singletons no rule looks at) are left out."""
+    stack: List[Optional[ast.AST]] = [root]
     while stack:
         node = stack.pop()
-        if spans_hit(node, hits):
+        if node is not None and spans_hit(node, hits):  # (``None``: a hole in a list)
             yield node
-            stack.extend(ast.iter_child_nodes(node))
+            _push_children(stack, node, _NODE_FIELDS)  # (no expression contexts)
+
+
+def every_node(root: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of ``ast.walk(root)``, nested scopes entered, in another order,
+    without the expression contexts and operators (shared singletons that no
+    rule looks at); faster than ``ast.walk``."""
+    stack: List[Optional[ast.AST]] = [root]
+    while stack:
+        node = stack.pop()
+        if node is None:  # from a list with holes: ``Dict.keys``, ``kw_defaults``
+            continue
+        yield node
+        _push_children(stack, node, _NODE_FIELDS)
 
 
 def _walk(roots: Sequence[ast.AST]) -> Iterator[ast.AST]:
@@ -759,6 +778,16 @@ def _outer_parts(node: ast.AST) -> List[ast.AST]:
     return parts
 
 
+_ASSIGN, _UPDATE, _LOOP, _WITH, _IMPORT, _DEFINITION, _DELETE = range(7)
+#: statement class -> what :class:`_Bindings` records of it
+_BINDING_KINDS: Dict[type, int] = {
+    ast.Assign: _ASSIGN, ast.AugAssign: _UPDATE, ast.AnnAssign: _UPDATE,
+    ast.For: _LOOP, ast.AsyncFor: _LOOP, ast.With: _WITH, ast.AsyncWith: _WITH,
+    ast.Import: _IMPORT, ast.ImportFrom: _IMPORT, ast.Delete: _DELETE,
+    **{cls: _DEFINITION for cls in _NESTED},
+}
+
+
 class _Bindings:
     """The keys a body binds, from a walk over its statements alone.
 
@@ -778,31 +807,41 @@ class _Bindings:
         if isinstance(scope_node, _FUNCTIONS):
             self.bound.update(arg.arg for arg in _params(scope_node))
         stack = [] if isinstance(scope_node, ast.Lambda) else list(scope_node.body)
+        bound, assignments, store = self.bound, self.assignments, self.store
+        kinds, compound, name_class = _BINDING_KINDS, _COMPOUND, ast.Name
         while stack:
             node = stack.pop()
             cls = node.__class__
-            if cls is ast.Assign:
+            kind = kinds.get(cls)
+            if kind is None:  # (a statement that binds nothing: ``x.f()``, ``return``, ``if``)
+                pass
+            elif kind == _ASSIGN:
+                value = node.value
                 for target in node.targets:
-                    self.store(target, node.value)
-            elif cls is ast.AugAssign or cls is ast.AnnAssign:
-                self.store(node.target, node.value)
-            elif cls is ast.For or cls is ast.AsyncFor:
-                self.store(node.target, node.iter, loop=True)
-            elif cls is ast.With or cls is ast.AsyncWith:
+                    if target.__class__ is name_class:  # (the common case, inline)
+                        bound.add(target.id)
+                        assignments.setdefault(target.id, []).append(value)
+                    else:
+                        store(target, value)
+            elif kind == _UPDATE:
+                store(node.target, node.value)
+            elif kind == _LOOP:
+                store(node.target, node.iter, loop=True)
+            elif kind == _WITH:
                 for item in node.items:
                     if item.optional_vars is not None:
-                        self.store(item.optional_vars)
-            elif cls is ast.Import or cls is ast.ImportFrom:
+                        store(item.optional_vars)
+            elif kind == _IMPORT:
                 for alias in node.names:
                     if alias.name != "*":
-                        self.bound.add(alias.asname or alias.name.split(".", 1)[0])
-            elif cls in _NESTED:
-                self.bound.add(node.name)
+                        bound.add(alias.asname or alias.name.split(".", 1)[0])
+            elif kind == _DEFINITION:
+                bound.add(node.name)
                 continue
-            elif cls is ast.Delete:
+            else:  # ``del``
                 for target in node.targets:
-                    self.store(target)
-            if cls in _COMPOUND:
+                    store(target)
+            if cls in compound:
                 self.blocks(node, stack)
         if walrus:
             self.walruses(scope_node)
@@ -828,6 +867,12 @@ class _Bindings:
         """Record the keys ``target`` binds and, given the ``value``, what each one
         gets: in an assignment the matching element of the value (unless
         unpacked), in a ``for`` loop the iterable."""
+        if target.__class__ is ast.Name:  # (the common case, without the stack)
+            k = target.id
+            self.bound.add(k)
+            if value is not None:
+                (self.loops if loop else self.assignments).setdefault(k, []).append(value)
+            return
         values = self.loops if loop else self.assignments
         stack = [(target, value)]
         while stack:
@@ -1018,6 +1063,38 @@ def _nfkc(text: str) -> str:
 _checked: Tuple[object, Optional[Sequence[str]]] = (None, None)
 
 
+#: the text of the last file :func:`_file_says` was asked about, and its answers
+_said: Tuple[object, Dict[str, bool]] = (None, {})
+
+
+def _file_says(text: str, word: str) -> bool:
+    """Whether ``text`` may say ``word`` as Python reads identifiers (``False``
+    only for ASCII text without it).  The answers for the last file are remembered."""
+    global _said
+    said = _said
+    if said[0] is not text:
+        said = _said = (text, {})
+    found = said[1].get(word)
+    if found is None:
+        found = said[1][word] = word in text or not text.isascii()
+    return found
+
+
+def _lines_saying(text: str, word: str, first: int) -> List[int]:
+    """The numbers of the lines of ``text`` (lines ending in ``\n``, the first
+    numbered ``first``) that hold ``word``, in order."""
+    numbers: List[int] = []
+    line, last = first, 0
+    at = text.find(word)
+    while at != -1:
+        line += text.count("\n", last, at)
+        last = at
+        if not numbers or numbers[-1] != line:
+            numbers.append(line)
+        at = text.find(word, at + 1)
+    return numbers
+
+
 def tokenizer_lines(lines: Sequence[str], text: str) -> Optional[Sequence[str]]:
     """``lines`` if they are split where Python's tokenizer splits ``text`` (so
     that the line numbers of its tree index them), else ``None``.  The answer
@@ -1099,6 +1176,9 @@ class Flow:
         """Whether the body's source may say ``word`` (``False`` only when it
         surely does not)."""
         if self._text is None:
+            ctx = self._ctx
+            if ctx is not None and not _file_says(ctx.text, word):
+                return False  # (the file never says it: no need to cut out the body)
             lines = self._body_lines()
             if lines is not None:
                 self._text = "".join(lines)
@@ -1113,12 +1193,17 @@ class Flow:
         ``backward``, else from the statements on the lines that do (from the
         whole walk if it is made anyway, or the lines are not known)."""
         if self._backward is None:
-            lines = self._body_lines() if self._facts is None else None
             if not self._says("backward"):
                 self._backward = (_NONE, _NONE)
-            elif lines is not None:
+                return self._backward
+            lines = self._body_lines() if self._facts is None else None
+            if lines is not None:
                 first = getattr(self.node, "lineno", 1)
-                numbers = [i for i, line in enumerate(lines, first) if "backward" in line]
+                text = self._text
+                if text is not None and "\r" not in text and text.isascii():
+                    numbers = _lines_saying(text, "backward", first)
+                else:
+                    numbers = [i for i, line in enumerate(lines, first) if "backward" in line]
                 self._backward = _backward_calls(self.node, numbers)
             else:
                 self._backward = (self._scan().backward, self._scan().backward_plain)

@@ -22,11 +22,17 @@ def record(fields: str, defaults: Tuple[Any, ...] = ()) -> type:
     """A tuple class with the space-separated ``fields``; the last ones default to ``defaults``."""
     names = tuple(fields.split())
     count = len(names)
-    optional = dict(zip(names[count - len(defaults):], defaults))
+    first_optional = count - len(defaults)
+    optional = dict(zip(names[first_optional:], defaults))
+    defaults = tuple(defaults)
 
     def __new__(cls, *args: Any, **kwargs: Any):  # noqa: N807
-        if len(args) == count and not kwargs:
-            return tuple.__new__(cls, args)
+        if not kwargs:
+            given = len(args)
+            if given == count:
+                return tuple.__new__(cls, args)
+            if first_optional <= given < count:  # (the last fields by default, at once)
+                return tuple.__new__(cls, args + defaults[given - first_optional:])
         if len(args) > count:
             raise TypeError(f"{cls.__name__}() takes {count} arguments ({len(args)} given)")
         values = list(args)

@@ -126,22 +126,25 @@ def _pick(bindings: List[Binding]) -> Binding:
 def lookup(name: str, scope: Scope) -> Optional[str]:
     """Qualified name that ``name`` resolves to from ``scope``, or ``None``."""
     current: Optional[Scope] = scope
+    root = scope
     innermost = True
     while current is not None:
         if current.kind == "class" and not innermost:
             current = current.parent
             continue
-        if name in current.globals:
+        if current.globals and name in current.globals:
             current = current.module()
         bindings = current.bindings.get(name)
         if bindings:
-            qualname = _pick(bindings).qualname
+            latest = bindings[-1]  # (:func:`_pick`, inline: the common case is no fallback)
+            qualname = (_pick(bindings) if latest.fallback else latest).qualname
             if qualname is not None and qualname.startswith(PROJECT):
                 return _project_name(qualname)
             return qualname
         innermost = False
+        root = current  # (the last scope looked in is the module's: no class ends a chain)
         current = current.parent
-    for module in scope.module().stars:
+    for module in root.stars:
         if module.startswith(PROJECT):  # ``from model import *`` (see ``_project``)
             from ._project import star_lookup
 
@@ -178,30 +181,62 @@ def builtin_call(node: ast.AST, scope: Scope, name: str, count: int) -> bool:
     )
 
 
+_Name = ast.Name
+_Attribute = ast.Attribute
+
+
 def key(node: ast.AST) -> Optional[str]:
     """``"a.b.c"`` for a ``Name``/``Attribute`` chain, else ``None``."""
+    cls = node.__class__
+    if cls is _Name:  # (the common cases, without the list)
+        return node.id  # type: ignore[attr-defined,no-any-return]
+    if cls is _Attribute and node.value.__class__ is _Name:  # type: ignore[attr-defined]
+        return node.value.id + "." + node.attr  # type: ignore[attr-defined,no-any-return]
+    if cls is not _Attribute and not isinstance(node, _Attribute):
+        return node.id if isinstance(node, _Name) else None  # type: ignore[attr-defined]
     parts: List[str] = []
-    while isinstance(node, ast.Attribute):
+    while isinstance(node, _Attribute):
         parts.append(node.attr)
         node = node.value
-    if not isinstance(node, ast.Name):
+    if not isinstance(node, _Name):
         return None
     parts.append(node.id)
     return ".".join(reversed(parts))
 
 
 def resolve(node: ast.AST, scope: Scope) -> Optional[str]:
-    """Canonical qualified name of a ``Name``/``Attribute`` chain, or ``None``."""
-    dotted = key(node)
-    if dotted is None:
+    """Canonical qualified name of a ``Name``/``Attribute`` chain, or ``None``.
+
+    The head name is looked up before the dotted spelling is built: most
+    chains start with a name that is not an import (``self``, a local)."""
+    cls = node.__class__
+    if cls is _Name:
+        base = lookup(node.id, scope)  # type: ignore[attr-defined]
+        return None if base is None else CANONICAL.get(base, base)
+    if cls is _Attribute and node.value.__class__ is _Name:  # type: ignore[attr-defined]
+        base = lookup(node.value.id, scope)  # type: ignore[attr-defined]  (``F.relu``)
+        if base is None:
+            return None
+        dotted = base + "." + node.attr  # type: ignore[attr-defined]
+        if base.startswith(PROJECT):  # an attribute of a project module
+            return _project_name(dotted)
+        return CANONICAL.get(dotted, dotted)
+    attrs: List[str] = []
+    while isinstance(node, _Attribute):
+        attrs.append(node.attr)
+        node = node.value
+    if not isinstance(node, _Name):
         return None
-    head, dot, rest = dotted.partition(".")
-    base = lookup(head, scope)
+    base = lookup(node.id, scope)
     if base is None:
         return None
-    if rest and base.startswith(PROJECT):  # an attribute of a project module
-        return _project_name(base + dot + rest)
-    return canonical(base + dot + rest)
+    if not attrs:
+        return CANONICAL.get(base, base)
+    attrs.append(base)
+    dotted = ".".join(reversed(attrs))
+    if base.startswith(PROJECT):  # an attribute of a project module
+        return _project_name(dotted)
+    return CANONICAL.get(dotted, dotted)
 
 
 def import_bindings(node: ast.AST) -> List[tuple]:

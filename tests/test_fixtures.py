@@ -87,3 +87,20 @@ def test_every_rule_has_a_fixture_with_positives_and_negatives():
         lines = sum(len(s.splitlines()) for s in sources)
         assert positives >= 3, f"{code}: fewer than three positive cases"
         assert lines > 2 * positives, f"{code}: fixtures have too few negative lines"
+
+
+@pytest.mark.parametrize("path", fixture_files(), ids=lambda p: p.name)
+def test_line_endings_and_non_ascii_change_nothing(path):
+    """Rules that find lines by their text take a shortcut only for ASCII text
+    with ``\\n`` line ends: with ``\\r\\n`` ends, or a non-ASCII comment, a
+    fixture gives the same findings."""
+    code = path.name[:5]
+    source, _ = parsed_text(path.read_text(encoding="utf-8"))
+
+    def found(text):
+        return [(f.line, f.col, f.message) for f in check_source(text, str(path), codes=[code])]
+
+    expected = found(source)
+    assert found(source.replace("\n", "\r\n")) == expected
+    if source.isascii():
+        assert found(source.rstrip("\n") + "\n# é\n") == expected

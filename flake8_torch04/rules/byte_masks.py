@@ -19,6 +19,8 @@ _METHODS = {"masked_fill": 0, "masked_fill_": 0, "masked_select": 0, "masked_sca
 #: mask-taking functions -> the position of the mask
 _FUNCTIONS = {"torch.masked_select": 1, "torch.where": 0}
 _DEPTH = 8
+#: the values :func:`is_byte` may find a byte tensor in (a superset)
+_MAY_BE_BYTE = (ast.Call, ast.BinOp, ast.Name, ast.Attribute)
 #: methods whose result has their receiver's dtype
 _SAME_DTYPE = frozenset((
     "zero_", "fill_", "clone", "contiguous", "view", "view_as", "expand", "expand_as", "cuda",
@@ -65,7 +67,11 @@ def is_byte(ctx: Context, node: ast.AST, depth: int = 0) -> Optional[str]:
                 return "other"  # ``Variable(mask)``
         return how
     if isinstance(node, (ast.Name, ast.Attribute)) and key(node) is not None:
-        defs = ctx.flow().reaching(node)
+        flow = ctx.flow()
+        values = flow.assignments_to(key(node))
+        if values is not None and not any(isinstance(v, _MAY_BE_BYTE) for v in values):
+            return None  # no assignment ``=`` of it can make a byte tensor: no reaching definitions
+        defs = flow.reaching(node)
         if not defs:
             return None
         for d in defs:

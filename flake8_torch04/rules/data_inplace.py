@@ -448,10 +448,17 @@ def _inside(ctx: Context, inner: ast.AST, outer: ast.AST) -> bool:
     return src.start(outer) <= src.start(inner) and src.end(inner) <= src.end(outer)
 
 
+def _keyword_value(call: ast.Call, name: str) -> Optional[ast.AST]:
+    """The value of the call's keyword argument ``name``, if it has one."""
+    for kw in call.keywords:  # (a loop: a generator costs more than the few keywords)
+        if kw.arg == name:
+            return kw.value
+    return None
+
+
 def _init_call(ctx: Context, call: ast.Call) -> Optional[Report]:
     """``init.xavier_uniform(m.weight.data)`` -> ``init.xavier_uniform_(m.weight)``."""
-    arg = call.args[0] if call.args else next(
-        (kw.value for kw in call.keywords if kw.arg == "tensor"), None)
+    arg = call.args[0] if call.args else _keyword_value(call, "tensor")
     if not (isinstance(arg, ast.Attribute) and arg.attr == "data"):
         return None
     name = ctx.resolve(call.func) or ""
@@ -477,7 +484,7 @@ def _init_call(ctx: Context, call: ast.Call) -> Optional[Report]:
 
 def _out_call(ctx: Context, call: ast.Call) -> Optional[Report]:
     """``torch.cat(xs, out=v.data)``."""
-    out = next((kw.value for kw in call.keywords if kw.arg == "out"), None)
+    out = _keyword_value(call, "out")
     if not (isinstance(out, ast.Attribute) and out.attr == "data"):
         return None
     name = ctx.resolve(call.func) or ""

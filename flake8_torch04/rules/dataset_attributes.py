@@ -6,7 +6,7 @@ import re
 from typing import Dict, Iterable, Iterator, List, Optional
 
 from .._core import SAFE, Context, Fix, Report, rule
-from .._flow import key, lines_matching, walk_hits
+from .._flow import every_node, key, lines_matching, walk_hits
 
 #: old attribute -> new attribute
 RENAMES = {"train_data": "data", "test_data": "data",
@@ -49,7 +49,7 @@ def _assignments(ctx: Context, k: str) -> List[Optional[ast.AST]]:
         return found  # type: ignore[no-any-return]
     if len(memo) >= _PRUNED_KEYS:  # type: ignore[arg-type]
         every = memo[None] = {}  # type: ignore[index]
-        _collect(ast.walk(ctx.tree), None, every)
+        _collect(every_node(ctx.tree), None, every)  # (the order of a key's values is no matter)
         return every.get(k, [])  # type: ignore[no-any-return]
     by_key: Dict[str, List[Optional[ast.AST]]] = {}
     hits = lines_matching(ctx.text, re.compile(re.escape(k.rsplit(".", 1)[-1])))

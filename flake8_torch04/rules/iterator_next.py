@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import ast
+import re
+from bisect import bisect_left
 from typing import Dict, Iterator, List, Optional
 
 from .._core import SAFE, Context, Fix, Report, rule
+from .._flow import lines_matching
 from .._resolve import key
 from .._source import has_comment
 
@@ -68,7 +71,7 @@ def iterator_next(ctx: Context, node: ast.Call) -> Iterator[Report]:
         k = key(receiver)
         if k is None or ctx.resolve(receiver) is not None:
             return
-        values = _assignments(ctx).get(k)
+        values = _assignments(ctx, k)
         if not values or not all(v is not None and _iter_of_loader(ctx, v) for v in values):
             return
     src = ctx.source
@@ -99,7 +102,7 @@ def _iter_of_loader(ctx: Context, value: ast.AST) -> bool:
     k = key(loader)
     if k is None:
         return False
-    if any(v is not None and _is_loader_call(ctx, v) for v in _assignments(ctx).get(k, ())):
+    if any(v is not None and _is_loader_call(ctx, v) for v in _assignments(ctx, k)):
         return True
     return _named_loader(ctx, k)
 
@@ -113,13 +116,18 @@ def _is_loader_call(ctx: Context, value: ast.AST) -> bool:
     return isinstance(value, ast.Call) and ctx.resolve(value.func) in _DATA_LOADERS
 
 
-def _assignments(ctx: Context) -> Dict[str, List[Optional[ast.AST]]]:
-    """What each name or attribute chain is bound to anywhere in the file:
-    the value of a plain assignment, ``None`` for any other binding."""
-    found = ctx.memo.get(_MEMO)
+def _assignments(ctx: Context, k: str) -> List[Optional[ast.AST]]:
+    """What the name or attribute chain ``k`` is bound to anywhere in the file
+    (in no particular order): the value of a plain assignment, ``None`` for
+    any other binding.  Found in the parts of the file whose lines spell its
+    last word (see :func:`_walk_lines`), once per word."""
+    cache = ctx.memo.setdefault(_MEMO, {})
+    word = k.rsplit(".", 1)[-1]
+    found = cache.get(word)  # type: ignore[union-attr]
     if found is None:
-        found = {}
-        for node in ast.walk(ctx.tree):
+        found = cache[word] = {}  # type: ignore[index]
+        hits = lines_matching(ctx.text, re.compile(re.escape(word)))
+        for node in _walk_lines(ctx.tree, hits):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
                     _store(found, target, node.value)
@@ -137,8 +145,25 @@ def _assignments(ctx: Context) -> Dict[str, List[Optional[ast.AST]]]:
                             args.vararg, args.kwarg]:
                     if arg is not None:
                         found.setdefault(arg.arg, []).append(None)
-        ctx.memo[_MEMO] = found
-    return found  # type: ignore[return-value]
+    return found.get(k, [])  # type: ignore[no-any-return]
+
+
+def _walk_lines(root: ast.AST, hits: Optional[List[int]]) -> Iterator[ast.AST]:
+    """The nodes of ``ast.walk(root)`` (in another order) whose lines, a
+    definition's decorators included, hold one of ``hits`` (sorted line
+    numbers; ``None``: every node), with the nodes without a position."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        first = getattr(node, "lineno", None)
+        if hits is not None and first is not None:
+            for decorator in getattr(node, "decorator_list", ()):
+                first = min(first, decorator.lineno)
+            i = bisect_left(hits, first)
+            if not (i < len(hits) and hits[i] <= (node.end_lineno or first)):
+                continue
+        yield node
+        stack.extend(ast.iter_child_nodes(node))
 
 
 def _store(found: Dict[str, List[Optional[ast.AST]]], target: ast.AST,

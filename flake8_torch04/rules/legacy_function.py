@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import ast
+from collections import deque
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from .._core import UNSAFE, Context, Fix, Report, rule
+from .._flow import children
 from .._source import Edit, has_comment
 
 _FUNCTION_BASES = frozenset(("torch.autograd.Function", "torch.autograd.function.Function"))
@@ -144,7 +146,10 @@ def _index(ctx: Context) -> Tuple[Dict[str, List[ast.Name]],
     if found is None:
         reads: Dict[str, List[ast.Name]] = {}
         calls: Dict[int, Tuple[ast.Call, ast.Call]] = {}
-        for sub in ast.walk(ctx.tree):
+        todo = deque([ctx.tree])  # (``ast.walk``'s order, without its generators and
+        while todo:               # without the expression contexts and operators)
+            sub = todo.popleft()
+            todo.extend(children(sub))
             cls = sub.__class__
             if cls is ast.Name:
                 if isinstance(sub.ctx, ast.Load):  # type: ignore[attr-defined]

@@ -7,6 +7,7 @@ import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from .._core import UNSAFE, Context, Fix, Report, rule
+from .._flow import children
 from .._source import Edit, has_comment, one_line, shorten
 from .type_comparison import assigned_literal, binding_count
 
@@ -503,13 +504,18 @@ class _Uses:
         self._sorted_values: List[str] = []
         self._walk(ctx, ctx.tree, None)
 
-    def _walk(self, ctx: Context, node: ast.AST, function: Optional[ast.AST]) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                self._walk(ctx, child, child)
-                continue
-            self._note(ctx, child, function)
-            self._walk(ctx, child, function)
+    def _walk(self, ctx: Context, root: ast.AST, function: Optional[ast.AST]) -> None:
+        """Note the nodes below ``root`` in the order of a recursive walk (each
+        before its children, children in field order), a function's own nodes
+        with the function; expression contexts and operators are left out."""
+        stack = [(child, function) for child in reversed(children(root))]
+        while stack:
+            node, function = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                function = node
+            else:
+                self._note(ctx, node, function)
+            stack += [(child, function) for child in reversed(children(node))]
 
     def _note(self, ctx: Context, node: ast.AST, function: Optional[ast.AST]) -> None:
         name: Optional[ast.AST] = None

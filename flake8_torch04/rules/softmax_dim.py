@@ -6,7 +6,7 @@ from typing import Iterator, List, Optional
 
 from .._calls import append_arguments, argument, plain_arguments
 from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
-from .._flow import Flow, key
+from .._flow import Flow, every_node, key
 
 _FUNCTIONS = {
     "torch.nn.functional.softmax": "softmax",
@@ -165,7 +165,7 @@ def module_values(ctx: Context, flow: Flow, func: ast.AST) -> List[ast.AST]:
         if cls is None:
             return []
         values = []
-        for node in ast.walk(cls):
+        for node in every_node(cls):  # (in any order: one node that says no is enough)
             if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:

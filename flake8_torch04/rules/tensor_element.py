@@ -113,6 +113,8 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
 
 def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
+    if not node.args:
+        return  # (every finding at a call is an argument of it)
     func = node.func
     name = ctx.resolve(func)
     if name in _JSON and node.args:
@@ -139,9 +141,11 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
             return  # (the marker of a loop variable's finding is the loss's name)
     else:
         return
-    if not _may_be_one_d_element(ctx, target):
+    if not _class_loss(ctx, node, name, exact=False) or not _may_be_one_d_element(ctx, target):
         return  # (decided without a flow)
-    if not _class_loss(ctx, node) or not _one_d_element(ctx, target):
+    # (the target first: it is most often ruled out without a flow, and the
+    # callee, a loss by its assignments in the file, seldom is)
+    if not _one_d_element(ctx, target) or not _class_loss(ctx, node, name):
         return
     src = ctx.source
     fixed = f"{src.text(target)}.view(1)"
@@ -156,11 +160,11 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
 def _may_be_one_d_element(ctx: Context, target: ast.AST) -> bool:
     """Whether :func:`_one_d_element` can hold, from the names the file binds
     alone: a loop variable, or an index into a name the file assigns."""
-    names = _assigned_names(ctx)
     if isinstance(target, ast.Name):
+        _assigned_names(ctx)
         return target.id in ctx.memo["TV107 loops"]  # type: ignore[operator]
     if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-        return target.value.id in names
+        return target.value.id in _assigned_names(ctx)
     return True
 
 
@@ -173,6 +177,8 @@ def _one_d_element(ctx: Context, target: ast.AST) -> bool:
     _assigned_names(ctx)
     if target.id not in ctx.memo["TV107 loops"]:  # type: ignore[operator]
         return False  # (only a ``for`` gives it a value that is an element)
+    if _assigned_here(ctx, target.id) != []:
+        return False  # (without the reaching definitions: ``=``, ``+=`` or ``:=`` binds it too)
     values = _values(ctx, target.id)
     return bool(values) and all(
         isinstance(v, tuple) and _one_d(ctx, v[1], {target.id}, 0) for v in values
@@ -235,6 +241,15 @@ def _flows(ctx: Context) -> List[Flow]:
             module = ctx.memo["TV107 module flow"] = Flow(ctx.tree, ctx)
         flows.append(module)  # type: ignore[arg-type]
     return flows
+
+
+def _assigned_here(ctx: Context, k: str) -> Optional[List[ast.AST]]:
+    """What the function around the node (or the module) assigns to ``k`` by
+    ``=``, ``+=``, ``:=`` or an annotated assignment (``None``: too many to
+    list), from its statements alone.  Each is the value of a binding of
+    ``k`` there, which :func:`_values` meets: the first flow it asks has a
+    binding of ``k`` when this is not ``[]``, and one that is no ``for``."""
+    return ctx.flow().assignments_to(k)
 
 
 def _values(ctx: Context, k: str) -> Optional[List[ast.AST]]:
@@ -380,9 +395,8 @@ def _element(ctx: Context, node: ast.AST, seen: Set[str], depth: int) -> bool:
 def _may_be_element(ctx: Context, node: ast.AST) -> bool:
     """Whether :func:`_element` can hold, without a flow: an index into a name
     the file assigns (or into a call), or such a name."""
-    names = _assigned_names(ctx)
     if isinstance(node, ast.Name):
-        return node.id in names
+        return node.id in _assigned_names(ctx)
     if not isinstance(node, ast.Subscript):
         return False
     while isinstance(node, ast.Subscript):
@@ -390,7 +404,7 @@ def _may_be_element(ctx: Context, node: ast.AST) -> bool:
             return False
         node = node.value
     if isinstance(node, ast.Name):
-        return node.id in names
+        return node.id in _assigned_names(ctx)
     return isinstance(node, ast.Call)
 
 
@@ -558,9 +572,11 @@ def _returns_one_d(ctx: Context, name: str, seen: Set[str], depth: int) -> bool:
     return all(_one_d(ctx, ret.value, seen, depth + 1, flow) for ret in returns)
 
 
-def _class_loss(ctx: Context, call: ast.Call) -> bool:
+def _class_loss(ctx: Context, call: ast.Call, name: Optional[str], exact: bool = True) -> bool:
+    """The call of a class-index loss (``name``: what its callee resolves to);
+    ``exact=False`` takes every assignment of a plain callee name in the file
+    for one that reaches the call (an upper bound that builds no flow)."""
     func = call.func
-    name = ctx.resolve(func)
     if name in _CLASS_LOSSES:
         return True
     if isinstance(func, ast.Call):
@@ -570,6 +586,8 @@ def _class_loss(ctx: Context, call: ast.Call) -> bool:
         return False
     if "." in k or not any(_loss_module(ctx, v) for v in _assigned(ctx, k)):
         return False  # (without building a flow: no assignment of ``k`` is a loss)
+    if not exact:
+        return True
     values = _values(ctx, k)
     return bool(values) and all(_loss_module(ctx, v) for v in values)
 
@@ -586,5 +604,8 @@ def _mapping(ctx: Context, container: ast.AST) -> bool:
         return False
     if not any(_dict_value(ctx, v) for v in _assigned(ctx, k)):
         return False  # (without building a flow: no assignment of ``k`` is a dict)
+    here = _assigned_here(ctx, k)
+    if here and not all(_dict_value(ctx, v) for v in here):
+        return False  # (without the reaching definitions: one of them is not a dict)
     values = _values(ctx, k)
     return bool(values) and all(_dict_value(ctx, v) for v in values)

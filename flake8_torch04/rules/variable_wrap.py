@@ -195,36 +195,57 @@ def _scope_text(ctx: Context) -> str:
     if text is None:
         lines = ctx.source.lines
         first, last = (node.lineno, node.end_lineno) if scope is not None else (1, len(lines))
-        keep = [True] * (last - first + 1)
         body = node.body if isinstance(getattr(node, "body", None), list) else []
-        for nested in _nested_definitions(body):
-            start = min([nested.lineno] + [d.lineno for d in nested.decorator_list])
-            for line in range(start, nested.end_lineno + 1):
-                keep[line - first] = False
-        text = cache[node] = "".join(
-            line for line, kept in zip(lines[first - 1:last], keep) if kept
-        )
+        pieces = []
+        at = first  # the first line not yet taken or left out
+        for start, end in sorted(
+            (min([nested.lineno] + [d.lineno for d in nested.decorator_list]), nested.end_lineno)
+            for nested in _nested_definitions(body)
+        ):
+            pieces += lines[at - 1:start - 1]
+            at = max(at, end + 1)
+        pieces += lines[at - 1:last]
+        text = cache[node] = "".join(pieces)
     return text
 
 
-def _nested_definitions(body) -> Iterator[ast.AST]:
+_DEFINITIONS = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+#: statement class -> its fields among :data:`_BLOCKS`
+_BLOCKS_OF: Dict[type, tuple] = {}
+
+
+def _nested_definitions(body) -> List[ast.AST]:
     """Function and class definitions among ``body``'s statements, at any block depth."""
-    for statement in body:
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            yield statement
+    found = []
+    stack = list(body)
+    blocks_of = _BLOCKS_OF
+    while stack:
+        statement = stack.pop()
+        cls = statement.__class__
+        if cls in _DEFINITIONS:
+            found.append(statement)
             continue
-        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
-            for child in getattr(statement, field, ()):
-                yield from _nested_definitions(
-                    [child] if isinstance(child, ast.stmt) else child.body
-                )
+        fields = blocks_of.get(cls)
+        if fields is None:
+            fields = blocks_of[cls] = tuple(f for f in _BLOCKS if f in cls._fields)
+        for field in fields:  # (none for a simple statement)
+            for child in getattr(statement, field):
+                if isinstance(child, ast.stmt):
+                    stack.append(child)
+                else:  # an except handler or a match case
+                    stack += child.body
+    return found
 
 
 def _history_callee(callee: str) -> bool:
     if callee.startswith("self.") and callee.count(".") == 1:
         return True  # a submodule of the model
     last = callee.rsplit(".", 1)[-1].lower()
-    return any(word in last for word in _HISTORY_WORDS)
+    for word in _HISTORY_WORDS:  # (a loop: cheaper than a generator for a few words)
+        if word in last:
+            return True
+    return False
 
 
 def _wrap_report(ctx: Context, node: ast.Call) -> Report:

@@ -362,10 +362,10 @@ def _decorator_edit(ctx: Context, function: ast.AST) -> Optional[Edit]:
 def _only_reads(ctx: Context, function: ast.AST, calls: List[Tuple[ast.Call, ast.AST]]) -> bool:
     """No training in the function (nor in a function of the file it calls), and
     no wrapped value leaves it: the whole function may run without autograd."""
-    from .._flow import words
+    from .._flow import every_node, words
 
     trainers = _training_functions(ctx)
-    for sub in ast.walk(function):
+    for sub in every_node(function):  # (the order does not matter: any one says no)
         if isinstance(sub, ast.keyword) and sub.arg == "requires_grad":
             if not (isinstance(sub.value, ast.Constant) and sub.value.value is False):
                 return False

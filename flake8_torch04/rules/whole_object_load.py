@@ -192,13 +192,41 @@ def _parents(ctx: Context) -> Dict[int, ast.AST]:
     return parents  # type: ignore[return-value]
 
 
-def _body(ctx: Context, scope: ast.AST) -> Tuple[List[ast.AST], Dict[int, ast.AST]]:
-    """The nodes of a scope's own body and their parents (made once per scope)."""
+def _body(ctx: Context, scope: ast.AST, word: str
+          ) -> Tuple[List[ast.AST], Dict[int, ast.AST]]:
+    """The nodes of a scope's own body and their parents (made once per scope):
+    of the statements whose lines spell ``word`` only, when the lines where it
+    is spelled are known (see :func:`_lines_saying`); else of them all."""
+    hits = _lines_saying(ctx, word)
     bodies = ctx.memo.setdefault("TV106 bodies", {})
-    found = bodies.get(id(scope))  # type: ignore[union-attr]
+    memo_key = (id(scope), None if hits is None else word)
+    found = bodies.get(memo_key)  # type: ignore[union-attr]
     if found is None:
-        found = bodies[id(scope)] = body_parents(scope)  # type: ignore[index]
+        found = bodies[memo_key] = body_parents(scope, hits)  # type: ignore[index]
     return found  # type: ignore[no-any-return]
+
+
+def _lines_saying(ctx: Context, word: str) -> Optional[List[int]]:
+    """The numbers of the lines that spell ``word``, in order (made once per
+    word); ``None`` when a name may be spelled otherwise (see
+    :func:`~flake8_torch04._flow.lines_matching`)."""
+    cache = ctx.memo.setdefault("TV106 lines", {})
+    found = cache.get(word, False)  # type: ignore[union-attr]
+    if found is False:
+        text = ctx.text
+        found = None
+        if text.isascii() and "\r" not in text:
+            found = []
+            line, last = 1, 0
+            at = text.find(word)
+            while at != -1:
+                line += text.count("\n", last, at)
+                last = at
+                if not found or found[-1] != line:
+                    found.append(line)
+                at = text.find(word, at + 1)
+        cache[word] = found  # type: ignore[index]
+    return found  # type: ignore[return-value]
 
 
 def _functions(ctx: Context) -> List[ast.AST]:
@@ -219,15 +247,17 @@ def _functions(ctx: Context) -> List[ast.AST]:
     return found  # type: ignore[return-value]
 
 
-def _names(ctx: Context, scope: ast.AST
+def _names(ctx: Context, scope: ast.AST, word: str
            ) -> Tuple[Dict[str, List[ast.AST]], Set[str], Dict[int, ast.AST]]:
     """A scope's own reads of names and attributes by their last word (in the
     order of its body), the names it stores or deletes, and its parents (made
-    once per scope)."""
+    once per scope and word): complete for ``word``, the one word asked about
+    (see :func:`_body`)."""
     index = ctx.memo.setdefault("TV106 names", {})
-    found = index.get(id(scope))  # type: ignore[union-attr]
+    memo_key = (id(scope), word)
+    found = index.get(memo_key)  # type: ignore[union-attr]
     if found is None:
-        nodes, parents = _body(ctx, scope)
+        nodes, parents = _body(ctx, scope, word)
         reads: Dict[str, List[ast.AST]] = {}
         stores: Set[str] = set()
         for node in nodes:
@@ -239,7 +269,7 @@ def _names(ctx: Context, scope: ast.AST
                     stores.add(node.id)  # type: ignore[attr-defined]
             elif cls is ast.Attribute and isinstance(node.ctx, ast.Load):  # type: ignore
                 reads.setdefault(node.attr, []).append(node)  # type: ignore[attr-defined]
-        found = index[id(scope)] = (reads, stores, parents)  # type: ignore[index]
+        found = index[memo_key] = (reads, stores, parents)  # type: ignore[index]
     return found  # type: ignore[no-any-return]
 
 
@@ -251,13 +281,14 @@ def _reads(ctx: Context, k: str, binding: ast.AST
     scope = ctx.flow().node
     after = (binding.end_lineno or binding.lineno, binding.end_col_offset or 0)
     found = []
-    reads, _, parents = _names(ctx, scope)
-    for node in reads.get(k.rsplit(".", 1)[-1], ()):
+    word = k.rsplit(".", 1)[-1]
+    reads, _, parents = _names(ctx, scope, word)
+    for node in reads.get(word, ()):
         if (node.lineno, node.col_offset) >= after and key(node) == k:
             found.append((node, parents))
     if isinstance(scope, ast.Module) and "." not in k:
         for func in _functions(ctx):
-            reads, stores, parents = _names(ctx, func)
+            reads, stores, parents = _names(ctx, func, k)
             if not _binds(func, k, stores):
                 found += [(n, parents) for n in reads.get(k, ()) if n.__class__ is ast.Name]
     return found
