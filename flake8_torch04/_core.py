@@ -798,7 +798,7 @@ def _dispatches(licences: List[tuple]) -> Dict[int, Tuple[Dict[type, List[Rule]]
     key = tuple(licences)
     tables = _DISPATCHES.get(key)
     if tables is None:
-        if len(_DISPATCHES) > 256:
+        if len(_DISPATCHES) > 16:
             _DISPATCHES.clear()
         tables = _DISPATCHES[key] = {}
     return tables
@@ -994,6 +994,10 @@ _WORD_BYTES = bytes(
 )
 
 
+#: the most bytes :class:`Words` splits at once
+_WORDS_AT_ONCE = 1 << 15
+
+
 class Words:
     """The distinct words of a text, joined by blanks: one pass over the text
     (about the cost of one ``str.find``) and a split, after which asking
@@ -1009,7 +1013,18 @@ class Words:
 
     def __init__(self, text: str) -> None:
         data = text.encode("utf-8", "surrogatepass").translate(_WORD_BYTES)
-        self.distinct = frozenset(data.split())
+        if len(data) <= _WORDS_AT_ONCE:
+            self.distinct = frozenset(data.split())
+        else:  # (a list of every word of a 300 kB generated module is 2 MB: in pieces)
+            distinct: Set[bytes] = set()
+            start = 0
+            while start < len(data):
+                end = data.find(b" ", start + _WORDS_AT_ONCE)  # (no word crosses a blank)
+                if end == -1:
+                    end = len(data)
+                distinct.update(data[start:end].split())
+                start = end
+            self.distinct = frozenset(distinct)
         self.joined = b" ".join(self.distinct)
         #: (a word of a pattern bounded by ``\\b`` is one of :attr:`distinct`
         #: only in ASCII text: elsewhere a blank may not be an ASCII one)

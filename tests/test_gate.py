@@ -287,6 +287,20 @@ def test_the_words_of_a_text_never_rule_out_a_match(text):
         assert match_offsets(text, pattern, words) == match_offsets(text, pattern), pattern
 
 
+@settings(max_examples=200, deadline=None)
+@given(text=WORD_TEXTS, at_once=st.integers(1, 12))
+def test_words_split_in_pieces_are_the_words_split_at_once(text, at_once):
+    """A long text's words are split a piece at a time (a list of every word of a
+    300 kB generated module is 2 MB): the same words, whatever the pieces."""
+    from unittest import mock
+
+    from flake8_torch04 import _core
+
+    whole = Words(text).distinct
+    with mock.patch.object(_core, "_WORDS_AT_ONCE", at_once):
+        assert Words(text).distinct == whole
+
+
 @pytest.mark.parametrize("pattern, words", [
     (r"\bload\b", {"load"}),
     (r"\.[\s\\]*data\b", {"data"}),
