@@ -1080,7 +1080,7 @@ def _file_says(text: str, word: str) -> bool:
     return found
 
 
-def _lines_saying(text: str, word: str, first: int) -> List[int]:
+def lines_saying(text: str, word: str, first: int = 1) -> List[int]:
     """The numbers of the lines of ``text`` (lines ending in ``\n``, the first
     numbered ``first``) that hold ``word``, in order."""
     numbers: List[int] = []
@@ -1201,7 +1201,7 @@ class Flow:
                 first = getattr(self.node, "lineno", 1)
                 text = self._text
                 if text is not None and "\r" not in text and text.isascii():
-                    numbers = _lines_saying(text, "backward", first)
+                    numbers = lines_saying(text, "backward", first)
                 else:
                     numbers = [i for i, line in enumerate(lines, first) if "backward" in line]
                 self._backward = _backward_calls(self.node, numbers)

@@ -6,7 +6,7 @@ from collections import deque
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from .._core import UNSAFE, Context, Fix, Report, rule
-from .._flow import body_parents, children, key, words
+from .._flow import body_parents, children, key, lines_saying, words
 from .._source import Edit, shorten
 
 _LOADS = frozenset(("torch.load", "torch.serialization.load"))
@@ -214,17 +214,7 @@ def _lines_saying(ctx: Context, word: str) -> Optional[List[int]]:
     found = cache.get(word, False)  # type: ignore[union-attr]
     if found is False:
         text = ctx.text
-        found = None
-        if text.isascii() and "\r" not in text:
-            found = []
-            line, last = 1, 0
-            at = text.find(word)
-            while at != -1:
-                line += text.count("\n", last, at)
-                last = at
-                if not found or found[-1] != line:
-                    found.append(line)
-                at = text.find(word, at + 1)
+        found = lines_saying(text, word) if text.isascii() and "\r" not in text else None
         cache[word] = found  # type: ignore[index]
     return found  # type: ignore[return-value]
 
