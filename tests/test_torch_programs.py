@@ -59,7 +59,6 @@ runs are cached within the session, so each file runs once.
 """
 import ast
 import functools
-import io
 import json
 import os
 import re
@@ -69,8 +68,8 @@ from pathlib import Path
 
 import pytest
 
-from flake8_torch04 import cli
 from flake8_torch04._core import all_rules
+from cli_runner import in_process
 
 HERE = Path(__file__).parent
 PROGRAMS = sorted((HERE / "programs").glob("*.py"))
@@ -168,15 +167,9 @@ def run_migrated(program):
 
 def torch04(*args):
     """``torch04 ARGS`` in this process: (status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    saved = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        status = cli.main(list(args))
-    finally:
-        sys.stdout, sys.stderr = saved
-    assert "internal error" not in err.getvalue(), err.getvalue()
-    return status, out.getvalue(), err.getvalue()
+    status, out, err = in_process(*args)
+    assert "internal error" not in err, err
+    return status, out, err
 
 
 def findings(path):
