@@ -37,9 +37,14 @@ def _pattern_regex(pattern: str) -> str:
         elif pattern[i] == "?":
             out.append("[^/]")
             i += 1
-        elif pattern[i] == "[" and _bracket(pattern, i) is not None:
-            regex, i = _bracket(pattern, i)
-            out.append(regex)
+        elif pattern[i] == "[":
+            bracket = _bracket(pattern, i)
+            if bracket is None:  # (not closed: a plain character)
+                out.append(re.escape("["))
+                i += 1
+            else:
+                regex, i = bracket
+                out.append(regex)
         elif pattern[i] == "\\" and i + 1 < len(pattern):
             out.append(re.escape(pattern[i + 1]))
             i += 2
