@@ -128,21 +128,29 @@ def lines_matching(text: str, pattern: "re.Pattern[str]") -> Optional[List[int]]
     return hits
 
 
+#: statements whose decorators come before their first line
+_DECORATED = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+
+
 def spans_hit(node: ast.AST, hits: Optional[List[int]]) -> bool:
-    """Whether the lines of ``node`` hold one of ``hits`` (see
-    :func:`lines_matching`; always, for ``None`` or a node without a position)."""
+    """Whether the lines of ``node``, a definition's decorators included, hold one
+    of ``hits`` (see :func:`lines_matching`; always, for ``None`` or a node without
+    a position)."""
     first = getattr(node, "lineno", None)
     if hits is None or first is None:
         return True
+    if node.__class__ in _DECORATED and node.decorator_list:  # type: ignore[attr-defined]
+        first = min(first, *(d.lineno for d in node.decorator_list))  # type: ignore[attr-defined]
     i = bisect_left(hits, first)
     return i < len(hits) and hits[i] <= (getattr(node, "end_lineno", None) or first)
 
 
 def walk_hits(root: ast.AST, hits: Optional[List[int]]) -> Iterator[ast.AST]:
     """The nodes of ``ast.walk(root)`` (in another order) whose lines hold one
-    of ``hits``, with the nodes without a position among them: what a search
-    for a node that spells the pattern must look at.  The expression contexts
-    and operators (shared singletons no rule looks at) are left out."""
+    of ``hits`` (see :func:`spans_hit`), with the nodes without a position
+    among them: what a search for a node that spells the pattern must look at.
+    The expression contexts and operators (shared singletons no rule looks at)
+    are left out."""
     stack: List[Optional[ast.AST]] = [root]
     while stack:
         node = stack.pop()

@@ -9,7 +9,8 @@ import pytest
 
 from flake8_torch04._core import check
 from flake8_torch04._flow import (
-    MANY, Flow, body_nodes, enclosing_loop, grad_disabled, key, tokenizer_lines,
+    MANY, Flow, body_nodes, enclosing_loop, grad_disabled, key, spans_hit, tokenizer_lines,
+    walk_hits,
 )
 from flake8_torch04.rules import scalar_extraction
 
@@ -518,3 +519,15 @@ def test_evidence_bounds_hold(monkeypatch):
         source = path.read_text(encoding="utf-8")
         check(ast.parse(source), source.splitlines(True), codes=["TV003"])
     assert checked.count(True) > 50 and checked.count(False) > 50
+
+
+def test_a_definition_spans_the_lines_of_its_decorators():
+    """A search guided by the lines that spell a word (``walk_hits``) enters a
+    definition whose decorator alone spells it: ``@dec(loader := make())`` binds
+    ``loader`` on the decorator's line, above the ``def``."""
+    tree = ast.parse("@dec(\n    loader := make())\ndef f():\n    pass\n\nx = 1\n")
+    definition = tree.body[0]
+    assert spans_hit(definition, [2])
+    assert not spans_hit(definition, [6])
+    found = [n for n in walk_hits(tree, [2]) if isinstance(n, ast.NamedExpr)]
+    assert [n.target.id for n in found] == ["loader"]

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import ast
 import re
-from bisect import bisect_left
 from typing import Dict, Iterator, List, Optional
 
 from .._core import SAFE, Context, Fix, Report, rule
-from .._flow import lines_matching
+from .._flow import lines_matching, walk_hits
 from .._resolve import key
 from .._source import has_comment
 
@@ -120,14 +119,14 @@ def _assignments(ctx: Context, k: str) -> List[Optional[ast.AST]]:
     """What the name or attribute chain ``k`` is bound to anywhere in the file
     (in no particular order): the value of a plain assignment, ``None`` for
     any other binding.  Found in the parts of the file whose lines spell its
-    last word (see :func:`_walk_lines`), once per word."""
+    last word (see :func:`~flake8_torch04._flow.walk_hits`), once per word."""
     cache = ctx.memo.setdefault(_MEMO, {})
     word = k.rsplit(".", 1)[-1]
     found = cache.get(word)  # type: ignore[union-attr]
     if found is None:
         found = cache[word] = {}  # type: ignore[index]
         hits = lines_matching(ctx.text, re.compile(re.escape(word)))
-        for node in _walk_lines(ctx.tree, hits):
+        for node in walk_hits(ctx.tree, hits):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
                     _store(found, target, node.value)
@@ -146,24 +145,6 @@ def _assignments(ctx: Context, k: str) -> List[Optional[ast.AST]]:
                     if arg is not None:
                         found.setdefault(arg.arg, []).append(None)
     return found.get(k, [])  # type: ignore[no-any-return]
-
-
-def _walk_lines(root: ast.AST, hits: Optional[List[int]]) -> Iterator[ast.AST]:
-    """The nodes of ``ast.walk(root)`` (in another order) whose lines, a
-    definition's decorators included, hold one of ``hits`` (sorted line
-    numbers; ``None``: every node), with the nodes without a position."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        first = getattr(node, "lineno", None)
-        if hits is not None and first is not None:
-            for decorator in getattr(node, "decorator_list", ()):
-                first = min(first, decorator.lineno)
-            i = bisect_left(hits, first)
-            if not (i < len(hits) and hits[i] <= (node.end_lineno or first)):
-                continue
-        yield node
-        stack.extend(ast.iter_child_nodes(node))
 
 
 def _store(found: Dict[str, List[Optional[ast.AST]]], target: ast.AST,
