@@ -110,13 +110,16 @@ def body_parents(scope_node: ast.AST, hits: Optional[List[int]] = None
     return nodes, parents
 
 
-def lines_matching(text: str, pattern: "re.Pattern[str]") -> Optional[List[int]]:
-    """The numbers of the lines of ``text`` where ``pattern`` matches, in order;
-    ``None`` when a name may be spelled otherwise in the source (not ASCII:
-    identifiers are NFKC-normalized) or a line ends in more than ``\\n`` (the
-    parser's line numbers would not be the count of ``\\n``)."""
+def lines_matching(text: str, pattern: Union[str, "re.Pattern[str]"]) -> Optional[List[int]]:
+    """The numbers of the lines of ``text`` where ``pattern`` (a regex, or a plain
+    word: see :func:`lines_saying`) matches, in order; ``None`` when a name may be
+    spelled otherwise in the source (not ASCII: identifiers are NFKC-normalized)
+    or a line ends in more than ``\\n`` (the parser's line numbers would not be
+    the count of ``\\n``)."""
     if not text.isascii() or "\r" in text:
         return None
+    if isinstance(pattern, str):
+        return lines_saying(text, pattern)
     hits: List[int] = []
     line, last = 1, 0
     for match in pattern.finditer(text):

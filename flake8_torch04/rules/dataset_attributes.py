@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import ast
-import re
 from typing import Dict, Iterable, Iterator, List, Optional
 
 from .._core import SAFE, Context, Fix, Report, rule
@@ -52,7 +51,7 @@ def _assignments(ctx: Context, k: str) -> List[Optional[ast.AST]]:
         _collect(every_node(ctx.tree), None, every)  # (the order of a key's values is no matter)
         return every.get(k, [])  # type: ignore[no-any-return]
     by_key: Dict[str, List[Optional[ast.AST]]] = {}
-    hits = lines_matching(ctx.text, re.compile(re.escape(k.rsplit(".", 1)[-1])))
+    hits = lines_matching(ctx.text, k.rsplit(".", 1)[-1])
     _collect(walk_hits(ctx.tree, hits), k, by_key)
     found = memo[k] = by_key.get(k, [])  # type: ignore[index]
     return found  # type: ignore[no-any-return]

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import ast
-import re
 from typing import Dict, Iterator, List, Optional
 
 from .._core import SAFE, Context, Fix, Report, rule
@@ -125,7 +124,7 @@ def _assignments(ctx: Context, k: str) -> List[Optional[ast.AST]]:
     found = cache.get(word)  # type: ignore[union-attr]
     if found is None:
         found = cache[word] = {}  # type: ignore[index]
-        hits = lines_matching(ctx.text, re.compile(re.escape(word)))
+        hits = lines_matching(ctx.text, word)
         for node in walk_hits(ctx.tree, hits):
             if isinstance(node, ast.Assign):
                 for target in node.targets:

@@ -6,7 +6,7 @@ from collections import deque
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from .._core import UNSAFE, Context, Fix, Report, rule
-from .._flow import body_parents, children, key, lines_saying, words
+from .._flow import body_parents, children, key, lines_matching, words
 from .._source import Edit, shorten
 
 _LOADS = frozenset(("torch.load", "torch.serialization.load"))
@@ -213,9 +213,7 @@ def _lines_saying(ctx: Context, word: str) -> Optional[List[int]]:
     cache = ctx.memo.setdefault("TV106 lines", {})
     found = cache.get(word, False)  # type: ignore[union-attr]
     if found is False:
-        text = ctx.text
-        found = lines_saying(text, word) if text.isascii() and "\r" not in text else None
-        cache[word] = found  # type: ignore[index]
+        found = cache[word] = lines_matching(ctx.text, word)  # type: ignore[index]
     return found  # type: ignore[return-value]
 
 
