@@ -17,7 +17,7 @@ from bisect import bisect_left, bisect_right
 from collections import deque
 from itertools import accumulate, chain, repeat
 from typing import (
-    Callable, Deque, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple,
+    Any, Callable, Deque, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple,
 )
 
 from . import _project, _resolve
@@ -792,16 +792,21 @@ _BINDS = frozenset(_BINDERS) | frozenset(cls for cls, fields in _BODIES.items() 
 _DISPATCHES: Dict[tuple, Dict[int, Tuple[Dict[type, List[Rule]], bool]]] = {}
 
 
+def _kept(cache: dict, key: object, most: int, make: Callable[[], Any]) -> Any:
+    """``cache[key]``, made by ``make()`` when it is missing; a cache of more than
+    ``most`` entries is emptied first (its keys come from the files checked)."""
+    found = cache.get(key)
+    if found is None:
+        if len(cache) > most:
+            cache.clear()
+        found = cache[key] = make()
+    return found
+
+
 def _dispatches(licences: List[tuple]) -> Dict[int, Tuple[Dict[type, List[Rule]], bool]]:
     """The walker's dispatch tables by mask (see :meth:`_Walker.dispatch_for`),
     shared by the files whose markers announce the same licences."""
-    key = tuple(licences)
-    tables = _DISPATCHES.get(key)
-    if tables is None:
-        if len(_DISPATCHES) > 16:
-            _DISPATCHES.clear()
-        tables = _DISPATCHES[key] = {}
-    return tables
+    return _kept(_DISPATCHES, tuple(licences), 16, dict)
 
 
 #: what the walker itself must see wherever it is, in full: tests of the torch
@@ -1115,12 +1120,8 @@ def _expand(core: str) -> Optional[List[str]]:
 
 
 def _search(pattern: str) -> _Search:
-    search = _SEARCHES.get(pattern)
-    if search is None:
-        if len(_SEARCHES) > 2000:  # aliases are names from the code: keep it bounded
-            _SEARCHES.clear()
-        search = _SEARCHES[pattern] = _Search(pattern)
-    return search
+    # (aliases are names from the code: the cache is bounded)
+    return _kept(_SEARCHES, pattern, 2000, lambda: _Search(pattern))
 
 
 def match_offsets(text: str, pattern: str, words: Optional[Words] = None) -> List[int]:
@@ -1206,13 +1207,7 @@ _PLANS: Dict[Tuple[str, ...], _Plan] = {}
 
 
 def _plan(selected: Sequence[Gate]) -> _Plan:
-    key = tuple(gate.code for gate in selected)
-    plan = _PLANS.get(key)
-    if plan is None:
-        if len(_PLANS) > 64:
-            _PLANS.clear()
-        plan = _PLANS[key] = _Plan(selected)
-    return plan
+    return _kept(_PLANS, tuple(gate.code for gate in selected), 64, lambda: _Plan(selected))
 
 
 def _gate(selected: List[Gate], lines: Sequence[str], text: str):
