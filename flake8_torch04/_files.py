@@ -45,8 +45,8 @@ def _pattern_regex(pattern: str) -> str:
             else:
                 regex, i = bracket
                 out.append(regex)
-        elif pattern[i] == "\\" and i + 1 < len(pattern):
-            out.append(re.escape(pattern[i + 1]))
+        elif pattern[i] == "\\":  # escapes the next character; a last one, nothing (as in git)
+            out.append(re.escape(pattern[i + 1]) if i + 1 < len(pattern) else "(?!)")
             i += 2
         else:
             out.append(re.escape(pattern[i]))

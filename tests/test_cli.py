@@ -3,6 +3,7 @@ import argparse
 import io
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -503,6 +504,8 @@ def test_brackets_read_as_git_reads_them(pattern):
     ours = [name for name in _NAMES if excludes.excluded(name, False)]
     if "/" in pattern or "[:" in pattern or pattern.lstrip("!").startswith("#"):
         return  # (anchored, classes pathspec does not know, comments)
+    if "\\" in pattern:
+        return  # (pathspec reads ``[\\]`` as ``[\\\\]``; git itself decides these below)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -510,6 +513,43 @@ def test_brackets_read_as_git_reads_them(pattern):
     except Exception:
         return
     assert ours == [name for name in _NAMES if spec.match_file(name)], pattern
+
+
+_GIT_REPO = []  # a scratch repository, made at the first use
+_GIT_NAMES = [name for name in _NAMES if name != "."]  # (git reads ``.`` as the root)
+
+
+def _git_ignored(pattern):
+    """The names of ``_GIT_NAMES`` that git itself ignores under ``pattern``."""
+    if not _GIT_REPO:
+        import tempfile
+
+        repo = tempfile.mkdtemp(prefix="torch04-git-")
+        subprocess.run(["git", "init", "-q", repo], check=True)
+        _GIT_REPO.append(repo)
+    repo = _GIT_REPO[0]
+    with open(os.path.join(repo, ".gitignore"), "w", encoding="utf-8", newline="\n") as f:
+        f.write(pattern + "\n")
+    done = subprocess.run(
+        ["git", "-c", "core.excludesFile=", "check-ignore", "--no-index", "--stdin", "-z"],
+        cwd=repo, input="\0".join(_GIT_NAMES) + "\0", capture_output=True, text=True)
+    assert done.returncode in (0, 1), done.stderr
+    return set(done.stdout.split("\0")) - {""}
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+@given(st.lists(_BRACKET_PIECES.filter(lambda p: p != "/"), min_size=1, max_size=6)
+       .map("".join).filter(lambda p: "\\" in p))
+@settings(max_examples=60, deadline=None)
+def test_backslashes_read_as_git_reads_them(pattern):
+    """With a backslash (which pathspec reads its own way) git itself is the
+    oracle: ``[\\]`` matches nothing, the ``]`` being escaped and the bracket
+    never closed; ``[\\\\]`` matches a backslash; ``\\[a]`` the name ``[a]``."""
+    if pattern.lstrip("!").startswith("#") or "[:" in pattern:
+        return
+    excludes = _files.Excludes([pattern])
+    ours = {name for name in _GIT_NAMES if excludes.excluded(name, False)}
+    assert ours == _git_ignored(pattern), pattern
 
 
 def test_default_excludes_and_explicit_files(tmp_path):
