@@ -584,7 +584,7 @@ class Dropped(NamedTuple):
 
 class FixResult(NamedTuple):
     text: str
-    fixed: Counter  # applied fixes per code
+    fixed: Counter  # findings the fixes resolved, per code
     dropped: List[Dropped]
     converged: bool  # reached a fixpoint within MAX_ROUNDS
     #: the analysis of ``text`` when the fixer made one (saves the caller a check)
@@ -730,7 +730,8 @@ def _choose(analysis: Analysis, unsafe: bool, rejected: Set[tuple],
     """Applicable fixes in source order, none overlapping another.
 
     A fix identical to one already chosen is chosen too (``_build`` applies it
-    once), so that every finding it resolves is counted as fixed.
+    once): a fix that must be dropped is then dropped for every finding that
+    offers it, in one round.
     """
     chosen: List[Finding] = []
     taken: List[Tuple[int, int]] = []  # sorted, disjoint
@@ -849,7 +850,11 @@ def fix_text(
             built = None
             new_analysis = analyse(new_text)
             _hand_off("", None)
-        fixed.update(f.code for f in chosen)
+        # what the round resolved: its own findings and those another fix's
+        # edit resolved with them (TV004's ``with torch.no_grad(): p.add_(...)``
+        # resolves TV126's overload too); no count grows (checked above), so
+        # the rounds' sums are the findings that went, code by code
+        fixed.update(counts - Counter(f.code for f in new_analysis.findings))
         text, analysis, undefined = new_text, new_analysis, new_undefined
         del round_
     if fixed and variables:
