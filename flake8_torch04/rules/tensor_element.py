@@ -62,8 +62,9 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
       ``json.dump``-ed that is an element of a torch tensor: ``ni =
       topi[0][0]`` after ``topv, topi = out.data.topk(1)``,
       ``torch.multinomial(p, 1)[0]``, ``pred.data[0]`` after ``_, pred =
-      torch.max(out, 1)``, a loop variable of ``for t in tensor_1d``.  The container must be a dict by its construction in the
-      file or by its name (``idx2word``, ``index_to_label``, ``itos``).
+      torch.max(out, 1)``, a loop variable of ``for t in tensor_1d``.
+      The container must be a dict by its construction in the file or by
+      its name (``idx2word``, ``index_to_label``, ``itos``).
 
     Not flagged: elements of lists, numpy arrays or values of unknown origin,
     indexing a list or string with a tensor (``__index__`` works),
