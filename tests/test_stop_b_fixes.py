@@ -190,8 +190,50 @@ def test_tv104_fix():
     ast.parse(text)
 
 
+TV104_NAMED = dedent('''
+    from torch.autograd import Function
+
+
+    class Scale(Function):
+        def __init__(self, factor):
+            self.factor = factor
+
+        def forward(self, x):
+            return x * self.factor
+
+        def backward(self, grad):
+            return grad * self.factor
+
+
+    def step(x):
+        # an instance kept under a name, called later in the same function
+        scale = Scale(2.0)
+        y = scale(x)
+        return y
+''')
+
+
+def test_tv104_fix_of_a_named_instance():
+    (finding,) = findings(TV104_NAMED, "TV104")
+    assert "called on line 18" in finding.message
+    text = apply_edits(TV104_NAMED, finding.fix.edits)
+    assert text.endswith(dedent('''
+        def step(x):
+            # an instance kept under a name, called later in the same function
+            y = Scale.apply(x, 2.0)
+            return y
+    '''))
+    ast.parse(text)
+
+
 TV104_NO_FIX = [
-    pytest.param("y = Scale(2.0)\nz = y(x)\n", id="instance-kept"),
+    pytest.param("y = Scale(2.0)\nz = y(x)\nlayers = [y]\n", id="instance-escapes"),
+    pytest.param("y = Scale(2.0)\nz = y(x)\ny = None\n", id="instance-rebound"),
+    pytest.param("z = y(x)\ny = Scale(2.0)\n", id="instance-called-before"),
+    pytest.param("y = Scale(factor)\nz = y(x)\n", id="instance-of-a-variable"),
+    pytest.param("y = Scale(2.0); z = y(x)\n", id="instance-beside-a-statement"),
+    pytest.param("if x:\n    y = Scale(2.0)\nz = y(x)\n", id="instance-alone-in-block"),
+    pytest.param("y = Scale(2.0)\ndef f(x):\n    return y(x)\n", id="instance-other-function"),
     pytest.param("fn = Scale\n", id="passed-as-value"),
     pytest.param("", id="no-call-in-file"),
     pytest.param("y = Scale(*args)(x)\n", id="starred"),

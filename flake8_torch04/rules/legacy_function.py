@@ -24,7 +24,8 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
     imports; a project's own ``Function`` is never torch's) that defines
     ``forward`` without ``@staticmethod``.  The finding is placed at the
     ``class`` statement and its message names the lines of the instance calls
-    ``Fn(...)(x)`` in the file, which are not reported separately.  A
+    ``Fn(...)(x)`` in the file (and ``fn(x)`` of an instance kept as
+    ``fn = Fn(...)``), which are not reported separately.  A
     ``Function`` with a static ``forward`` (new style) is not flagged.
 
     ## Why is this bad?
@@ -68,7 +69,10 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
     ## Fix safety
     The rewrite is *unsafe*, and only offered when it is mechanical: the class and
     every use of its name are in the file, each use is a call
-    ``Fn(args)(inputs)`` with plain arguments, the class has no methods
+    ``Fn(args)(inputs)`` with plain arguments -- or an instance kept under a
+    name, ``fn = Fn(constants)`` on lines of its own, which the file binds
+    nowhere else and reads only in later calls ``fn(inputs)`` in the same
+    function (the assignment is deleted) -- the class has no methods
     besides ``__init__``, ``forward`` and ``backward``, ``__init__`` only calls
     the base ``__init__`` and stores its parameters (``self.a = a``), and every
     ``return`` of ``backward`` visibly gives one gradient per input.  The fix
@@ -88,14 +92,16 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
         return
     uses = _uses(ctx, node)
     calls = _instance_calls(ctx, uses)
+    named = _named_instances(ctx, uses, calls)
     where = ""
-    if calls:
-        lines = sorted({outer.lineno for outer, _ in calls.values()})
+    if calls or named:
+        lines = sorted({outer.lineno for outer, _ in calls.values()} | {
+            outer.lineno for _, _, outers in named.values() for outer in outers})
         shown = ", ".join(str(line) for line in lines[:_MAX_LINES_IN_MESSAGE])
         more = ", ..." if len(lines) > _MAX_LINES_IN_MESSAGE else ""
         plural = "s" if len(lines) > 1 else ""
         where = f"; called on line{plural} {shown}{more}"
-    fix = _fix(ctx, node, methods, uses, calls)
+    fix = _fix(ctx, node, methods, uses, calls, named)
     state = ""
     if fix is None and "__init__" in methods:
         state = ", `__init__` arguments as extra inputs (None gradients)"
@@ -137,6 +143,100 @@ def _instance_calls(ctx: Context, uses: List[ast.Name]
     return found
 
 
+def _named_instances(ctx: Context, uses: List[ast.Name],
+                     calls: Dict[int, Tuple[ast.Call, ast.Call]]
+                     ) -> Dict[int, Tuple[ast.Assign, ast.Call, List[ast.Call]]]:
+    """``id(use) -> (statement, inner, outers)`` for the uses that are
+    ``inst = Fn(constants)`` (a statement of its own, in a block with other
+    statements), where the file binds ``inst`` there alone and every read of
+    ``inst`` is a later call ``inst(inputs)`` (an ``outer``) in the same function."""
+    found: Dict[int, Tuple[ast.Assign, ast.Call, List[ast.Call]]] = {}
+    todo = [use for use in uses if id(use) not in calls]
+    if not todo:
+        return found
+    parents, blocks, stores = _parents(ctx)
+    reads = _index(ctx)[0]
+    for use in todo:
+        inner = parents.get(id(use))
+        if not (isinstance(inner, ast.Call) and inner.func is use):
+            continue
+        if not all(isinstance(a, ast.Constant) for a in inner.args) or not all(
+                kw.arg is not None and isinstance(kw.value, ast.Constant)
+                for kw in inner.keywords):
+            continue  # (``Fn.apply`` evaluates them at the call, not at the assignment)
+        statement = parents.get(id(inner))
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)):
+            continue
+        block = blocks.get(id(statement))
+        if block is None or len(block) < 2:
+            continue  # (deleting the statement would leave an empty block)
+        inst = statement.targets[0].id
+        if stores.get(inst, 0) != 1:
+            continue  # bound elsewhere too (a parameter, an import, another ``=``)
+        scope = _function_of(parents, statement)
+        end = statement.end_lineno or statement.lineno
+        outers = []
+        for read in reads.get(inst, ()):
+            outer = parents.get(id(read))
+            if not (isinstance(outer, ast.Call) and outer.func is read and read.lineno > end
+                    and _function_of(parents, outer) is scope):
+                break
+            outers.append(outer)
+        else:
+            if outers:
+                found[id(use)] = (statement, inner, outers)
+    return found
+
+
+def _function_of(parents: Dict[int, ast.AST], node: ast.AST) -> Optional[ast.AST]:
+    """The innermost function (or lambda) around ``node``; ``None`` at module level."""
+    while True:
+        node = parents.get(id(node))  # type: ignore[assignment]
+        if node is None or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                             ast.Lambda)):
+            return node
+
+
+def _parents(ctx: Context) -> Tuple[Dict[int, ast.AST], Dict[int, list], Dict[str, int]]:
+    """The file's parent of each node, the block (statement list) of each
+    statement, and how many times each name is bound (once per file, only for
+    a file with a legacy Function whose instances are kept under a name)."""
+    found = ctx.memo.get("TV104 parents")
+    if found is None:
+        parents: Dict[int, ast.AST] = {}
+        blocks: Dict[int, list] = {}
+        stores: Dict[str, int] = {}
+        for node in ast.walk(ctx.tree):
+            for field, value in ast.iter_fields(node):
+                if isinstance(value, list):
+                    if value and isinstance(value[0], ast.stmt):
+                        for statement in value:
+                            blocks[id(statement)] = value
+                    for item in value:
+                        if isinstance(item, ast.AST):
+                            parents[id(item)] = node
+                elif isinstance(value, ast.AST):
+                    parents[id(value)] = node
+            bound: List[str] = []
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                bound.append(node.id)
+            elif isinstance(node, ast.arg):
+                bound.append(node.arg)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.append(node.name)
+            elif isinstance(node, ast.alias):
+                bound.append((node.asname or node.name).split(".")[0])
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                bound += node.names
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                bound.append(node.name)
+            for name in bound:
+                stores[name] = stores.get(name, 0) + 1
+        found = ctx.memo["TV104 parents"] = (parents, blocks, stores)
+    return found  # type: ignore[return-value]
+
+
 def _index(ctx: Context) -> Tuple[Dict[str, List[ast.Name]],
                                   Dict[int, Tuple[ast.Call, ast.Call]]]:
     """The file's name reads by name, in the order of ``ast.walk``, and the
@@ -173,7 +273,8 @@ class _Plan:
 
 
 def _fix(ctx: Context, node: ast.ClassDef, methods: Dict[str, ast.AST],
-         uses: List[ast.Name], found: Dict[int, Tuple[ast.Call, ast.Call]]) -> Optional[Fix]:
+         uses: List[ast.Name], found: Dict[int, Tuple[ast.Call, ast.Call]],
+         named: Dict[int, Tuple[ast.Assign, ast.Call, List[ast.Call]]]) -> Optional[Fix]:
     if set(methods) - {"__init__", "forward", "backward"} or "backward" not in methods:
         return None
     forward, backward = methods["forward"], methods["backward"]
@@ -184,7 +285,9 @@ def _fix(ctx: Context, node: ast.ClassDef, methods: Dict[str, ast.AST],
     plan = _init_plan(node, methods.get("__init__"))
     if plan is None:
         return None
-    if not uses or len(found) != len(uses) or _nested(list(found.values())):
+    sites = list(found.values()) + [
+        (outer, inner) for _, inner, outers in named.values() for outer in outers]
+    if not uses or len(found) + len(named) != len(uses) or _nested(sites):
         return None
     if len(forward.args.args) < 2:
         return None  # no inputs
@@ -201,12 +304,29 @@ def _fix(ctx: Context, node: ast.ClassDef, methods: Dict[str, ast.AST],
     init = methods.get("__init__")
     if init is not None:
         edits.append(_delete_lines(ctx, init))
-    for outer, inner in found.values():
+    for outer, inner in sites:
         call_edit = _call_edit(ctx, node.name, outer, inner, plan)
         if call_edit is None:
             return None
         edits.append(call_edit)
+    for statement, _, _ in named.values():
+        deletion = _delete_statement(ctx, statement)
+        if deletion is None:
+            return None
+        edits.append(deletion)
     return Fix(tuple(edits), UNSAFE)
+
+
+def _delete_statement(ctx: Context, statement: ast.stmt) -> Optional[Edit]:
+    """Remove ``inst = Fn()`` with its whole lines, when nothing else is on them."""
+    src = ctx.source
+    first, last = statement.lineno, statement.end_lineno or statement.lineno
+    start, end = src.start(statement), src.end(statement)
+    if src.lines[first - 1][:start[1]].strip() or src.lines[last - 1][end[1]:].strip():
+        return None  # (another statement, a ``;`` or a comment on its lines)
+    if last < len(src.lines):
+        return Edit((first, 0), (last + 1, 0), "")
+    return Edit((first, 0), (last, len(src.lines[last - 1])), "")
 
 
 def _init_plan(node: ast.ClassDef, init: Optional[ast.AST]) -> Optional[_Plan]:

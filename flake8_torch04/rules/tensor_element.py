@@ -61,9 +61,10 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
     - a dict key (``idx2word[ni]``, ``d.get(ni)``, ``ni in d``) or a value
       ``json.dump``-ed that is an element of a torch tensor: ``ni =
       topi[0][0]`` after ``topv, topi = out.data.topk(1)``,
-      ``torch.multinomial(p, 1)[0]``, a loop variable of ``for t in
-      tensor_1d``.  The container must be a dict by its construction in the
-      file or by its name (``idx2word``, ``index_to_label``, ``itos``).
+      ``torch.multinomial(p, 1)[0]``, ``pred.data[0]`` after ``_, pred =
+      torch.max(out, 1)``, a loop variable of ``for t in tensor_1d``.
+      The container must be a dict by its construction in the file or by
+      its name (``idx2word``, ``index_to_label``, ``itos``).
 
     Not flagged: elements of lists, numpy arrays or values of unknown origin,
     indexing a list or string with a tensor (``__index__`` works),
@@ -403,6 +404,8 @@ def _may_be_element(ctx: Context, node: ast.AST) -> bool:
         if not _plain_index(node.slice):
             return False
         node = node.value
+    if isinstance(node, ast.Attribute) and node.attr == "data":
+        node = node.value  # ``pred.data[0]``
     if isinstance(node, ast.Name):
         return node.id in _assigned_names(ctx)
     return isinstance(node, ast.Call)
@@ -414,6 +417,8 @@ def _tensor(ctx: Context, node: ast.AST, seen: Set[str], depth: int) -> bool:
         return False
     if isinstance(node, ast.Subscript):
         return _plain_index(node.slice) and _tensor(ctx, node.value, seen, depth + 1)
+    if isinstance(node, ast.Attribute) and node.attr == "data":
+        return _tensor(ctx, node.value, seen, depth + 1)  # (``.data`` of a tensor is one)
     if isinstance(node, ast.Call):
         func = node.func
         name = ctx.resolve(func) or ""
