@@ -43,7 +43,8 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
     given to a ``numpy`` function or ``.astype(...)``-ed, or bound to a name
     whose last word is ``model``, ``net`` (``resnet``), ``module``,
     ``encoder`` or ``decoder`` -- or a name used in those ways in the same
-    function.  Not flagged: a result handed to ``load_state_dict``, indexed by
+    function; a result unpacked into names (``model, criterion, optimizer =
+    torch.load(f)``) when one of them is such a name.  Not flagged: a result handed to ``load_state_dict``, indexed by
     string keys (``ckpt['state_dict']``) or read with dict methods, and
     results without evidence either way (a loaded tensor can be
     ``.cuda()``-ed or have a ``.shape``: tensors load fine).
@@ -107,9 +108,24 @@ def _use(ctx: Context, call: ast.Call) -> Tuple[Optional[str], str]:
         target = parent.targets[0]
     elif isinstance(parent, ast.AnnAssign):
         target = parent.target
+    if isinstance(target, (ast.Tuple, ast.List)):
+        # ``model, criterion, optimizer = torch.load(f)``: a pickled sequence,
+        # whole as soon as one of its parts is (a state dict part tells nothing)
+        for element in target.elts:
+            k = key(element)
+            if k is not None:
+                kind, _ = _bound(ctx, k, parent)
+                if kind in (WHOLE, NUMPY):
+                    return kind, f"unpacked into `{shorten(k, 20)}`"
+        return UNKNOWN, ""
     k = key(target) if target is not None else None
     if k is None:
         return UNKNOWN, ""
+    return _bound(ctx, k, parent)
+
+
+def _bound(ctx: Context, k: str, parent: ast.AST) -> Tuple[Optional[str], str]:
+    """What the value bound to ``k`` by ``parent`` is used as, after it."""
     found: Tuple[Optional[str], str] = (UNKNOWN, "")
     for use, use_parents in _reads(ctx, k, parent):
         use_kind, use_why = _use_of(ctx, use, use_parents)
