@@ -454,6 +454,32 @@ def test_tv004_ema_over_zipped_parameters_suggests_copy_not_rebinding():
     assert "use `q =" not in finding.message
 
 
+def test_tv004_device_or_dtype_swap_does_not_suggest_copy():
+    # ``copy_`` keeps the destination's device and dtype: it cannot stand for
+    # ``x.data = x.data.cuda()`` (a 2018 text generator moved its input so)
+    source = dedent("""
+        import torch
+
+
+        def move(model, inp, x, table):
+            inp.data = inp.data.cuda()
+            x.data = x.data.type(table)
+            model.fc.weight.data = model.fc.weight.data.cpu()
+            x.data = x.data.mul(0.5)
+            model.fc.weight.grad.data = model.fc.weight.grad.data.cpu()
+    """)
+    findings = Analysis(source, ["TV004"]).findings
+    messages = [f.message for f in findings]
+    assert len(messages) == 5
+    assert "use `inp = inp.cuda()` if `inp` needs no grad, else keep it" in messages[0]
+    assert "use `x = x.type(table)` if `x` needs no grad" in messages[1]
+    assert "keep it, or move its module with `.to(...)`" in messages[2]
+    assert all("copy_(" not in m and len(m) < 160 for m in messages[:3])
+    assert "use `with torch.no_grad(): x.copy_(x.mul(0.5))`" in messages[3]
+    assert "keep it (an assigned `.grad` must match its parameter)" in messages[4]
+    assert all(f.fix is None for f in findings)
+
+
 def test_tv004_not_on_a_config_object_from_a_non_torch_call():
     source = dedent("""
         import torch

@@ -356,7 +356,11 @@ def data_inplace(ctx: Context, node: ast.AST) -> Iterator[Report]:
     would stop being a leaf and ``w.grad`` would be ``None``).  Any other
     ``E.data = v`` gets no fix: ``v`` may differ in shape, dtype or device; the
     message suggests ``with torch.no_grad(): E.copy_(v)`` (never ``E = v``, which
-    for ``q`` in ``zip(a.parameters(), b.parameters())`` updates nothing).
+    for ``q`` in ``zip(a.parameters(), b.parameters())`` updates nothing), except
+    where ``v`` is ``E``'s own values moved to a device or dtype
+    (``x.data = x.data.cuda()``, ``.type(T)``, ``.float()``): ``copy_`` keeps
+    ``E``'s device and dtype, so the message says ``x = x.cuda()`` where ``x``
+    needs no grad (else keep the line; a parameter moves with its module).
     """
     if isinstance(node, ast.Call):
         report = _inplace_call(ctx, node) or _init_call(ctx, node) or _out_call(ctx, node)
@@ -527,6 +531,17 @@ def _store(ctx: Context, stmt: ast.stmt) -> Optional[Report]:
         changes = _changes(ctx, tensor, data, [value])
         text = _rewrite(ctx, value, changes[1:]) if changes else None
         text = text or src.text(value)
+        if _converts(tensor, value):
+            # ``x.data = x.data.cuda()``: ``copy_`` keeps ``x``'s device and dtype
+            what = src.text(tensor)
+            if _grad(tensor):
+                advice = "keep it (an assigned `.grad` must match its parameter)"
+            elif parameter:
+                advice = "keep it, or move its module with `.to(...)`"
+            else:
+                advice = f"use `{what} = {text}` if `{what}` needs no grad, else keep it"
+            return Report(stmt, f"`{src.quote(stmt)}` swaps `.data` past autograd (a pre-0.4 "
+                                f"idiom; `copy_` cannot move it); {one_line(advice)}")
         # never ``E = v``: a leaf that required grad stops being one, and a loop
         # variable over ``.parameters()`` (also through ``zip``) updates nothing
         suggestion = _guarded(ctx, f"{src.text(tensor)}.copy_({text})")
@@ -544,6 +559,26 @@ def _store(ctx: Context, stmt: ast.stmt) -> Optional[Report]:
 
 
 _STEP_OPS = {ast.Sub: "-", ast.Add: "+", ast.Mult: "*", ast.Div: "/"}
+#: methods that give a tensor's values on another device or as another dtype
+_CONVERSIONS = frozenset((
+    "cuda", "cpu", "to", "type", "float", "double", "half", "bfloat16", "long", "int",
+    "short", "char", "byte", "bool",
+))
+
+
+def _converts(tensor: ast.AST, value: ast.AST) -> bool:
+    """``value`` is ``tensor``'s own values moved to a device or dtype:
+    ``x.data.cuda()``, ``x.data.type(T)``, ``x.cpu()``."""
+    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Attribute):
+        return False
+    func = value.func
+    if func.attr not in _CONVERSIONS or func.attr == "type" and not value.args:
+        return False
+    receiver = func.value
+    if isinstance(receiver, ast.Attribute) and receiver.attr == "data":
+        receiver = receiver.value
+    k = key(tensor)
+    return k is not None and key(receiver) == k
 
 
 def _update_step(ctx: Context, tensor: ast.AST, value: ast.AST) -> Optional[Tuple[str, str]]:
