@@ -480,6 +480,23 @@ def test_tv004_device_or_dtype_swap_does_not_suggest_copy():
     assert all(f.fix is None for f in findings)
 
 
+def test_tv125_message_spells_the_fix_with_its_dtype():
+    # ``arange`` of integers gives int64 where ``range`` gave floats: the
+    # message a user follows by hand names the dtype the fix writes
+    source = dedent("""
+        import torch
+        from torch import range as trange
+
+        a = torch.range(0, n - 1)
+        b = trange(1, 5)
+        c = torch.range(0, 1, 0.25)
+    """)
+    messages = [f.message for f in Analysis(source, ["TV125"]).findings]
+    assert messages[0].endswith("use `torch.arange(0, n, dtype=torch.float)`")
+    assert messages[1].endswith("use `torch.arange(1, 6, dtype=torch.float)`")
+    assert messages[2].endswith("use `torch.arange(0, 1 + 0.25, 0.25)`")
+
+
 def test_tv004_not_on_a_config_object_from_a_non_torch_call():
     source = dedent("""
         import torch
