@@ -46,9 +46,10 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
     whose last word is ``model``, ``net`` (``resnet``), ``module``,
     ``encoder`` or ``decoder`` -- or a name used in those ways in the same
     function (a module method's name read but not called, ``corpus.train``,
-    is some pickled object: the message says so); a result unpacked into names (``model, criterion, optimizer =
-    torch.load(f)``) when one of them is such a name.  Not flagged: a result handed to ``load_state_dict``, indexed by
-    string keys (``ckpt['state_dict']``) or read with dict methods, and
+    is some pickled object: the message says so); a result unpacked into
+    names (``model, criterion, optimizer = torch.load(f)``) when one of them
+    is such a name.  Not flagged: a result handed to ``load_state_dict``,
+    indexed by string keys (``ckpt['state_dict']``) or read with dict methods, and
     results without evidence either way (a loaded tensor can be
     ``.cuda()``-ed or have a ``.shape``: tensors load fine).
 
