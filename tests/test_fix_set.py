@@ -497,6 +497,20 @@ def test_tv125_message_spells_the_fix_with_its_dtype():
     assert messages[2].endswith("use `torch.arange(0, 1 + 0.25, 0.25)`")
 
 
+def test_tv004_tuple_swap_suggests_copy_of_its_own_value():
+    source = dedent("""
+        import torch
+
+
+        def load(m, w, b, pair):
+            m.weight.data, m.bias.data = w, b
+            m.weight.data, m.bias.data = pair
+    """)
+    messages = [f.message for f in Analysis(source, ["TV004"]).findings]
+    assert messages[0].endswith("use `with torch.no_grad(): m.weight.copy_(w)`")
+    assert messages[1].endswith("use `with torch.no_grad(): m.weight.copy_(...)`")
+
+
 def test_tv004_not_on_a_config_object_from_a_non_torch_call():
     source = dedent("""
         import torch

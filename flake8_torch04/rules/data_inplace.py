@@ -514,7 +514,10 @@ def _store(ctx: Context, stmt: ast.stmt) -> Optional[Report]:
     tensor, data = found
     src = ctx.source
     if target is data and isinstance(stmt, ast.Assign):
-        value = stmt.value
+        value = _paired_value(stmt, target)
+        if value is None:
+            return Report(stmt, f"`{src.quote(stmt)}` swaps `.data` past autograd ({_LEGACY}); "
+                                f"use `with torch.no_grad(): {src.text(tensor)}.copy_(...)`")
         parameter = _param_attr(tensor) or _grad(tensor)
         if (not parameter and _built_elsewhere(ctx, value)
                 and not value.args and not value.keywords):
@@ -605,6 +608,22 @@ def _update_step(ctx: Context, tensor: ast.AST, value: ast.AST) -> Optional[Tupl
         return None
     # (``w -= a + b`` subtracts the whole right side, as ``w.data - (a + b)`` did)
     return _STEP_OPS[type(value.op)], text
+
+
+def _paired_value(stmt: ast.Assign, target: ast.AST) -> Optional[ast.AST]:
+    """The value ``target`` receives: the whole value, or for
+    ``a.data, b.data = x, y`` its own element (``None`` when unpacked from
+    something else, ``a.data, b.data = pair``)."""
+    if len(stmt.targets) != 1 or stmt.targets[0] is target:
+        return stmt.value
+    names, value = stmt.targets[0], stmt.value
+    if not isinstance(names, (ast.Tuple, ast.List)) or not isinstance(
+            value, (ast.Tuple, ast.List)) or len(names.elts) != len(value.elts):
+        return None
+    for name, element in zip(names.elts, value.elts):
+        if name is target and not isinstance(element, ast.Starred):
+            return element
+    return None
 
 
 def _flat(targets: Iterable[ast.AST]) -> Iterator[ast.AST]:
