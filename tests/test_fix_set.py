@@ -511,6 +511,31 @@ def test_tv004_tuple_swap_suggests_copy_of_its_own_value():
     assert messages[1].endswith("use `with torch.no_grad(): m.weight.copy_(...)`")
 
 
+def test_tv004_inplace_chain_keeps_every_link():
+    # ``x.data[:, 0].sub_(m).div_(s)`` (input normalisation in a 2017 model zoo):
+    # a suggestion of the first call alone would drop ``.div_(s)``
+    source = dedent("""
+        import torch
+
+
+        def norm(x, mean, std, v, data):
+            x.data[:, 0].sub_(mean[0]).div_(std[0])
+            v.data.resize_(data.size()).copy_(data)
+            y = x.data.add_(1).mul_(2)
+            return y
+    """)
+    findings = Analysis(source, ["TV004"]).findings
+    assert findings[0].message.endswith(
+        "use `with torch.no_grad(): x[:, 0].sub_(mean[0]).div_(std[0])`")
+    assert findings[1].message.endswith(
+        "use `with torch.no_grad(): v.resize_(data.size()).copy_(data)`")
+    assert findings[2].fix is None
+    out = fixed(source, ["TV004"], unsafe=True).text
+    assert "    with torch.no_grad():\n        x[:, 0].sub_(mean[0]).div_(std[0])\n" in out
+    assert "    with torch.no_grad():\n        v.resize_(data.size()).copy_(data)\n" in out
+    assert "y = x.data.add_(1).mul_(2)" in out
+
+
 def test_tv004_not_on_a_config_object_from_a_non_torch_call():
     source = dedent("""
         import torch

@@ -350,8 +350,10 @@ def data_inplace(ctx: Context, node: ast.AST) -> Iterator[Report]:
     as ``add_(g, alpha=-lr)``) otherwise, because the change now bumps the
     tensor's version counter and backward raises where it used to compute
     wrong gradients.  That fix is offered only where the flagged code is a
-    whole statement on its own lines (inside ``torch.no_grad()`` already, only
-    ``.data`` is dropped).  The update step ``w.data = w.data - lr * w.grad.data``
+    whole statement on its own lines, or heads a chain of in-place methods
+    that is one (``x.data[:, 0].sub_(m).div_(s)``: the message and the fix
+    keep the whole chain); inside ``torch.no_grad()`` already, only ``.data``
+    is dropped.  The update step ``w.data = w.data - lr * w.grad.data``
     becomes ``with torch.no_grad(): w -= lr * w.grad`` (never ``w = ...``: ``w``
     would stop being a leaf and ``w.grad`` would be ``None``).  Any other
     ``E.data = v`` gets no fix: ``v`` may differ in shape, dtype or device; the
@@ -397,10 +399,36 @@ def _inplace_call(ctx: Context, call: ast.Call) -> Optional[Report]:
     new = _rewrite(ctx, call, changes) if changes is not None else None
     if new is not None and op in _SCALAR_FIRST:
         new = _scalar_last(ctx, call, tensor, changes) or new
+    chain = _chain(ctx, call) if stmt is None and new is not None else None
+    if chain is not None:
+        # ``x.data[:, 0].sub_(m).div_(s)``: the suggestion keeps the whole chain
+        stmt, suggestion = chain, _rewrite(ctx, chain.value, [(call, new)])
+        fix = _guarded_fix(ctx, call, stmt, new) if suggestion is not None else None
+        if suggestion is not None:
+            return Report(call, _message(ctx, call, _guarded(ctx, suggestion)), fix)
     fix = _guarded_fix(ctx, call, stmt, new) if new is not None else None
     if new is None:
         new = f"{src.text(tensor)}.{op}(...)"
     return Report(call, _message(ctx, call, _guarded(ctx, new)), fix)
+
+
+def _chain(ctx: Context, call: ast.Call) -> Optional[ast.Expr]:
+    """The expression statement ``call.m1_(...).m2_(...)`` that ``call`` heads,
+    through in-place methods only, if it is one."""
+    node: ast.AST = call
+    parents = ctx.parents
+    at = len(parents) - 1
+    while at >= 1:
+        attr, outer = parents[at], parents[at - 1]
+        if not (isinstance(attr, ast.Attribute) and attr.value is node
+                and _inplace_method(attr.attr)
+                and isinstance(outer, ast.Call) and outer.func is attr):
+            return None
+        node = outer
+        at -= 2
+        if at >= 0 and isinstance(parents[at], ast.Expr) and parents[at].value is node:
+            return parents[at]  # type: ignore[return-value]
+    return None
 
 
 def _init_method(ctx: Context, call: ast.Call, tensor: ast.AST, op: str) -> Optional[Report]:
