@@ -454,6 +454,88 @@ def test_tv004_ema_over_zipped_parameters_suggests_copy_not_rebinding():
     assert "use `q =" not in finding.message
 
 
+def test_tv004_device_or_dtype_swap_does_not_suggest_copy():
+    # ``copy_`` keeps the destination's device and dtype: it cannot stand for
+    # ``x.data = x.data.cuda()`` (a 2018 text generator moved its input so)
+    source = dedent("""
+        import torch
+
+
+        def move(model, inp, x, table):
+            inp.data = inp.data.cuda()
+            x.data = x.data.type(table)
+            model.fc.weight.data = model.fc.weight.data.cpu()
+            x.data = x.data.mul(0.5)
+            model.fc.weight.grad.data = model.fc.weight.grad.data.cpu()
+    """)
+    findings = Analysis(source, ["TV004"]).findings
+    messages = [f.message for f in findings]
+    assert len(messages) == 5
+    assert "use `inp = inp.cuda()` if `inp` needs no grad, else keep it" in messages[0]
+    assert "use `x = x.type(table)` if `x` needs no grad" in messages[1]
+    assert "keep it, or move its module with `.to(...)`" in messages[2]
+    assert all("copy_(" not in m and len(m) < 160 for m in messages[:3])
+    assert "use `with torch.no_grad(): x.copy_(x.mul(0.5))`" in messages[3]
+    assert "keep it (an assigned `.grad` must match its parameter)" in messages[4]
+    assert all(f.fix is None for f in findings)
+
+
+def test_tv125_message_spells_the_fix_with_its_dtype():
+    # ``arange`` of integers gives int64 where ``range`` gave floats: the
+    # message a user follows by hand names the dtype the fix writes
+    source = dedent("""
+        import torch
+        from torch import range as trange
+
+        a = torch.range(0, n - 1)
+        b = trange(1, 5)
+        c = torch.range(0, 1, 0.25)
+    """)
+    messages = [f.message for f in Analysis(source, ["TV125"]).findings]
+    assert messages[0].endswith("use `torch.arange(0, n, dtype=torch.float)`")
+    assert messages[1].endswith("use `torch.arange(1, 6, dtype=torch.float)`")
+    assert messages[2].endswith("use `torch.arange(0, 1 + 0.25, 0.25)`")
+
+
+def test_tv004_tuple_swap_suggests_copy_of_its_own_value():
+    source = dedent("""
+        import torch
+
+
+        def load(m, w, b, pair):
+            m.weight.data, m.bias.data = w, b
+            m.weight.data, m.bias.data = pair
+    """)
+    messages = [f.message for f in Analysis(source, ["TV004"]).findings]
+    assert messages[0].endswith("use `with torch.no_grad(): m.weight.copy_(w)`")
+    assert messages[1].endswith("use `with torch.no_grad(): m.weight.copy_(...)`")
+
+
+def test_tv004_inplace_chain_keeps_every_link():
+    # ``x.data[:, 0].sub_(m).div_(s)`` (input normalisation in a 2017 model zoo):
+    # a suggestion of the first call alone would drop ``.div_(s)``
+    source = dedent("""
+        import torch
+
+
+        def norm(x, mean, std, v, data):
+            x.data[:, 0].sub_(mean[0]).div_(std[0])
+            v.data.resize_(data.size()).copy_(data)
+            y = x.data.add_(1).mul_(2)
+            return y
+    """)
+    findings = Analysis(source, ["TV004"]).findings
+    assert findings[0].message.endswith(
+        "use `with torch.no_grad(): x[:, 0].sub_(mean[0]).div_(std[0])`")
+    assert findings[1].message.endswith(
+        "use `with torch.no_grad(): v.resize_(data.size()).copy_(data)`")
+    assert findings[2].fix is None
+    out = fixed(source, ["TV004"], unsafe=True).text
+    assert "    with torch.no_grad():\n        x[:, 0].sub_(mean[0]).div_(std[0])\n" in out
+    assert "    with torch.no_grad():\n        v.resize_(data.size()).copy_(data)\n" in out
+    assert "y = x.data.add_(1).mul_(2)" in out
+
+
 def test_tv004_not_on_a_config_object_from_a_non_torch_call():
     source = dedent("""
         import torch

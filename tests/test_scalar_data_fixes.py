@@ -208,7 +208,7 @@ def test_no_grad_region_only_drops_data():
     "import torch\nx = 1; p.data.add_(1)\n",
     "import torch\np.data.add_(1); x = 1\n",
     "import torch\ny = p.data.add_(1)\n",
-    "import torch\nm.weight.data.normal_().fmod_(2)\n",
+    "import torch\ny = m.weight.data.normal_().fmod_(2)\n",
     "import torch\np.data.copy_(f('''a\nb'''))\n",
     "import torch\nm.weight.data = w\n",
 ])
@@ -216,6 +216,14 @@ def test_no_fix_where_no_statement_can_be_wrapped(source):
     finding = only_fix(source, "TV004")
     assert finding.fix is None
     assert "use `" in finding.message
+
+
+def test_a_chain_of_inplace_methods_that_is_the_statement_is_wrapped_whole():
+    # (it used to get no fix: the flagged call was not the whole statement)
+    finding = only_fix("import torch\nm.weight.data.normal_().fmod_(2)\n", "TV004")
+    assert finding.message.endswith("use `with torch.no_grad(): m.weight.normal_().fmod_(2)`")
+    text = apply_edits("import torch\nm.weight.data.normal_().fmod_(2)\n", finding.fix.edits)
+    assert text == "import torch\nwith torch.no_grad():\n    m.weight.normal_().fmod_(2)\n"
 
 
 def test_no_grad_region_keeps_the_overload_rewrite():

@@ -350,13 +350,19 @@ def data_inplace(ctx: Context, node: ast.AST) -> Iterator[Report]:
     as ``add_(g, alpha=-lr)``) otherwise, because the change now bumps the
     tensor's version counter and backward raises where it used to compute
     wrong gradients.  That fix is offered only where the flagged code is a
-    whole statement on its own lines (inside ``torch.no_grad()`` already, only
-    ``.data`` is dropped).  The update step ``w.data = w.data - lr * w.grad.data``
+    whole statement on its own lines, or heads a chain of in-place methods
+    that is one (``x.data[:, 0].sub_(m).div_(s)``: the message and the fix
+    keep the whole chain); inside ``torch.no_grad()`` already, only ``.data``
+    is dropped.  The update step ``w.data = w.data - lr * w.grad.data``
     becomes ``with torch.no_grad(): w -= lr * w.grad`` (never ``w = ...``: ``w``
     would stop being a leaf and ``w.grad`` would be ``None``).  Any other
     ``E.data = v`` gets no fix: ``v`` may differ in shape, dtype or device; the
     message suggests ``with torch.no_grad(): E.copy_(v)`` (never ``E = v``, which
-    for ``q`` in ``zip(a.parameters(), b.parameters())`` updates nothing).
+    for ``q`` in ``zip(a.parameters(), b.parameters())`` updates nothing), except
+    where ``v`` is ``E``'s own values moved to a device or dtype
+    (``x.data = x.data.cuda()``, ``.type(T)``, ``.float()``): ``copy_`` keeps
+    ``E``'s device and dtype, so the message says ``x = x.cuda()`` where ``x``
+    needs no grad (else keep the line; a parameter moves with its module).
     """
     if isinstance(node, ast.Call):
         report = _inplace_call(ctx, node) or _init_call(ctx, node) or _out_call(ctx, node)
@@ -393,10 +399,36 @@ def _inplace_call(ctx: Context, call: ast.Call) -> Optional[Report]:
     new = _rewrite(ctx, call, changes) if changes is not None else None
     if new is not None and op in _SCALAR_FIRST:
         new = _scalar_last(ctx, call, tensor, changes) or new
+    chain = _chain(ctx, call) if stmt is None and new is not None else None
+    if chain is not None:
+        # ``x.data[:, 0].sub_(m).div_(s)``: the suggestion keeps the whole chain
+        stmt, suggestion = chain, _rewrite(ctx, chain.value, [(call, new)])
+        fix = _guarded_fix(ctx, call, stmt, new) if suggestion is not None else None
+        if suggestion is not None:
+            return Report(call, _message(ctx, call, _guarded(ctx, suggestion)), fix)
     fix = _guarded_fix(ctx, call, stmt, new) if new is not None else None
     if new is None:
         new = f"{src.text(tensor)}.{op}(...)"
     return Report(call, _message(ctx, call, _guarded(ctx, new)), fix)
+
+
+def _chain(ctx: Context, call: ast.Call) -> Optional[ast.Expr]:
+    """The expression statement ``call.m1_(...).m2_(...)`` that ``call`` heads,
+    through in-place methods only, if it is one."""
+    node: ast.AST = call
+    parents = ctx.parents
+    at = len(parents) - 1
+    while at >= 1:
+        attr, outer = parents[at], parents[at - 1]
+        if not (isinstance(attr, ast.Attribute) and attr.value is node
+                and _inplace_method(attr.attr)
+                and isinstance(outer, ast.Call) and outer.func is attr):
+            return None
+        node = outer
+        at -= 2
+        if at >= 0 and isinstance(parents[at], ast.Expr) and parents[at].value is node:
+            return parents[at]  # type: ignore[return-value]
+    return None
 
 
 def _init_method(ctx: Context, call: ast.Call, tensor: ast.AST, op: str) -> Optional[Report]:
@@ -510,7 +542,10 @@ def _store(ctx: Context, stmt: ast.stmt) -> Optional[Report]:
     tensor, data = found
     src = ctx.source
     if target is data and isinstance(stmt, ast.Assign):
-        value = stmt.value
+        value = _paired_value(stmt, target)
+        if value is None:
+            return Report(stmt, f"`{src.quote(stmt)}` swaps `.data` past autograd ({_LEGACY}); "
+                                f"use `with torch.no_grad(): {src.text(tensor)}.copy_(...)`")
         parameter = _param_attr(tensor) or _grad(tensor)
         if (not parameter and _built_elsewhere(ctx, value)
                 and not value.args and not value.keywords):
@@ -527,6 +562,17 @@ def _store(ctx: Context, stmt: ast.stmt) -> Optional[Report]:
         changes = _changes(ctx, tensor, data, [value])
         text = _rewrite(ctx, value, changes[1:]) if changes else None
         text = text or src.text(value)
+        if _converts(tensor, value):
+            # ``x.data = x.data.cuda()``: ``copy_`` keeps ``x``'s device and dtype
+            what = src.text(tensor)
+            if _grad(tensor):
+                advice = "keep it (an assigned `.grad` must match its parameter)"
+            elif parameter:
+                advice = "keep it, or move its module with `.to(...)`"
+            else:
+                advice = f"use `{what} = {text}` if `{what}` needs no grad, else keep it"
+            return Report(stmt, f"`{src.quote(stmt)}` swaps `.data` past autograd (a pre-0.4 "
+                                f"idiom; `copy_` cannot move it); {one_line(advice)}")
         # never ``E = v``: a leaf that required grad stops being one, and a loop
         # variable over ``.parameters()`` (also through ``zip``) updates nothing
         suggestion = _guarded(ctx, f"{src.text(tensor)}.copy_({text})")
@@ -544,6 +590,26 @@ def _store(ctx: Context, stmt: ast.stmt) -> Optional[Report]:
 
 
 _STEP_OPS = {ast.Sub: "-", ast.Add: "+", ast.Mult: "*", ast.Div: "/"}
+#: methods that give a tensor's values on another device or as another dtype
+_CONVERSIONS = frozenset((
+    "cuda", "cpu", "to", "type", "float", "double", "half", "bfloat16", "long", "int",
+    "short", "char", "byte", "bool",
+))
+
+
+def _converts(tensor: ast.AST, value: ast.AST) -> bool:
+    """``value`` is ``tensor``'s own values moved to a device or dtype:
+    ``x.data.cuda()``, ``x.data.type(T)``, ``x.cpu()``."""
+    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Attribute):
+        return False
+    func = value.func
+    if func.attr not in _CONVERSIONS or func.attr == "type" and not value.args:
+        return False
+    receiver = func.value
+    if isinstance(receiver, ast.Attribute) and receiver.attr == "data":
+        receiver = receiver.value
+    k = key(tensor)
+    return k is not None and key(receiver) == k
 
 
 def _update_step(ctx: Context, tensor: ast.AST, value: ast.AST) -> Optional[Tuple[str, str]]:
@@ -570,6 +636,22 @@ def _update_step(ctx: Context, tensor: ast.AST, value: ast.AST) -> Optional[Tupl
         return None
     # (``w -= a + b`` subtracts the whole right side, as ``w.data - (a + b)`` did)
     return _STEP_OPS[type(value.op)], text
+
+
+def _paired_value(stmt: ast.Assign, target: ast.AST) -> Optional[ast.AST]:
+    """The value ``target`` receives: the whole value, or for
+    ``a.data, b.data = x, y`` its own element (``None`` when unpacked from
+    something else, ``a.data, b.data = pair``)."""
+    if len(stmt.targets) != 1 or stmt.targets[0] is target:
+        return stmt.value
+    names, value = stmt.targets[0], stmt.value
+    if not isinstance(names, (ast.Tuple, ast.List)) or not isinstance(
+            value, (ast.Tuple, ast.List)) or len(names.elts) != len(value.elts):
+        return None
+    for name, element in zip(names.elts, value.elts):
+        if name is target and not isinstance(element, ast.Starred):
+            return element
+    return None
 
 
 def _flat(targets: Iterable[ast.AST]) -> Iterator[ast.AST]:

@@ -594,7 +594,9 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     the function, else anywhere in the file, ``self.criterion`` in
     ``__init__``), in a file that computes per-element losses a value whose
     only evidence is its name (``sample_loss, loss = model(x, y)``), values
-    visibly built as lists or numpy arrays, an accumulator that is itself
+    visibly built as lists or numpy arrays, a bare ``E[0]`` where an enclosing
+    test says ``E`` is a tuple or list (``r[0] if type(r) in (tuple, list) else
+    r``, the body of ``if isinstance(r, tuple):``), an accumulator that is itself
     backpropagated, or returned while its terms are not backpropagated one by
     one in the loop (``total += crit(...)`` then ``total.backward()`` or
     ``return total`` builds a loss on purpose), and loops under
@@ -655,7 +657,8 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
     evidence = Evidence(ctx)
     if not (evidence.may_be_scalar(tensor, by_name) and evidence.scalar(tensor, by_name)):
         return None
-    if not by_name and _indexed_as_sequence(evidence.flow, tensor):
+    if not by_name and (_indexed_as_sequence(evidence.flow, tensor)
+                        or _tested_as_sequence(ctx, node, tensor)):
         return None
     src = ctx.source
     text = src.text(tensor)
@@ -683,6 +686,87 @@ def _indexed_as_sequence(flow: Flow, tensor: ast.AST) -> bool:
     k = key(tensor)
     used = flow.subscripts.get(k, ()) if k else ()
     return any(index != 0 for index in used)
+
+
+#: the builtin types a test may name to say that a value is a sequence
+_SEQUENCE_TYPES = frozenset(("tuple", "list"))
+
+
+def _tested_as_sequence(ctx: Context, node: ast.AST, tensor: ast.AST) -> bool:
+    """``E[0]`` where an enclosing test says ``E`` is a tuple or list: the body of
+    ``if isinstance(E, (tuple, list)):``, the ``x if type(E) in (tuple, list)``
+    branch of a conditional expression, the ``else`` of ``if not isinstance(E,
+    tuple):``, what follows ``isinstance(E, list) and``."""
+    k = key(tensor)
+    if k is None:
+        return False
+    child = node
+    for parent in reversed(ctx.parents):
+        if isinstance(parent, (ast.If, ast.IfExp, ast.While)):
+            body = parent.body if isinstance(parent.body, list) else [parent.body]
+            orelse = parent.orelse if isinstance(parent.orelse, list) else [parent.orelse]
+            if any(c is child for c in body):
+                if _says_sequence(parent.test, k) is True:
+                    return True
+            elif any(c is child for c in orelse):
+                if _says_sequence(parent.test, k) is False:
+                    return True
+            elif parent.test is not child:
+                return False  # not the walker's chain of ancestors
+        elif isinstance(parent, ast.BoolOp) and isinstance(parent.op, ast.And):
+            for value in parent.values:
+                if value is child:
+                    break
+                if _says_sequence(value, k) is True:
+                    return True
+        elif isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                 ast.ClassDef, ast.Module)):
+            return False
+        child = parent
+    return False
+
+
+def _says_sequence(test: ast.AST, k: str) -> Optional[bool]:
+    """``True`` when ``test`` holding means ``k`` is a tuple or list, ``False``
+    when it failing does, ``None`` when it tells nothing about that."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _says_sequence(test.operand, k)
+        return None if inner is None else not inner
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return True if any(_says_sequence(v, k) is True for v in test.values) else None
+    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance" and len(test.args) == 2 and not test.keywords):
+        if key(test.args[0]) == k and _sequence_types(test.args[1]):
+            return True
+        return None
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        left, right = test.left, test.comparators[0]
+        if not _type_of(left, k):
+            left, right = right, left
+            if not _type_of(left, k):
+                return None
+        op = test.ops[0]
+        if not _sequence_types(right):
+            return None
+        if isinstance(op, (ast.In, ast.Eq, ast.Is)):
+            return True
+        if isinstance(op, (ast.NotIn, ast.NotEq, ast.IsNot)):
+            return False
+    return None
+
+
+def _type_of(node: ast.AST, k: str) -> bool:
+    """``type(k)``."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "type" and len(node.args) == 1 and not node.keywords
+            and key(node.args[0]) == k)
+
+
+def _sequence_types(node: ast.AST) -> bool:
+    """``tuple``, ``list``, or a tuple/list/set of them."""
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return bool(node.elts) and all(_sequence_types(e) for e in node.elts)
+    return isinstance(node, ast.Name) and node.id in _SEQUENCE_TYPES
 
 
 def _accumulation(ctx: Context, node: ast.AST) -> Optional[Report]:

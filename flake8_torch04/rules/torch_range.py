@@ -113,18 +113,25 @@ def torch_range(ctx: Context, node: ast.Call) -> Iterator[Report]:
     func = node.func
     edits = []
     fix = None
+    # ``torch.`` as the file spells it (``th.``): the fix and the message name both
+    torch_text = src.text(func)[:-len("range")] if isinstance(func, ast.Attribute) else ""
+    dtype = None
+    if keyword(node, "dtype") is None and not any(_float_constant(a) for a in args):
+        dtype = f"dtype={torch_text or 'torch.'}float"
     if isinstance(func, ast.Attribute) and not has_comment(src.text(node)):
         line, col = src.end(func)
         edits.append(Edit((line, col - len("range")), (line, col), "arange"))
         edits.append(src.replace(end, new_end))
-        if keyword(node, "dtype") is None and not any(_float_constant(a) for a in args):
-            torch_text = src.text(func)[:-len("range")]
-            edits.append(Edit(src.end(args[-1]), src.end(args[-1]), f", dtype={torch_text}float"))
+        if dtype is not None:
+            edits.append(Edit(src.end(args[-1]), src.end(args[-1]), f", {dtype}"))
         fix = Fix(tuple(edits), UNSAFE)
-    shown = ", ".join([src.text(start), new_end] + ([src.text(step)] if step is not None else []))
+    shown = shorten(", ".join(
+        [src.text(start), new_end] + ([src.text(step)] if step is not None else [])), 40)
+    if dtype is not None:
+        shown += f", {dtype}"  # (``arange`` of integers gives int64, ``range`` gave floats)
     yield Report(
         node,
         f"`{src.quote(node.func, 20)}` is deprecated since PyTorch 0.4 (warns on 2.13) and "
-        f"includes its end; use `arange({shorten(shown, 40)})`",
+        f"includes its end; use `{torch_text or 'torch.'}arange({shown})`",
         fix,
     )

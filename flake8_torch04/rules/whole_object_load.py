@@ -27,7 +27,9 @@ _MODEL_WORDS = frozenset(("model", "net", "module", "encoder", "decoder"))
 #: the fields that hold statements (or handlers and match cases, which hold them)
 _STATEMENT_LISTS = frozenset(("body", "orelse", "handlers", "finalbody", "cases"))
 
-WHOLE, NUMPY, STATE, UNKNOWN = "whole", "numpy", "state", None
+WHOLE, NUMPY, OBJECT, STATE, UNKNOWN = "whole", "numpy", "object", "state", None
+#: what the message says each kind of loaded value is
+_WHAT = {WHOLE: "a whole model", NUMPY: "a numpy value", OBJECT: "a pickled object"}
 
 
 @rule("TV106")
@@ -43,8 +45,11 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
     given to a ``numpy`` function or ``.astype(...)``-ed, or bound to a name
     whose last word is ``model``, ``net`` (``resnet``), ``module``,
     ``encoder`` or ``decoder`` -- or a name used in those ways in the same
-    function.  Not flagged: a result handed to ``load_state_dict``, indexed by
-    string keys (``ckpt['state_dict']``) or read with dict methods, and
+    function (a module method's name read but not called, ``corpus.train``,
+    is some pickled object: the message says so); a result unpacked into
+    names (``model, criterion, optimizer = torch.load(f)``) when one of them
+    is such a name.  Not flagged: a result handed to ``load_state_dict``,
+    indexed by string keys (``ckpt['state_dict']``) or read with dict methods, and
     results without evidence either way (a loaded tensor can be
     ``.cuda()``-ed or have a ``.shape``: tensors load fine).
 
@@ -81,12 +86,12 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
             kw.arg == "f" for kw in node.keywords):
         return
     kind, why = _use(ctx, node)
-    if kind not in (WHOLE, NUMPY):
+    if kind not in _WHAT:
         return
     src = ctx.source
     end = max(src.end(n) for n in [*node.args, *(kw.value for kw in node.keywords)])
     quoted = src.quote(node, 40)
-    what = "a whole model" if kind == WHOLE else "a numpy value"
+    what = _WHAT[kind]
     yield Report(
         node,
         f"`{quoted}` loads {what} ({why}), refused by weights_only=True (the default "
@@ -107,9 +112,24 @@ def _use(ctx: Context, call: ast.Call) -> Tuple[Optional[str], str]:
         target = parent.targets[0]
     elif isinstance(parent, ast.AnnAssign):
         target = parent.target
+    if isinstance(target, (ast.Tuple, ast.List)):
+        # ``model, criterion, optimizer = torch.load(f)``: a pickled sequence,
+        # whole as soon as one of its parts is (a state dict part tells nothing)
+        for element in target.elts:
+            k = key(element)
+            if k is not None:
+                kind, _ = _bound(ctx, k, parent)
+                if kind in _WHAT:
+                    return kind, f"unpacked into `{shorten(k, 20)}`"
+        return UNKNOWN, ""
     k = key(target) if target is not None else None
     if k is None:
         return UNKNOWN, ""
+    return _bound(ctx, k, parent)
+
+
+def _bound(ctx: Context, k: str, parent: ast.AST) -> Tuple[Optional[str], str]:
+    """What the value bound to ``k`` by ``parent`` is used as, after it."""
     found: Tuple[Optional[str], str] = (UNKNOWN, "")
     for use, use_parents in _reads(ctx, k, parent):
         use_kind, use_why = _use_of(ctx, use, use_parents)
@@ -147,7 +167,12 @@ def _use_of(ctx: Context, expr: ast.AST, parents: Dict[int, ast.AST]
         if isinstance(parent, ast.Attribute) and parent.value is expr:
             attr = parent.attr
             if attr in _MODULE_METHODS:
-                return WHOLE, f"`.{attr}` on it"
+                grand = parents.get(id(parent))
+                if attr == "forward" or isinstance(grand, ast.Call) and grand.func is parent:
+                    return WHOLE, f"`.{attr}` on it"
+                # ``corpus.train``: an attribute no tensor or dict has, of some
+                # pickled object (a module's method, or a class's own field)
+                return OBJECT, f"`.{attr}` read from it"
             if attr in _NUMPY_METHODS:
                 return NUMPY, f"`.{attr}` on it"
             if attr in _DICT_METHODS:
