@@ -88,6 +88,28 @@ TV001_FIXES = [
                  "if c:\n    pass\nf(x, y)\n", id="self-assignments-emptying-a-block"),
     pytest.param("x, y = (Variable(x),\n        Variable(y))\nf(x, y)\n", "f(x, y)\n",
                  id="tuple-self-assignment-multi-line"),
+    # an ``else:`` left with nothing goes with its last statement, not as ``else: pass``
+    pytest.param("if gpu:\n    x, y = x.cuda(), y.cuda()\nelse:\n    x = Variable(x)\n"
+                 "    y = Variable(y)\nf(x, y)\n",
+                 "if gpu:\n    x, y = x.cuda(), y.cuda()\nf(x, y)\n", id="else-emptied"),
+    pytest.param("if a:\n    g()\nelif b:\n    h()\nelse:\n    x = Variable(x)\n",
+                 "if a:\n    g()\nelif b:\n    h()\n", id="else-of-elif-emptied"),
+    pytest.param("for a in b:\n    g(a)\nelse:\n    x = Variable(x)\n", "for a in b:\n    g(a)\n",
+                 id="loop-else-emptied"),
+    pytest.param("try:\n    g()\nexcept E:\n    h()\nelse:\n    x = Variable(x)\n",
+                 "try:\n    g()\nexcept E:\n    h()\n", id="try-else-emptied"),
+    pytest.param("if c:\n    g()\nelse:  # cpu\n    x = Variable(x)\n",
+                 "if c:\n    g()\nelse:  # cpu\n    pass\n", id="else-with-comment-kept"),
+    pytest.param("if c:\n    g()\nelse:\n    x = Variable(x)  # cpu\n",
+                 "if c:\n    g()\nelse:\n    pass  # cpu\n", id="else-statement-comment-kept"),
+    pytest.param("if c:\n    g()\nelse:\n\n    x = Variable(x)\n",
+                 "if c:\n    g()\nelse:\n\n    pass\n", id="else-blank-line-kept"),
+    pytest.param("if c:\n    g()\nelse: x = Variable(x)\n", "if c:\n    g()\nelse: pass\n",
+                 id="else-same-line-kept"),
+    pytest.param("try:\n    g()\nfinally:\n    x = Variable(x)\n",
+                 "try:\n    g()\nfinally:\n    pass\n", id="finally-kept"),
+    pytest.param("if c:\r\n    g()\r\nelse:\r\n    x = Variable(x)\r\n", "if c:\r\n    g()\r\n",
+                 id="else-emptied-crlf"),
     pytest.param(
         "for data, target in loader:\n"
         "    data, target = Variable(data, volatile=False), Variable(target)\n"

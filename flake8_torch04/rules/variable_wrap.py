@@ -297,8 +297,8 @@ def _drop_self_assignment(ctx: Context, node: ast.Call, data_text: str) -> Optio
     The statement goes with its line; one that shares its line with other
     statements (``x = Variable(x); y = 1``) goes with its ``;``; it becomes
     ``pass`` where it is the only one of its block.  A comment after it stays,
-    on its own line.  Every wrap of a tuple gets the same edit: the fixer
-    applies it once.
+    on its own line; an ``else:`` it empties goes with it.  Every wrap of a
+    tuple gets the same edit: the fixer applies it once.
     """
     chain = [ctx.tree, *ctx.parents]  # (the walker does not list the module)
     value: ast.AST = node
@@ -331,7 +331,8 @@ def _drop_self_assignment(ctx: Context, node: ast.Call, data_text: str) -> Optio
         return None
     (first, col), (last, end_col) = src.start(statement), src.end(statement)
     if body == [statement]:
-        return src.replace(statement, "pass")
+        clause = _empty_else(src, block, statement)
+        return clause if clause is not None else src.replace(statement, "pass")
     index = next(i for i, s in enumerate(body) if s is statement)
     following = body[index + 1] if index + 1 < len(body) else None
     if following is not None and following.lineno == last:
@@ -351,6 +352,29 @@ def _drop_self_assignment(ctx: Context, node: ast.Call, data_text: str) -> Optio
     if rest:
         return None
     return Edit((first, 0), (last + 1, 0), "")
+
+
+def _empty_else(src, block: ast.AST, statement: ast.stmt) -> Optional[Edit]:
+    """The edit that removes an ``else:`` clause whose only statement is
+    ``statement`` (of an ``if``, a loop or a ``try``), rather than leave
+    ``else: pass``: the ``else:`` alone on its line, the statement alone on
+    the next lines; else ``None``."""
+    if not isinstance(block, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try)) or (
+        block.orelse != [statement]
+    ):
+        return None
+    first, last = statement.lineno, statement.end_lineno or statement.lineno
+    header = first - 1  # (past the body: not a line of a string in it)
+    before = [*block.body, *getattr(block, "handlers", ())]
+    if header <= max(s.end_lineno or s.lineno for s in before):
+        return None
+    if src.lines[header - 1].strip() != "else:":
+        return None
+    if src.lines[first - 1][:statement.col_offset].strip():
+        return None
+    if src.lines[last - 1][statement.end_col_offset:].strip():
+        return None  # (a comment after it: ``pass`` keeps it)
+    return Edit((header, 0), (last + 1, 0), "")
 
 
 def _unwrapped(ctx: Context, value: ast.AST) -> Optional[str]:
