@@ -365,6 +365,41 @@ def test_messages_say_where_no_grad_goes():
     assert second.fix is None
 
 
+def test_messages_name_the_evaluation_loop():
+    """A loop that neither trains nor makes a ``Variable`` that is not volatile
+    (a script's top-level evaluation, or one inside a training function) is
+    named by its line; a loop that trains, or also makes the inputs of a later
+    backward pass (a DQN's target-network step), is not."""
+    source = dedent("""
+        import torch
+        from torch.autograd import Variable
+
+        for epoch in range(2):
+            for x, y in loader:
+                x = Variable(x)
+                out = model(Variable(x, volatile=True))
+                crit(model(x), y).backward()
+            for x, y in test_loader:
+                x = Variable(x, volatile=True)
+                correct += (model(x).max(1)[1] == y).sum()
+        for s in batch:
+            q = model(Variable(s))
+            t = target(Variable(s, volatile=True))
+        (q - t).pow(2).sum().backward()
+        while running:
+            out = model(Variable(z, volatile=True))
+        out = model(Variable(z, volatile=True))
+    """)
+    in_training, evaluation, dqn, in_while, alone = check_source(source, codes=["TV002"])
+    assert in_training.message.endswith(
+        "run the code that uses `out` under `with torch.no_grad():`")
+    assert evaluation.message.endswith("run the `for` loop of line 9 under `with torch.no_grad():`")
+    assert dqn.message.endswith("run the code that uses `t` under `with torch.no_grad():`")
+    assert in_while.message.endswith(
+        "run the `while` loop of line 16 under `with torch.no_grad():`")
+    assert alone.message.endswith("run the code that uses `out` under `with torch.no_grad():`")
+
+
 # ---------------------------------------------------------------------------
 # TV002 in a file without torch: no fix; flagged only with evidence on the object
 

@@ -30,8 +30,11 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     name bound once to one (``Tensor = torch.Tensor``;
     ``Tensor.volatile.__get__`` in an override table) are left alone.  For
     ``volatile=True`` the message names the function to decorate with
-    ``@torch.no_grad()`` when the fix below applies, else the variable whose
-    uses go under ``with torch.no_grad():``.
+    ``@torch.no_grad()`` when the fix below applies; else the loop (by its
+    line) to run under ``with torch.no_grad():`` when the innermost loop
+    around it neither trains (as below) nor makes a ``Variable`` that is not
+    volatile (an evaluation loop at a script's top level, or inside a
+    training function); else the variable whose uses go there.
 
     ## Why is this bad?
     ``volatile`` was removed in PyTorch 0.4 and now only warns "volatile was
@@ -264,12 +267,39 @@ def _volatile_true(ctx: Context, call: ast.Call, where: ast.AST) -> Report:
                               fix)
             return Report(where, f"{what}; decorate `{function.name}()` with "
                                  "`@torch.no_grad()`", fix)
+    loop = _evaluation_loop(ctx)
     names = _target_names(ctx, call)
-    if names:
+    if loop is not None:
+        kind = "while" if isinstance(loop, ast.While) else "for"
+        advice = f"run the `{kind}` loop of line {loop.lineno} under `with torch.no_grad():`"
+    elif names:
         advice = f"run the code that uses `{names[0]}` under `with torch.no_grad():`"
     else:
         advice = "run the code under `with torch.no_grad():`"
     return Report(where, f"{what}; {advice}")
+
+
+def _evaluation_loop(ctx: Context) -> Optional[ast.AST]:
+    """The innermost loop around the node, in its function or module, when
+    nothing in it trains and every ``Variable`` it makes is volatile: the whole
+    loop may run without autograd (an evaluation loop, at a script's top level
+    or inside a training function; not a loop that also makes the inputs of a
+    later backward pass, as a DQN's target-network step does)."""
+    from .._flow import every_node
+
+    for parent in reversed(ctx.parents):
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return None
+        if isinstance(parent, (ast.For, ast.While)):
+            if _trains(ctx, parent):
+                return None
+            for sub in every_node(parent):
+                if isinstance(sub, ast.Call) and ctx.resolve(sub.func) == VARIABLE and not any(
+                        kw.arg == "volatile" and isinstance(kw.value, ast.Constant)
+                        and kw.value.value is True for kw in sub.keywords):
+                    return None
+            return parent
+    return None
 
 
 def _enclosing_def(ctx: Context) -> Optional[ast.AST]:
@@ -359,36 +389,45 @@ def _decorator_edit(ctx: Context, function: ast.AST) -> Optional[Edit]:
     return Edit((function.lineno, 0), (function.lineno, 0), f"{indent}@torch.no_grad()\n")
 
 
-def _only_reads(ctx: Context, function: ast.AST, calls: List[Tuple[ast.Call, ast.AST]]) -> bool:
-    """No training in the function (nor in a function of the file it calls), and
-    no wrapped value leaves it: the whole function may run without autograd."""
+def _trains(ctx: Context, node: ast.AST) -> bool:
+    """Whether ``node`` trains or may: calls ``.backward()``, ``.step()``, a
+    function of the file that does or one named so (``train_epoch``), or
+    turns ``requires_grad`` on."""
     from .._flow import every_node, words
 
     trainers = _training_functions(ctx)
-    for sub in every_node(function):  # (the order does not matter: any one says no)
+    for sub in every_node(node):  # (the order does not matter: any one says yes)
         if isinstance(sub, ast.keyword) and sub.arg == "requires_grad":
             if not (isinstance(sub.value, ast.Constant) and sub.value.value is False):
-                return False
+                return True
         if isinstance(sub, ast.Attribute) and sub.attr == "requires_grad" and isinstance(
                 sub.ctx, ast.Store):
-            return False
+            return True
         if not isinstance(sub, ast.Call):
             continue
         func = sub.func
         if isinstance(func, ast.Attribute) and func.attr in _TRAINING_METHODS:
-            return False
+            return True
         if ctx.resolve(func) in _TRAINING_FUNCTIONS:
-            return False
+            return True
         callee = key(func)
         if callee is not None:
             last = callee.rsplit(".", 1)[-1]
             if last in trainers:
-                return False
+                return True
             # (``meter.update(v)``, ``metrics.update(gt, pred)``: a method named
             # ``update`` alone is a dict's or a meter's, not training)
             if set(words(last)) & _TRAINING_WORDS and not (
                     isinstance(func, ast.Attribute) and last == "update"):
-                return False
+                return True
+    return False
+
+
+def _only_reads(ctx: Context, function: ast.AST, calls: List[Tuple[ast.Call, ast.AST]]) -> bool:
+    """No training in the function (nor in a function of the file it calls), and
+    no wrapped value leaves it: the whole function may run without autograd."""
+    if _trains(ctx, function):
+        return False
     nodes, parents = _body(ctx, function)
     escaped = _escaping_names(nodes)
     for call, _ in calls:
