@@ -285,6 +285,11 @@ def _text(path: str, stamp: Optional[Tuple[int, int]] = None) -> Optional[str]:
     return text
 
 
+def read(path: str) -> Optional[str]:
+    """The text of the project file ``path`` (read once while it is unchanged)."""
+    return _text(path)
+
+
 def module(path: str, stamp: Optional[Tuple[int, int]] = None) -> Optional[Module]:
     """The project module in ``path``, summarized once per process
     (``None`` when it cannot be read or parsed)."""

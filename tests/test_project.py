@@ -620,3 +620,53 @@ def test_a_module_found_for_a_directory_is_not_the_importing_file_itself(tmp_pat
     assert _project.find(model, "model") is None
     assert _project.find(train, "model") == model
     assert _project.find(model, "model") is None
+
+
+# ---------------------------------------------------------------------------
+# TV107: a container named like a mapping that a project module makes a list
+
+
+GENERATE = """\
+import torch
+import data
+
+corpus = data.Corpus()
+word_weights = torch.ones(10)
+word_idx = torch.multinomial(word_weights, 1)[0]
+word = corpus.dictionary.idx2word[word_idx]
+"""
+
+
+@pytest.mark.parametrize("made, flagged", [
+    ("[]", False),  # a list: indexing it with a 0-dim tensor works
+    ("list()", False),
+    ("{}", True),  # a dict: the tensor hashes by identity (KeyError)
+    ("dict()", True),
+])
+def test_a_mapping_name_made_a_list_in_an_imported_module(tmp_path, made, flagged):
+    """``corpus.dictionary.idx2word[word_idx]`` (pytorch/examples' and
+    awd-lstm-lm's word language models): ``idx2word`` is named like a mapping
+    but ``data.py`` makes it a list."""
+    write(tmp_path, {
+        "data.py": f"""\
+            class Dictionary(object):
+                def __init__(self):
+                    self.word2idx = {{}}
+                    self.idx2word = {made}
+
+
+            class Corpus(object):
+                def __init__(self):
+                    self.dictionary = Dictionary()
+            """,
+        "generate.py": GENERATE,
+    })
+    expected = [("TV107", 7, 34)] if flagged else []
+    assert found(tmp_path / "generate.py", ("TV107",)) == expected
+
+
+@pytest.mark.parametrize("made, expected", [("[]", []), ("{}", [("TV107", 8, 16)])])
+def test_a_mapping_name_made_a_list_in_the_file(tmp_path, made, expected):
+    text = GENERATE.replace("import data\n", f"import data\nidx2word = {made}\n")
+    write(tmp_path, {"generate.py": text.replace("corpus.dictionary.idx2word[", "idx2word[")})
+    assert found(tmp_path / "generate.py", ("TV107",)) == expected

@@ -64,7 +64,9 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
       ``torch.multinomial(p, 1)[0]``, ``pred.data[0]`` after ``_, pred =
       torch.max(out, 1)``, a loop variable of ``for t in tensor_1d``.
       The container must be a dict by its construction in the file or by
-      its name (``idx2word``, ``index_to_label``, ``itos``).
+      its name (``idx2word``, ``index_to_label``, ``itos``), unless the file
+      or a project module it imports makes that name a list or a tuple
+      (``self.idx2word = []`` in ``data.py``).
 
     Not flagged: elements of lists, numpy arrays or values of unknown origin,
     indexing a list or string with a tensor (``__index__`` works),
@@ -597,14 +599,57 @@ def _class_loss(ctx: Context, call: ast.Call, name: Optional[str], exact: bool =
     return bool(values) and all(_loss_module(ctx, v) for v in values)
 
 
+def _built_as_sequence(ctx: Context, name: str) -> bool:
+    """Whether ``name`` (``idx2word``, ``self.idx2word``) is made a list or a
+    tuple in the file or in a project module it imports (``self.idx2word =
+    []`` in ``data.py``): then its name says nothing, and indexing a list
+    with a 0-dim tensor works."""
+    memo = ctx.memo.setdefault("TV107 sequences", {})
+    found = memo.get(name)  # type: ignore[union-attr]
+    if found is None:
+        built = re.compile(rf"\b{re.escape(name)}[ \t]*=[ \t]*(?:\[|\(|list\(|tuple\()")
+        texts = [ctx.text]
+        if ctx.project:
+            from .. import _project
+
+            for path in _imported_modules(ctx):
+                text = _project.read(path)
+                if text is not None:
+                    texts.append(text)
+        found = memo[name] = any(built.search(text) for text in texts)  # type: ignore[index]
+    return found  # type: ignore[no-any-return]
+
+
+def _imported_modules(ctx: Context) -> Set[str]:
+    """The project files of the modules the file imports."""
+    from .. import _project
+    from .._flow import every_node
+
+    paths: Set[str] = set()
+    for node in every_node(ctx.tree):
+        if isinstance(node, ast.Import):
+            wanted = [(alias.name, 0) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            wanted = [(node.module, node.level)] if node.module else [
+                (alias.name, node.level) for alias in node.names]
+        else:
+            continue
+        for module, level in wanted:
+            path = _project.find(ctx.filename, module, level)
+            if path is not None:
+                paths.add(path)
+    return paths
+
+
 def _mapping(ctx: Context, container: ast.AST) -> bool:
-    """A dict by construction in the file, or by its name (``idx2word``)."""
+    """A dict by construction in the file, or by its name (``idx2word``) unless
+    it is made a list (see :func:`_built_as_sequence`)."""
     k = key(container)
     if k is None:
         return False
     last = k.rsplit(".", 1)[-1]
     if _MAPPING_NAME.search(last):
-        return True
+        return not _built_as_sequence(ctx, last)
     if "." in k:
         return False
     if not any(_dict_value(ctx, v) for v in _assigned(ctx, k)):
