@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import List, Sequence, Tuple, Type, Union
+from typing import List, Optional, Sequence, Tuple, Type, Union
 
 from ._record import record
 
@@ -56,6 +56,14 @@ class Source:
 
     def quote(self, node: ast.AST, limit: int = 40) -> str:
         return shorten(self.text(node), limit)
+
+    def remove_lines(self, node: ast.AST) -> Optional[Edit]:
+        """Remove ``node`` with its whole lines; ``None`` when anything else is
+        on them (another statement, a ``;``, a comment)."""
+        (first, col), (last, end_col) = self.start(node), self.end(node)
+        if self.lines[first - 1][:col].strip() or self.lines[last - 1][end_col:].strip():
+            return None
+        return Edit((first, 0), (last + 1, 0), "")  # (past the last line: the text's end)
 
     def replace(self, node: ast.AST, text: str) -> Edit:
         """Replace ``node``'s text; an expression whose new text breaks lines

@@ -102,6 +102,9 @@ TV001_FIXES = [
                  "if c:\n    g()\nelse:  # cpu\n    pass\n", id="else-with-comment-kept"),
     pytest.param("if c:\n    g()\nelse:\n    x = Variable(x)  # cpu\n",
                  "if c:\n    g()\nelse:\n    pass  # cpu\n", id="else-statement-comment-kept"),
+    # (columns in characters: bytes read past a short comment after non-ASCII names)
+    pytest.param("if c:\n    g()\nelse:\n    déé = Variable(déé)  #x\n",
+                 "if c:\n    g()\nelse:\n    pass  #x\n", id="else-non-ascii-comment-kept"),
     pytest.param("if c:\n    g()\nelse:\n\n    x = Variable(x)\n",
                  "if c:\n    g()\nelse:\n\n    pass\n", id="else-blank-line-kept"),
     pytest.param("if c:\n    g()\nelse: x = Variable(x)\n", "if c:\n    g()\nelse: pass\n",

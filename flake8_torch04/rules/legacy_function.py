@@ -310,23 +310,11 @@ def _fix(ctx: Context, node: ast.ClassDef, methods: Dict[str, ast.AST],
             return None
         edits.append(call_edit)
     for statement, _, _ in named.values():
-        deletion = _delete_statement(ctx, statement)
+        deletion = ctx.source.remove_lines(statement)  # (``inst = Fn()``)
         if deletion is None:
             return None
         edits.append(deletion)
     return Fix(tuple(edits), UNSAFE)
-
-
-def _delete_statement(ctx: Context, statement: ast.stmt) -> Optional[Edit]:
-    """Remove ``inst = Fn()`` with its whole lines, when nothing else is on them."""
-    src = ctx.source
-    first, last = statement.lineno, statement.end_lineno or statement.lineno
-    start, end = src.start(statement), src.end(statement)
-    if src.lines[first - 1][:start[1]].strip() or src.lines[last - 1][end[1]:].strip():
-        return None  # (another statement, a ``;`` or a comment on its lines)
-    if last < len(src.lines):
-        return Edit((first, 0), (last + 1, 0), "")
-    return Edit((first, 0), (last, len(src.lines[last - 1])), "")
 
 
 def _init_plan(node: ast.ClassDef, init: Optional[ast.AST]) -> Optional[_Plan]:

@@ -363,18 +363,14 @@ def _empty_else(src, block: ast.AST, statement: ast.stmt) -> Optional[Edit]:
         block.orelse != [statement]
     ):
         return None
-    first, last = statement.lineno, statement.end_lineno or statement.lineno
-    header = first - 1  # (past the body: not a line of a string in it)
+    header = statement.lineno - 1  # (past the body: not a line of a string in it)
     before = [*block.body, *getattr(block, "handlers", ())]
     if header <= max(s.end_lineno or s.lineno for s in before):
         return None
     if src.lines[header - 1].strip() != "else:":
         return None
-    if src.lines[first - 1][:statement.col_offset].strip():
-        return None
-    if src.lines[last - 1][statement.end_col_offset:].strip():
-        return None  # (a comment after it: ``pass`` keeps it)
-    return Edit((header, 0), (last + 1, 0), "")
+    lines = src.remove_lines(statement)  # (``None`` with a comment after it: ``pass`` keeps it)
+    return None if lines is None else Edit((header, 0), lines.end, "")
 
 
 def _unwrapped(ctx: Context, value: ast.AST) -> Optional[str]:
