@@ -273,6 +273,25 @@ class Context:
         """Canonical qualified name of a name or attribute chain, through imports."""
         return _resolve.resolve(node, self.scope)
 
+    def file_parents(self) -> Dict[int, ast.AST]:
+        """``id(node) -> parent`` for every node of the file (the walker's
+        :attr:`parents` hold only the current node's), made once, when a rule
+        first asks; expression contexts and operators are left out."""
+        parents = self.memo.get("file parents")
+        if parents is None:
+            from ._flow import children
+
+            parents = {}
+            stack = [self.tree]  # (``children`` alone: ``ast.walk`` would list them twice)
+            while stack:
+                node = stack.pop()
+                below = children(node)
+                for child in below:
+                    parents[id(child)] = node
+                stack += below
+            self.memo["file parents"] = parents
+        return parents  # type: ignore[return-value]
+
     def flow(self):
         """Data-flow facts of the innermost function (or module) around the node."""
         from ._flow import Flow

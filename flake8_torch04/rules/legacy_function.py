@@ -6,7 +6,7 @@ from collections import deque
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from .._core import UNSAFE, Context, Fix, Report, rule
-from .._flow import children
+from .._flow import children, every_node
 from .._source import Edit, has_comment
 
 _FUNCTION_BASES = frozenset(("torch.autograd.Function", "torch.autograd.function.Function"))
@@ -199,25 +199,20 @@ def _function_of(parents: Dict[int, ast.AST], node: ast.AST) -> Optional[ast.AST
 
 
 def _parents(ctx: Context) -> Tuple[Dict[int, ast.AST], Dict[int, list], Dict[str, int]]:
-    """The file's parent of each node, the block (statement list) of each
-    statement, and how many times each name is bound (once per file, only for
-    a file with a legacy Function whose instances are kept under a name)."""
-    found = ctx.memo.get("TV104 parents")
+    """The file's parent of each node (:meth:`Context.file_parents`), the block
+    (statement list) of each statement, and how many times each name is bound
+    (once per file, only for a file with a legacy Function whose instances
+    are kept under a name)."""
+    found = ctx.memo.get("TV104 blocks")
     if found is None:
-        parents: Dict[int, ast.AST] = {}
         blocks: Dict[int, list] = {}
         stores: Dict[str, int] = {}
-        for node in ast.walk(ctx.tree):
-            for field, value in ast.iter_fields(node):
-                if isinstance(value, list):
-                    if value and isinstance(value[0], ast.stmt):
-                        for statement in value:
-                            blocks[id(statement)] = value
-                    for item in value:
-                        if isinstance(item, ast.AST):
-                            parents[id(item)] = node
-                elif isinstance(value, ast.AST):
-                    parents[id(value)] = node
+        for node in every_node(ctx.tree):
+            for field in _BLOCK_FIELDS:
+                value = getattr(node, field, None)
+                if value.__class__ is list and value and isinstance(value[0], ast.stmt):
+                    for statement in value:
+                        blocks[id(statement)] = value
             bound: List[str] = []
             if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                 bound.append(node.id)
@@ -233,8 +228,12 @@ def _parents(ctx: Context) -> Tuple[Dict[int, ast.AST], Dict[int, list], Dict[st
                 bound.append(node.name)
             for name in bound:
                 stores[name] = stores.get(name, 0) + 1
-        found = ctx.memo["TV104 parents"] = (parents, blocks, stores)
-    return found  # type: ignore[return-value]
+        found = ctx.memo["TV104 blocks"] = (blocks, stores)
+    return (ctx.file_parents(), *found)  # type: ignore[return-value]
+
+
+#: the fields that hold a block of statements (an ``if``'s test is no block)
+_BLOCK_FIELDS = ("body", "orelse", "finalbody")
 
 
 def _index(ctx: Context) -> Tuple[Dict[str, List[ast.Name]],

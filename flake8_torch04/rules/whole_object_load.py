@@ -198,23 +198,7 @@ def _call_parents(ctx: Context, call: ast.AST) -> Dict[int, ast.AST]:
         if isinstance(parent, ast.stmt):
             return parents
         child = parent
-    return _parents(ctx)
-
-
-def _parents(ctx: Context) -> Dict[int, ast.AST]:
-    """Child id -> parent, for the whole file (made once, when a load needs it)."""
-    parents = ctx.memo.get("TV106 parents")
-    if parents is None:
-        parents = {}
-        stack = [ctx.tree]  # (``children`` alone: ``ast.walk`` would list them twice)
-        while stack:
-            node = stack.pop()
-            below = children(node)
-            for child in below:
-                parents[id(child)] = node
-            stack += below
-        ctx.memo["TV106 parents"] = parents
-    return parents  # type: ignore[return-value]
+    return ctx.file_parents()
 
 
 def _body(ctx: Context, scope: ast.AST, word: str
