@@ -401,11 +401,11 @@ def _inplace_call(ctx: Context, call: ast.Call) -> Optional[Report]:
         new = _scalar_last(ctx, call, tensor, changes) or new
     chain = _chain(ctx, call) if stmt is None and new is not None else None
     if chain is not None:
-        # ``x.data[:, 0].sub_(m).div_(s)``: the suggestion keeps the whole chain
-        stmt, suggestion = chain, _rewrite(ctx, chain.value, [(call, new)])
-        fix = _guarded_fix(ctx, call, stmt, new) if suggestion is not None else None
-        if suggestion is not None:
-            return Report(call, _message(ctx, call, _guarded(ctx, suggestion)), fix)
+        # ``x.data[:, 0].sub_(m).div_(s)``: the suggestion and the fix keep the
+        # whole chain (one change inside the statement: the splice cannot fail)
+        suggestion = _rewrite(ctx, chain.value, [(call, new)]) or new
+        return Report(call, _message(ctx, call, _guarded(ctx, suggestion)),
+                      _guarded_fix(ctx, call, chain, new))
     fix = _guarded_fix(ctx, call, stmt, new) if new is not None else None
     if new is None:
         new = f"{src.text(tensor)}.{op}(...)"
