@@ -10,6 +10,7 @@ from .._flow import (
     Def, Flow, detaches, enclosing_loop, grad_disabled, key, lines_matching, plainly_not_tensor,
     walk_hits, words,
 )
+from .._resolve import Scope, builtin_call
 from .._source import Edit, has_comment, needs_parens, one_line
 
 # -- names ---------------------------------------------------------------
@@ -706,10 +707,10 @@ def _tested_as_sequence(ctx: Context, node: ast.AST, tensor: ast.AST) -> bool:
             body = parent.body if isinstance(parent.body, list) else [parent.body]
             orelse = parent.orelse if isinstance(parent.orelse, list) else [parent.orelse]
             if any(c is child for c in body):
-                if _says_sequence(parent.test, k) is True:
+                if _says_sequence(parent.test, k, ctx.scope) is True:
                     return True
             elif any(c is child for c in orelse):
-                if _says_sequence(parent.test, k) is False:
+                if _says_sequence(parent.test, k, ctx.scope) is False:
                     return True
             elif parent.test is not child:
                 return False  # not the walker's chain of ancestors
@@ -717,7 +718,7 @@ def _tested_as_sequence(ctx: Context, node: ast.AST, tensor: ast.AST) -> bool:
             for value in parent.values:
                 if value is child:
                     break
-                if _says_sequence(value, k) is True:
+                if _says_sequence(value, k, ctx.scope) is True:
                     return True
         elif isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
                                  ast.ClassDef, ast.Module)):
@@ -726,24 +727,24 @@ def _tested_as_sequence(ctx: Context, node: ast.AST, tensor: ast.AST) -> bool:
     return False
 
 
-def _says_sequence(test: ast.AST, k: str) -> Optional[bool]:
+def _says_sequence(test: ast.AST, k: str, scope: Scope) -> Optional[bool]:
     """``True`` when ``test`` holding means ``k`` is a tuple or list, ``False``
-    when it failing does, ``None`` when it tells nothing about that."""
+    when it failing does, ``None`` when it tells nothing about that (the
+    builtins ``isinstance`` and ``type``, not rebound in ``scope``)."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        inner = _says_sequence(test.operand, k)
+        inner = _says_sequence(test.operand, k, scope)
         return None if inner is None else not inner
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-        return True if any(_says_sequence(v, k) is True for v in test.values) else None
-    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Name)
-            and test.func.id == "isinstance" and len(test.args) == 2 and not test.keywords):
-        if key(test.args[0]) == k and _sequence_types(test.args[1]):
+        return True if any(_says_sequence(v, k, scope) is True for v in test.values) else None
+    if builtin_call(test, scope, "isinstance", 2):
+        if key(test.args[0]) == k and _sequence_types(test.args[1]):  # type: ignore[attr-defined]
             return True
         return None
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, right = test.left, test.comparators[0]
-        if not _type_of(left, k):
+        if not _type_of(left, k, scope):
             left, right = right, left
-            if not _type_of(left, k):
+            if not _type_of(left, k, scope):
                 return None
         op = test.ops[0]
         if not _sequence_types(right):
@@ -755,11 +756,9 @@ def _says_sequence(test: ast.AST, k: str) -> Optional[bool]:
     return None
 
 
-def _type_of(node: ast.AST, k: str) -> bool:
+def _type_of(node: ast.AST, k: str, scope: Scope) -> bool:
     """``type(k)``."""
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id == "type" and len(node.args) == 1 and not node.keywords
-            and key(node.args[0]) == k)
+    return builtin_call(node, scope, "type", 1) and key(node.args[0]) == k  # type: ignore
 
 
 def _sequence_types(node: ast.AST) -> bool:
