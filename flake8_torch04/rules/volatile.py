@@ -291,14 +291,22 @@ def _evaluation_loop(ctx: Context) -> Optional[ast.AST]:
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             return None
         if isinstance(parent, (ast.For, ast.While)):
-            if _trains(ctx, parent):
-                return None
-            for sub in every_node(parent):
-                if isinstance(sub, ast.Call) and ctx.resolve(sub.func) == VARIABLE and not any(
-                        kw.arg == "volatile" and isinstance(kw.value, ast.Constant)
-                        and kw.value.value is True for kw in sub.keywords):
-                    return None
-            return parent
+            loops = ctx.memo.setdefault("TV002 loops", {})  # (asked once per wrap in it)
+            evaluates = loops.get(id(parent))  # type: ignore[union-attr]
+            if evaluates is None:
+                evaluates = not _trains(ctx, parent) and not any(
+                    isinstance(sub, ast.Call) and _true_volatile(sub) is None
+                    and ctx.resolve(sub.func) == VARIABLE for sub in every_node(parent))
+                loops[id(parent)] = evaluates  # type: ignore[index]
+            return parent if evaluates else None
+    return None
+
+
+def _true_volatile(call: ast.Call) -> Optional[ast.keyword]:
+    """The keyword ``volatile=True`` of ``call``, if it has one."""
+    for kw in call.keywords:
+        if kw.arg == "volatile" and isinstance(kw.value, ast.Constant) and kw.value.value is True:
+            return kw
     return None
 
 
@@ -342,10 +350,9 @@ def _volatile_calls(ctx: Context, function: ast.AST) -> List[Tuple[ast.Call, ast
     for sub in _body(ctx, function)[0]:
         if not isinstance(sub, ast.Call):
             continue
-        for kw in sub.keywords:
-            if (kw.arg == "volatile" and isinstance(kw.value, ast.Constant)
-                    and kw.value.value is True and ctx.resolve(sub.func) == VARIABLE):
-                found.append((sub, kw))
+        kw = _true_volatile(sub)
+        if kw is not None and ctx.resolve(sub.func) == VARIABLE:
+            found.append((sub, kw))
     return found
 
 
