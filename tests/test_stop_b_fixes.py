@@ -190,7 +190,8 @@ def test_tv104_fix():
     ast.parse(text)
 
 
-TV104_NAMED = dedent('''
+#: a legacy Function with a constructor argument, for the ways it is used below
+TV104_SCALE = dedent('''
     from torch.autograd import Function
 
 
@@ -203,8 +204,8 @@ TV104_NAMED = dedent('''
 
         def backward(self, grad):
             return grad * self.factor
-
-
+''')
+TV104_NAMED = TV104_SCALE + "\n\n" + dedent('''
     def step(x):
         # an instance kept under a name, called later in the same function
         scale = Scale(2.0)
@@ -242,21 +243,7 @@ TV104_NO_FIX = [
 
 @pytest.mark.parametrize("uses", TV104_NO_FIX)
 def test_tv104_message_only(uses):
-    source = dedent('''
-        import torch
-        from torch.autograd import Function
-
-
-        class Scale(Function):
-            def __init__(self, factor):
-                self.factor = factor
-
-            def forward(self, x):
-                return x * self.factor
-
-            def backward(self, grad):
-                return grad * self.factor
-    ''') + uses
+    source = "import torch\n" + TV104_SCALE + uses
     (finding,) = findings(source, "TV104")
     assert finding.fix is None
     assert "`__init__` arguments as extra inputs" in finding.message
