@@ -113,7 +113,7 @@ class Analysis:
         locked: Optional[Pattern[str]] = None,
     ) -> None:
         self.text = text
-        self.tree = _parsed(text)
+        self._tree: Optional[ast.Module] = _parsed(text)
         normalized = normalize_newlines(text)
         self.lines = lines_of(normalized)
         self.noqa = Noqa(self.lines, normalized)
@@ -129,6 +129,18 @@ class Analysis:
             ]
         self.findings = findings
         self._bindings: Optional[Dict[str, Set[Optional[str]]]] = None
+
+    @property
+    def tree(self) -> ast.Module:
+        """The text's tree (parsed again after :meth:`release_tree`, when needed)."""
+        if self._tree is None:
+            self._tree = parse(self.text)
+        return self._tree
+
+    def release_tree(self) -> None:
+        """Let the tree go: the fixer makes the next text's tree meanwhile, and a
+        large file's tree is most of the memory (two at once, twice that)."""
+        self._tree = None
 
     def blocker(self, finding: Finding) -> Optional[str]:
         """Why the finding's fix may not be applied here, or ``None``."""
@@ -518,12 +530,24 @@ def _bracket_trims(text: str, brackets: str = "(") -> List[int]:
     return trims
 
 
-def reshaped(old_text: str, old_tree: ast.AST, new_text: str, new_tree: ast.AST,
-             spans: Sequence[Tuple[int, int, str]], newline: str) -> Set[int]:
+def _expressions_at(tree: ast.AST, positions: Positions,
+                    edits: Sequence[Edit]) -> Set[Tuple[int, int]]:
+    """``(start, end)`` character offsets of the expressions of ``tree`` that
+    start on a line where one of ``edits`` starts."""
+    spans = edit_spans(positions.text, edits, positions)
+    lines = {bisect_right(positions.starts, s[0]) for s in spans}
+    return set(_expr_spans(tree, positions, lines))
+
+
+def reshaped(old_exprs: Set[Tuple[int, int]], old_pos: Positions, new_text: str,
+             new_tree: ast.AST, spans: Sequence[Tuple[int, int, str]],
+             newline: str) -> Set[int]:
     """Indices of ``spans`` that replaced an expression whose replacement is not
     read back as one expression of the same shape (``x = Variable(a`` newline
-    ``- b)`` -> ``x = a`` newline ``- b`` parses, as two statements)."""
-    old_pos, new_pos = Positions(old_text), Positions(new_text)
+    ``- b)`` -> ``x = a`` newline ``- b`` parses, as two statements).
+    ``old_exprs``: where the old text's expressions stand, on the lines the
+    spans start on at least (see :func:`_expressions_at`)."""
+    new_pos = Positions(new_text)
     order = sorted(range(len(spans)), key=lambda i: (spans[i][0], spans[i][1]))
     placed = {}
     delta = 0
@@ -533,14 +557,12 @@ def reshaped(old_text: str, old_tree: ast.AST, new_text: str, new_tree: ast.AST,
             rep = _NEWLINE.sub(newline, rep)
         placed[i] = (start + delta, start + delta + len(rep), rep)
         delta += len(rep) - (end - start)
-    old_lines = {bisect_right(old_pos.starts, s[0]) for s in spans}
     new_lines = {bisect_right(new_pos.starts, p[0] + t) for p in placed.values()
                  for t in _bracket_trims(p[2])}
-    before = _expr_spans(old_tree, old_pos, old_lines)
     after = _expr_spans(new_tree, new_pos, new_lines)
     bad = set()
     for i, (start, end, _) in enumerate(spans):
-        if (start, end) not in before:
+        if (start, end) not in old_exprs:
             continue  # not an expression (a statement, a keyword argument ...)
         new_start, new_end, rep = placed[i]
         expected = _expected_shape(rep)
@@ -567,8 +589,22 @@ def undefined_names(tree: ast.AST) -> Optional[Counter]:
         found = checker.Checker(tree, filename="<fix>")
     except Exception:  # pyflakes failing on odd code must not stop a fix
         return None
-    return Counter(m.message_args[0] for m in found.messages
-                   if type(m).__name__ in _UNDEFINED and m.message_args)
+    names = Counter(m.message_args[0] for m in found.messages
+                    if type(m).__name__ in _UNDEFINED and m.message_args)
+    _unlink(found, tree)
+    return names
+
+
+def _unlink(found: object, tree: ast.AST) -> None:
+    """Break the reference cycles a pyflakes checker leaves, so that it and the
+    tree go when the fixer lets them go: the collector is off while a file is
+    checked (see ``_core.collector_off``), and each round's tree, held by the
+    checker (its handlers are its own bound methods), would stay to the end."""
+    vars(found).clear()
+    first = next(iter(ast.iter_child_nodes(tree)), None)
+    if first is not None and hasattr(first, "_pyflakes_parent"):  # (older pyflakes)
+        for node in ast.walk(tree):
+            node.__dict__.pop("_pyflakes_parent", None)
 
 
 # ---------------------------------------------------------------------------
@@ -601,34 +637,29 @@ class _Built(NamedTuple):
     tree: Optional[ast.Module]
     error: Optional[str]  # why the whole text is invalid
     broken: Dict[int, str]  # fix index -> why that fix is wrong
+    undefined: Optional[Counter] = None  # the text's undefined names, when checked
 
 
 class _Round:
     """One round's text and what a build of some of its fixes must keep."""
 
-    def __init__(self, text: str, tree: Optional[ast.Module], newline: str,
-                 undefined: Optional[Counter], counts: Optional[Counter],
+    def __init__(self, text: str, tree: Optional[ast.Module], fixes: Sequence[Finding],
+                 newline: str, undefined: Optional[Counter], counts: Optional[Counter],
                  analyse: Optional[Callable[[str], "Analysis"]]) -> None:
         self.text = text
         self.positions = Positions(text)
-        self._tree = tree
+        #: where the text's expressions stand on the lines the round's ``fixes``
+        #: start an edit on: what :func:`reshaped` needs of the text's tree,
+        #: which is not kept (a large file's trees are most of the memory: the
+        #: next text's is made meanwhile)
+        self.expressions = _expressions_at(
+            tree if tree is not None else parse(text), self.positions,
+            [e for f in fixes for e in f.fix.edits])
         self.newline = newline
         self.undefined = undefined  # the text's undefined names (None: not checked)
         self.counts = counts  # the text's findings per code (None: not checked)
         self.analyse = analyse
         self.builds = 0  # (how much work a round takes: tests count it)
-
-    @property
-    def tree(self) -> ast.Module:
-        """The text's tree (parsed again after :meth:`release`, when needed)."""
-        if self._tree is None:
-            self._tree = parse(self.text)
-        return self._tree
-
-    def release(self) -> None:
-        """Let the tree go while the next text is analysed (a large file's
-        trees are most of the memory, and the collector's work)."""
-        self._tree = None
 
     def build(self, fixes: Sequence[Finding]) -> _Built:
         """The text with ``fixes`` applied and their imports added, and what is wrong."""
@@ -645,7 +676,7 @@ class _Round:
         except SyntaxError as exc:
             return _Built(new, None, _syntax(exc), {})
         broken: Dict[int, str] = {}
-        for j in reshaped(self.text, self.tree, new, tree, spans, self.newline):
+        for j in reshaped(self.expressions, self.positions, new, tree, spans, self.newline):
             for i in owners[edits[j]]:
                 broken[i] = ("the replacement would not be read as the expression it "
                              "replaces (it needs parentheses)")
@@ -659,6 +690,7 @@ class _Round:
                     new, tree = added, parse(added)
             except SyntaxError as exc:
                 return _Built(new, None, _syntax(exc), {})
+        now = None
         if self.undefined is not None:
             now = undefined_names(tree)
             if now is not None:
@@ -668,7 +700,7 @@ class _Round:
                 if new_names:
                     return _Built(new, tree, "it would leave "
                                   + ", ".join(f"`{n}`" for n in new_names) + " undefined", {})
-        return _Built(new, tree, None, {})
+        return _Built(new, tree, None, {}, now)
 
     def findings_added(self, built: _Built) -> Optional[str]:
         """Why the built text is worse: a finding of a code more than before."""
@@ -683,6 +715,10 @@ class _Round:
 
 
 def _undefined_of(built: _Built) -> Optional[Counter]:
+    """The built text's undefined names: those the build found (pyflakes is a
+    pass over the whole file), else found now."""
+    if built.undefined is not None:
+        return built.undefined
     return undefined_names(built.tree) if built.tree is not None else None
 
 
@@ -827,14 +863,15 @@ def fix_text(
         if undefined is None and tree is not None:
             undefined = undefined_names(tree)
         counts = Counter(f.code for f in analysis.findings)
-        round_ = _Round(text, tree, newline, undefined, counts, analyse)
+        round_ = _Round(text, tree, chosen, newline, undefined, counts, analyse)
+        tree = None
+        _release_tree(analysis)
         chosen, built = _settle(round_, chosen, reject)
         if not chosen:
             continue  # every fix rejected: look again without them
         new_text, new_undefined = built.text, _undefined_of(built)
         _hand_off(new_text, built.tree)
-        built = tree = analysis = None
-        round_.release()
+        built = analysis = None
         new_analysis = analyse(new_text)
         _hand_off("", None)
         now = Counter(f.code for f in new_analysis.findings)
@@ -856,21 +893,29 @@ def fix_text(
         # the rounds' sums are the findings that went, code by code
         fixed.update(counts - Counter(f.code for f in new_analysis.findings))
         text, analysis, undefined = new_text, new_analysis, new_undefined
-        del round_
+        del round_, new_analysis
     if fixed and variables:
         try:
-            new = _checked(remove_variable_imports(
-                text, variables, newline, getattr(analysis, "tree", None), taken), text)
+            new = remove_variable_imports(
+                text, variables, newline, getattr(analysis, "tree", None), taken)
         except BadEdit:
             new = text
         if new != text:
-            text, analysis = new, None
+            analysis = None  # (the caller analyses the text: its tree goes first)
+            if _parses(new):
+                text = new
     return FixResult(text, fixed, dropped, converged, analysis)
 
 
-def _checked(new: str, old: str) -> str:
+def _release_tree(analysis: object) -> None:
+    release = getattr(analysis, "release_tree", None)
+    if release is not None:
+        release()
+
+
+def _parses(text: str) -> bool:
     try:
-        parse(new)
+        parse(text)
     except SyntaxError:
-        return old
-    return new
+        return False
+    return True

@@ -206,3 +206,75 @@ def test_tv006_matches_each_string_of_the_file_once_per_spelling(monkeypatch):
         assert all(f.fix is not None for f in findings)
         counts.append(len(calls))
     assert counts[1] <= 2 * counts[0] + 10  # about the same for 4x the findings
+
+
+# -- a file of many functions (issue 31): nothing asked per finding walks the module
+
+
+def _many_functions(count):
+    """One import block, then ``count`` small functions, each with a TV004 finding
+    whose fix spells ``torch.no_grad`` and a TV005 one whose fix spells ``torch``."""
+    unit = (
+        "\n\ndef step_{i}(params, lr, x):\n"
+        "    for p in params:\n"
+        "        p.data.add_(-lr, p.grad.data)\n"
+        "    return type(x) == th.FloatTensor\n"
+    )
+    return "import torch as th\nimport torch.nn as nn\n" + "".join(
+        unit.format(i=i) for i in range(count))
+
+
+def test_spelling_a_module_looks_up_the_imports_not_every_name_of_the_module(monkeypatch):
+    """How ``torch`` is spelled (``th``) was found by looking up every name the
+    module binds, once per finding: a whole-module pass per finding."""
+    from flake8_torch04 import _resolve
+
+    lookups = {}
+    for count in (50, 100):
+        calls = _count_calls(monkeypatch, _resolve, "lookup")
+        findings = check_source(_many_functions(count), "t.py", ["TV004", "TV005"])
+        assert len(findings) == 2 * count
+        assert all("th.no_grad" in f.fix.edits[0].text for f in findings
+                   if f.code == "TV004")
+        assert all(f.fix.edits[0].text.endswith("th.FloatTensor)") for f in findings
+                   if f.code == "TV005")
+        lookups[count] = len(calls)
+        monkeypatch.undo()
+    assert lookups[100] <= 2 * lookups[50] + 10  # linear: a few lookups per finding
+
+
+def test_the_fixer_s_trees_go_with_their_round():
+    """pyflakes' checker holds the tree it read in a reference cycle: with the
+    collector off while a file is checked, each round's tree stayed to the end
+    (a 50,000-line file's fix peaked at three trees)."""
+    import gc
+    import weakref
+
+    from flake8_torch04._fix import Analysis, fix_text
+
+    source = _many_functions(5)
+    trees = []
+    original = ast.parse
+
+    def parse(*args, **kwargs):
+        tree = original(*args, **kwargs)
+        if isinstance(tree, ast.Module) and len(tree.body) > 5:
+            trees.append(weakref.ref(tree.body[0]))  # (a Module has no weak reference)
+        return tree
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        ast.parse = parse
+        try:
+            result = fix_text(source, lambda text: Analysis(text, ["TV004", "TV005", "TV126"]),
+                              unsafe=True)
+        finally:
+            ast.parse = original
+        assert result.text != source and len(trees) >= 2
+        del result
+        alive = sum(ref() is not None for ref in trees)
+    finally:
+        if enabled:
+            gc.enable()
+    assert alive == 0

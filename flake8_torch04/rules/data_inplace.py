@@ -203,11 +203,13 @@ def spelled(ctx: Context, module: str) -> Tuple[str, Tuple[str, ...]]:
     ``nn.init`` or ``torch.nn.init``; ``torch...`` plus an import when none does."""
     parts = module.split(".")
     prefixes = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
-    names = set()
-    scope: Optional[_resolve.Scope] = ctx.scope
-    while scope is not None:
-        names.update(scope.bindings)
-        scope = scope.parent
+    names = _resolve.resolvable_names(ctx.scope)
+    if names is None:
+        names = set()
+        scope: Optional[_resolve.Scope] = ctx.scope
+        while scope is not None:
+            names.update(scope.bindings)
+            scope = scope.parent
     best: Optional[str] = None
     for name in names:
         qualname = _resolve.lookup(name, ctx.scope)

@@ -8,7 +8,7 @@ from typing import Iterator, List, Optional, Tuple
 from .._core import UNSAFE, Context, Fix, Report, rule
 from .._record import record
 from .._flow import Flow, body_nodes
-from .._resolve import LEGACY_TENSOR_TYPES, VARIABLE, Scope
+from .._resolve import LEGACY_TENSOR_TYPES, VARIABLE, Scope, resolvable_names
 from .._source import Edit, has_comment, needs_parens, one_line, shorten
 
 #: what ``type(t).__name__`` was for the legacy classes under PyTorch 0.3
@@ -320,9 +320,12 @@ def torch_name(ctx: Context) -> Tuple[str, Tuple[str, ...]]:
     """The name bound to ``torch`` here, with the import needed when there is none."""
     if ctx.resolve(ast.Name("torch")) == "torch":
         return "torch", ()
+    resolvable = resolvable_names(ctx.scope)
     scope: Optional[Scope] = ctx.scope
     while scope is not None:
-        for name in sorted(scope.bindings):
+        names = scope.bindings if resolvable is None else [
+            name for name in resolvable if name in scope.bindings]
+        for name in sorted(names):
             if ctx.resolve(ast.Name(name)) == "torch":
                 return name, ()
         scope = scope.parent
