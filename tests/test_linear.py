@@ -278,3 +278,80 @@ def test_the_fixer_s_trees_go_with_their_round():
         if enabled:
             gc.enable()
     assert alive == 0
+
+
+class _CountingPattern:
+    """A compiled pattern that counts its searches."""
+
+    def __init__(self, pattern):
+        self.pattern, self.calls = pattern, 0
+
+    def finditer(self, *args):
+        self.calls += 1
+        return self.pattern.finditer(*args)
+
+
+def _script(count, unit):
+    """A module-level script of ``count`` units, each naming its own values."""
+    head = ("import torch\nimport torch.nn.functional as F\n"
+            "from torch.autograd import Variable\nfrom torch.utils.data import DataLoader\n\n")
+    return head + "".join(unit.format(i=i) for i in range(count))
+
+
+def test_many_loaders_are_looked_for_in_one_walk(monkeypatch):
+    """TV110 searched the file for each loader's name (a pass per finding)."""
+    from flake8_torch04.rules import iterator_next
+
+    calls = _count_calls(monkeypatch, iterator_next, "lines_matching")
+    walks = _count_calls(monkeypatch, iterator_next, "every_node")
+    source = _script(60, "it_{i} = iter(loader_{i})\nbatch_{i} = it_{i}.next()\n"
+                         "loader_{i} = DataLoader(data_{i})\n")
+    findings = check_source(source, "t.py", ["TV110"])
+    assert len(findings) == 60
+    assert len(calls) <= iterator_next._PRUNED_WORDS and len(walks) == 1
+
+
+def test_many_mapping_names_are_looked_for_in_one_search(monkeypatch):
+    """TV107 searched the file for ``NAME = [`` once per name like ``idx2word``,
+    and walked the file for its imports each time."""
+    from flake8_torch04.rules import tensor_element
+
+    counting = _CountingPattern(tensor_element._BUILT)
+    monkeypatch.setattr(tensor_element, "_BUILT", counting)
+    imports = _count_calls(monkeypatch, tensor_element, "_imported_modules")
+    source = _script(60, "idx2word_{i} = load_{i}()\nw_{i} = idx2word_{i}[t_{i}.max(0)[1][0]]\n"
+                         "idx2word_{i}['a'] = 1\n")
+    check_source(source, "t.py", ["TV107"])
+    assert counting.calls == 1 and len(imports) <= 1
+
+
+def test_module_level_wraps_read_the_module_s_assignments_once(monkeypatch):
+    """TV001's ``x = loss(...)`` evidence was searched for in the module's text
+    once per wrapped name."""
+    from flake8_torch04.rules import variable_wrap
+
+    counting = _CountingPattern(variable_wrap._LINE_ASSIGNED_CALL)
+    monkeypatch.setattr(variable_wrap, "_LINE_ASSIGNED_CALL", counting)
+    source = _script(60, "out_{i} = model(a_{i})\nv_{i} = Variable(out_{i})\n"
+                         "w_{i} = Variable(x_{i})\n")
+    findings = check_source(source, "t.py", ["TV001"])
+    assert len(findings) == 120
+    assert [f.fix.edits[0].text for f in findings[:4]] == [
+        "out_0.detach()", "x_0", "out_1.detach()", "x_1"]
+    assert counting.calls == 1
+
+
+def test_many_loaded_models_are_followed_without_a_pass_per_name(monkeypatch):
+    """TV106 looked for each module-level name loaded in every function of the
+    file, and searched the file for it (4,000 loads took 1.2 GB: a memo entry
+    per function and name)."""
+    from flake8_torch04.rules import whole_object_load
+
+    searches = _count_calls(monkeypatch, whole_object_load, "lines_matching")
+    bodies = _count_calls(monkeypatch, whole_object_load, "body_parents")
+    source = _script(60, "m_{i} = torch.load('m{i}.pkl')\n\n\ndef use_{i}(x):\n"
+                         "    return m_{i}(x)\n")
+    findings = check_source(source, "t.py", ["TV106"])
+    assert len(findings) == 60 and all("(called)" in f.message for f in findings)
+    assert len(searches) <= whole_object_load._PRUNED_WORDS
+    assert len(bodies) <= 60 + 1 + 2 * whole_object_load._PRUNED_WORDS

@@ -88,7 +88,12 @@ _OTHER_AUTOGRAD = (
 def _torch_file(ctx: Context) -> bool:
     """The file imports torch, or uses ``Variable``/``.backward(`` and no other
     autograd library (chainer's and micrograd's values have ``.data`` too)."""
-    return ctx.imports_torch or (ctx.uses_torch and not re.search(_OTHER_AUTOGRAD, ctx.text))
+    if ctx.imports_torch or not ctx.uses_torch:
+        return ctx.imports_torch
+    found = ctx.memo.get("TV004 other autograd")  # (a search of the file: once)
+    if found is None:
+        found = ctx.memo["TV004 other autograd"] = bool(re.search(_OTHER_AUTOGRAD, ctx.text))
+    return not found
 
 
 def _stored_tensor(ctx: Context, tensor: ast.AST) -> bool:

@@ -230,4 +230,8 @@ def _own_method(ctx: Context, func: ast.Attribute) -> bool:
     """``self.reinforce(...)``, or a method the file defines itself."""
     if isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
         return True
-    return f"def {func.attr}(" in ctx.text
+    defined = ctx.memo.setdefault("TV111 defined", {})  # (a search of the file per name)
+    found = defined.get(func.attr)  # type: ignore[union-attr]
+    if found is None:
+        found = defined[func.attr] = f"def {func.attr}(" in ctx.text  # type: ignore[index]
+    return found  # type: ignore[no-any-return]

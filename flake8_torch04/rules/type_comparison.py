@@ -218,7 +218,10 @@ def assigned_literal(ctx: Context, node: ast.AST) -> Optional[ast.AST]:
         values = flow.assigned[node.id]
     elif scope_node is not ctx.tree and _unbound(ctx, node.id, stop_at_module=True):
         scope_node = ctx.tree
-        values = Flow(ctx.tree).assigned.get(node.id, [])
+        module = ctx.memo.get("TV005 module flow")  # (once per file, not per name)
+        if module is None:
+            module = ctx.memo["TV005 module flow"] = Flow(ctx.tree)
+        values = module.assigned.get(node.id, [])  # type: ignore[attr-defined]
     else:
         return None
     if len(values) != 1 or binding_count(scope_node, node.id, ctx) != 1:

@@ -165,13 +165,26 @@ def _backpropagated(ctx: Context, text: str) -> Set[str]:
     return found
 
 
+#: ``k = callee(`` at the start of a line (after blanks): ``k`` and the callee
+_LINE_ASSIGNED_CALL = re.compile(r"(?m)^[ \t]*([\w.]+)(?=" + _ASSIGNED_CALL + ")")
+
+
 def _assigned_callees(ctx: Context, text: str, k: str) -> List[str]:
     """The callees in ``k = callee(`` at the start of a line of ``text``.
 
-    (``str.find`` looks for ``k``; a regex with a line-start anchor would be
-    tried at every position, and one compiled per name costs more than it saves.)
+    Every ``k``'s are found in one search of the text, the first time one is
+    asked for (a search per name would be a pass over a module's text per
+    finding); a key with a character ``\\w`` is not is looked for alone.
     """
-    cache = ctx.memo.setdefault("assigned_callees", {})
+    if re.fullmatch(r"[\w.]+", k):
+        index = ctx.memo.setdefault("assigned_callees", {})
+        by_key = index.get(text)  # type: ignore[union-attr]
+        if by_key is None:
+            by_key = index[text] = {}  # type: ignore[index]
+            for match in _LINE_ASSIGNED_CALL.finditer(text):
+                by_key.setdefault(match.group(1), []).append(match.group(2))
+        return by_key.get(k, [])  # type: ignore[no-any-return]
+    cache = ctx.memo.setdefault("assigned_callees alone", {})
     found = cache.get((text, k))
     if found is None:
         found = cache[(text, k)] = []
