@@ -596,11 +596,19 @@ def undefined_names(tree: ast.AST) -> Optional[Counter]:
 
 
 def _unlink(found: object, tree: ast.AST) -> None:
-    """Break the reference cycles a pyflakes checker leaves, so that it and the
-    tree go when the fixer lets them go: the collector is off while a file is
-    checked (see ``_core.collector_off``), and each round's tree, held by the
-    checker (its handlers are its own bound methods), would stay to the end."""
-    vars(found).clear()
+    """Break the reference cycles a pyflakes checker leaves, so that it, its
+    scopes and the tree go when the fixer lets them go: the collector is off
+    while a file is checked (see ``_core.collector_off``), and each build's
+    tree, held by the checker (its handlers are its own bound methods) and by
+    its scopes (a binding's use names its scope), would stay to the end."""
+    state = vars(found)
+    for name in ("deadScopes", "scopeStack"):
+        for scope in state.get(name) or ():
+            if isinstance(scope, dict):
+                scope.clear()
+            if hasattr(scope, "__dict__"):
+                vars(scope).clear()
+    state.clear()
     first = next(iter(ast.iter_child_nodes(tree)), None)
     if first is not None and hasattr(first, "_pyflakes_parent"):  # (older pyflakes)
         for node in ast.walk(tree):
