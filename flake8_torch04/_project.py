@@ -1201,3 +1201,36 @@ def _taken_by(filename: str, name: str) -> Optional[str]:
 def _exports(path: str, name: str) -> bool:
     """Whether ``from path's module import *`` takes ``name``."""
     return attribute(path, name, star=True)[0]
+
+
+# ---------------------------------------------------------------------------
+# where the project spells a name in its text (for rename fixes)
+
+
+def mentioned_by(filename: str, pattern: "re.Pattern[str]") -> Optional[str]:
+    """Another file of ``filename``'s project (a ``.py`` file under the
+    project's root, found as :func:`taken_by` finds them) whose text matches
+    ``pattern``, as a path relative to the working directory, or ``None``.
+
+    A rename fix asks it whether a test patches the old dotted name by string
+    (``mock.patch("torch.nn.NLLLoss2d")``): renaming only the code would break
+    that test.  The file itself is the caller's to search (its text may be
+    ahead of the disk's while the fixer works).  When the files cannot be
+    read it answers with the file (a fix is then withheld rather than risked).
+    """
+    if not applies(filename):
+        return None
+    try:
+        target = os.path.abspath(filename)
+        if not _isfile(target):
+            return None
+        for path in _project_files(root_of(target)):
+            if os.path.abspath(path) == target:
+                continue
+            text = _text(path)
+            if text is not None and pattern.search(text):
+                rel = os.path.relpath(path)
+                return os.path.abspath(path) if rel.startswith(os.pardir) else rel
+    except Exception:  # never raise from a rule; answer "maybe" instead
+        return filename
+    return None
