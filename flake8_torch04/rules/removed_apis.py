@@ -71,7 +71,9 @@ def removed_apis(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``torch.btrisolve``, resolved through imports, and their tensor-method
     forms (``A.potrf()``, ``A.btrifact()``) in files that import torch.  The
     message names the replacement.  It also flags ``nn.NLLLoss2d``, which
-    still exists but is deprecated in favour of ``nn.NLLLoss``, and renames it.
+    still exists but is deprecated in favour of ``nn.NLLLoss``, where it is
+    called or subclassed (the uses that warn; a mere reference, as in a list
+    of classes, is left alone), and renames it.
     Imports in a ``try`` whose handler catches ``ImportError`` (a fallback for
     new versions) and a project's own ``eig``/``gels`` (resolved elsewhere)
     are left alone.
@@ -205,7 +207,7 @@ def _attribute(ctx: Context, node: ast.Attribute) -> Optional[Report]:
         return Report(node, f"`{ctx.source.quote(node)}` was removed from PyTorch "
                             f"(AttributeError on 2.13); use {ATTRIBUTES[name]}")
     if name in RENAMED_CLASSES:
-        return _renamed_class(ctx, node, name)
+        return _renamed_class(ctx, node, name) if _constructed(ctx, node) else None
     if node.attr == "_backend":
         return _backend(ctx, node)
     if name is None:
@@ -279,6 +281,15 @@ def _own_method(ctx: Context, func: ast.Attribute) -> bool:
     if isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
         return True
     return f"def {func.attr}(" in ctx.text
+
+
+def _constructed(ctx: Context, node: ast.AST) -> bool:
+    """``node`` is called, or is a base of a class (whose ``__init__`` calls it):
+    the uses that warn (a mere reference, as in a list of classes, does not)."""
+    parent = ctx.parent
+    if isinstance(parent, ast.Call):
+        return parent.func is node
+    return isinstance(parent, ast.ClassDef) and node in parent.bases
 
 
 def _renamed_class(ctx: Context, node: ast.AST, name: str) -> Report:
