@@ -205,6 +205,28 @@ def test_tv118_message_spells_the_working_form():
     assert "raw_w.clone()" in finding.message and "training=True" in finding.message
 
 
+def test_tv113_tables_agree_with_torch_and_numpy():
+    """The tables are facts of PyTorch 2.13 and numpy: every name is a tensor
+    method and a torch function, the numpy ones are exactly those ndarray also
+    has, the in-place forms exist where the fix writes them, and no method that
+    marks a receiver as a tensor is an ndarray method."""
+    import numpy as np
+
+    from flake8_torch04.rules import method_out
+
+    for name in method_out.FUNCTIONS:
+        assert hasattr(torch, name) and hasattr(torch.Tensor, name), name
+    assert method_out.NDARRAY_METHODS == {
+        n for n in method_out.FUNCTIONS if hasattr(np.ndarray, n)}
+    for name in method_out.FUNCTIONS - method_out._NO_INPLACE:
+        assert hasattr(torch.Tensor, name + "_"), name
+    assert not {n for n in method_out._TENSOR_METHODS if hasattr(np.ndarray, n)}
+    x, out = torch.rand(3, 3), torch.empty(0)
+    for name in ("clamp", "mul", "sign", "exp", "sum", "index_select"):
+        with pytest.raises(TypeError):
+            getattr(x, name)(out=out)
+
+
 # ---------------------------------------------------------------------------
 # TV111: a project that names the old class in a string keeps it
 

@@ -57,7 +57,7 @@ _NO_INPLACE = frozenset((
 ))
 #: methods only tensors have (a receiver made by one is a tensor)
 _TENSOR_METHODS = (FUNCTIONS - NDARRAY_METHODS) | frozenset((
-    "view", "float", "double", "long", "int", "cuda", "cpu", "contiguous", "detach",
+    "float", "double", "long", "int", "cuda", "cpu", "contiguous", "detach",
     "unsqueeze", "expand", "expand_as", "type_as", "permute", "masked_fill", "new",
 ))
 
@@ -98,7 +98,7 @@ def method_out(ctx: Context, node: ast.Call) -> Iterator[Report]:
     numpy arrays (and scipy sparse matrices) also have as methods with
     ``out=`` (``clip``, ``sum``, ``mean``, ``max``, ``cumsum``, ``round``...),
     ``X`` must evidently be a tensor: made by a ``torch`` call, by a method
-    only tensors have (``x.sign()``, ``h.view(...)``), by arithmetic with one
+    only tensors have (``x.sign()``, ``h.float()``), by arithmetic with one
     of those, or a name bound only to such values in the function.
 
     ## Why is this bad?

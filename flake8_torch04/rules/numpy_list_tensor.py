@@ -173,7 +173,9 @@ def numpy_list_tensor(ctx: Context, node: ast.Call) -> Iterator[Report]:
     of one (``.astype(...)``, ``.reshape(...)``), arithmetic of arrays and
     numbers (``np.zeros(n) + 0.1``), or a name bound only to those.  Lists of
     numpy *scalars* (``np.mean(x)``, ``np.random.randn()``) are not flagged:
-    they do not warn.
+    they do not warn.  (``np.array(x)`` of a name counts: were ``x`` a number,
+    the list of 0-d arrays would raise ``TypeError: len() of unsized object``
+    on 2.13, and ``np.array(...)`` first makes the tensor that was meant.)
 
     ## Why is this bad?
     On PyTorch 2.13 each such call warns ``UserWarning: Creating a tensor
