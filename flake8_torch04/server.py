@@ -33,8 +33,9 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from . import __version__
-from ._core import SAFE, Finding
-from ._fix import Analysis, fix_text
+from .analysis.findings import SAFE, Finding
+from .fix.analysis import Analysis
+from .fix.fixer import fix_text
 
 SOURCE = "torch04"
 FIX_ALL_KIND = "source.fixAll.torch04"
@@ -51,13 +52,13 @@ def settings_for(path: str) -> Tuple[Tuple[str, ...], bool]:
     found walking up from it (``[tool.torch04]``, else ``[flake8]``).  Unsafe
     fixes are offered as code actions (marked as such) unless the
     configuration says ``unsafe-fixes = false``."""
-    from . import _config
-    from ._select import UsageError
+    from .config import settings as config_settings
+    from .config.select import UsageError
 
     try:
-        settings = _config.load(path if os.path.isabs(path) else None)
+        settings = config_settings.load(path if os.path.isabs(path) else None)
     except UsageError:
-        settings = _config.load(path if os.path.isabs(path) else None, isolated=True)
+        settings = config_settings.load(path if os.path.isabs(path) else None, isolated=True)
     return settings.codes_for(path), settings.unsafe_fixes is not False
 
 
@@ -79,8 +80,8 @@ def analyse(text: str, path: str) -> Tuple[Optional[Analysis], Optional[List[Fin
         pass
     if "TV101" not in codes:
         return None, None
-    from ._fix import parse
-    from ._rescue import rescue, rescued_findings
+    from .analysis.rescue import rescue, rescued_findings
+    from .source.parse import parse
 
     rescued = rescue(text, parse)
     if rescued is None:
@@ -97,7 +98,7 @@ def analyse(text: str, path: str) -> Tuple[Optional[Analysis], Optional[List[Fin
 
 
 def _line_texts(text: str) -> List[str]:
-    from ._source import lines_of
+    from .source.text import lines_of
 
     return lines_of(text)
 
@@ -174,7 +175,7 @@ def docs_href(code: str, name: str) -> Optional[str]:
 
 
 def _rule_name(code: str) -> str:
-    from ._core import load
+    from .analysis.registry import load
 
     return load(code).name
 
@@ -252,7 +253,7 @@ class Torch04Server(LanguageServer):
                 cells.append({"cell_type": "markdown", "source": "", "metadata": {}})
             uris[number] = cell.document
             self.cell_owner[cell.document] = notebook_uri
-        from ._notebook import Notebook, NotebookError
+        from .source.notebook import Notebook, NotebookError
 
         raw = json.dumps({"cells": cells, "metadata": {"language_info": {"name": "python"}},
                           "nbformat": 4, "nbformat_minor": 5})
@@ -394,7 +395,7 @@ def _suggestion(message: str) -> str:
 def add_noqa(text: str, finding: Finding) -> str:
     """``text`` with a ``# noqa`` for the finding, where flake8 honours it (as
     ``torch04 check --add-noqa`` adds it)."""
-    from ._addnoqa import add_noqa as add
+    from .fix.addnoqa import add_noqa as add
 
     return add(text, [finding])[0]
 

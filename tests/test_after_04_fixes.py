@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 import torch
 
-from flake8_torch04._core import SAFE, UNSAFE, check_source
-from flake8_torch04._fix import Analysis, fix_text
+from flake8_torch04.analysis.findings import SAFE, UNSAFE
+from flake8_torch04.analysis.run import check_source
+from flake8_torch04.fix.analysis import Analysis
+from flake8_torch04.fix.fixer import fix_text
 
 
 def dedent(text):

@@ -4,10 +4,12 @@ from __future__ import annotations
 import ast
 from typing import Iterator, Optional, Tuple
 
-from .._calls import argument, plain_arguments
-from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
-from .._resolve import LEGACY_TENSOR_TYPES
-from .._source import has_comment
+from ..analysis.canonical import LEGACY_TENSOR_TYPES
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, UNSAFE, Fix, Report
+from ..analysis.registry import rule
+from ..source.text import has_comment
+from .shared.calls import argument, plain_arguments
 from .type_comparison import torch_name
 
 _FUNCTION = "torch.set_default_tensor_type"

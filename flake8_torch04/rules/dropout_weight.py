@@ -4,9 +4,11 @@ from __future__ import annotations
 import ast
 from typing import FrozenSet, Iterator, List, Optional, Set, Tuple
 
-from .._calls import argument
-from .._core import Context, Report, rule
-from .._resolve import builtin_call
+from ..analysis.context import Context
+from ..analysis.findings import Report
+from ..analysis.registry import rule
+from ..analysis.resolve import builtin_call
+from .shared.calls import argument
 
 _DROPOUT = "torch.nn.functional.dropout"
 _PARAMETER = ("torch.nn.Parameter", "torch.nn.parameter.Parameter")

@@ -5,11 +5,13 @@ import ast
 import re
 from typing import Iterator, Optional
 
-from .._calls import keyword, plain_arguments, remove_argument
-from .._core import SAFE, Context, Fix, Report, rule
-from .._resolve import key
-from .._source import Edit, has_comment
-from .._tables import SCALAR_FIRST_METHODS
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.registry import rule
+from ..analysis.resolve import key
+from ..source.text import Edit, has_comment
+from .shared.calls import keyword, plain_arguments, remove_argument
+from .shared.tables import SCALAR_FIRST_METHODS
 from .type_comparison import torch_name
 
 #: tensor methods whose ``torch.<name>(self, *args, out=...)`` accepts ``out=`` on

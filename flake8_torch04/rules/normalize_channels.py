@@ -4,9 +4,11 @@ from __future__ import annotations
 import ast
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from .._calls import argument
-from .._core import SAFE, Context, Fix, Report, rule
-from .._source import has_comment
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.registry import rule
+from ..source.text import has_comment
+from .shared.calls import argument
 
 _TRANSFORMS = ("torchvision.transforms", "torchvision.transforms.transforms")
 _DATASETS = ("torchvision.datasets", "torchvision.datasets.mnist", "torchvision.datasets.usps",

@@ -4,10 +4,12 @@ from __future__ import annotations
 import ast
 from typing import Iterator, List, Optional
 
-from .._calls import keyword
-from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
-from .._flow import body_nodes
-from .._resolve import key
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, UNSAFE, Fix, Report
+from ..analysis.nodes import body_nodes
+from ..analysis.registry import rule
+from ..analysis.resolve import key
+from .shared.calls import keyword
 from .type_comparison import name_bound_to
 
 #: the constructors flagged, by qualified name

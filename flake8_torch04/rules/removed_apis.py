@@ -5,10 +5,12 @@ import ast
 import re
 from typing import Iterator, Optional
 
-from .._calls import rename
-from .._core import SAFE, Context, Fix, Report, rule
-from .._project import mentioned_by
-from .._source import shorten
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.project.importers import mentioned_by
+from ..analysis.registry import rule
+from ..source.text import shorten
+from .shared.calls import rename
 
 #: removed modules: name -> (what torch 2.13 does, what to use instead)
 MODULES = {
