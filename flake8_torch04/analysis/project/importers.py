@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from .lookup import attribute
 from .modules import applies, find, is_file, root_of
-from .summary import file_stamp
+from .summary import cached_text, file_stamp
 
 # ---------------------------------------------------------------------------
 # who takes a name from a module (for the fixer)
@@ -153,3 +154,36 @@ def _taken_by(filename: str, name: str) -> Optional[str]:
 def _exports(path: str, name: str) -> bool:
     """Whether ``from path's module import *`` takes ``name``."""
     return attribute(path, name, star=True)[0]
+
+
+# ---------------------------------------------------------------------------
+# where the project spells a name in its text (for rename fixes)
+
+
+def mentioned_by(filename: str, pattern: "re.Pattern[str]") -> Optional[str]:
+    """Another file of ``filename``'s project (a ``.py`` file under the
+    project's root, found as :func:`taken_by` finds them) whose text matches
+    ``pattern``, as a path relative to the working directory, or ``None``.
+
+    A rename fix asks it whether a test patches the old dotted name by string
+    (``mock.patch("torch.nn.NLLLoss2d")``): renaming only the code would break
+    that test.  The file itself is the caller's to search (its text may be
+    ahead of the disk's while the fixer works).  When the files cannot be
+    read it answers with the file (a fix is then withheld rather than risked).
+    """
+    if not applies(filename):
+        return None
+    try:
+        target = os.path.abspath(filename)
+        if not is_file(target):
+            return None
+        for path in _project_files(root_of(target)):
+            if os.path.abspath(path) == target:
+                continue
+            text = cached_text(path)
+            if text is not None and pattern.search(text):
+                rel = os.path.relpath(path)
+                return os.path.abspath(path) if rel.startswith(os.pardir) else rel
+    except Exception:  # never raise from a rule; answer "maybe" instead
+        return filename
+    return None
