@@ -6,8 +6,11 @@ this module).  It
 
 - publishes diagnostics when a Python file or a notebook is opened, changed or
   saved: the rule code, the message, the range (in the position encoding the
-  client asked for: UTF-16 code units unless it offered another), and, where
-  the rules' documentation can be linked, a link to it;
+  client asked for: UTF-16 code units unless it offered another), and a link
+  to the rule's page (see :func:`~flake8_torch04._docs.rule_url`); a file
+  that does not parse gets one error at its syntax error; a configuration
+  that cannot be used is shown once (``window/showMessage``) and as an error
+  on the configuration file, and the default rules apply meanwhile;
 - offers code actions on those diagnostics: ``Fix TVnnn: ...`` for a finding
   whose fix can be applied (safe fixes are the preferred quick fix, unsafe ones
   say "(unsafe)" in their title and are never preferred), ``Disable TVnnn for
@@ -17,48 +20,53 @@ this module).  It
 - runs the command ``torch04.fixAll`` (arguments: a document URI), which asks
   the client to apply the same edit (``workspace/applyEdit``).
 
-It reads the same configuration as ``torch04 check`` for each file (see
-:func:`settings_for`).  Notebooks opened as notebook documents get diagnostics
-on their Python code cells, checked together as ``torch04`` checks a ``.ipynb``.
+How it stays quick: the text is checked in a worker thread, never on the
+message loop, :data:`DEBOUNCE` seconds after the last change (a change
+cancels the wait for the previous version, and the diagnostics of a version
+that changed meanwhile are never published).  Each document's last analysis
+(a :class:`~flake8_torch04._editor.Snapshot`: findings with their fixes'
+edits) is kept, and code actions are listed from it without checking again;
+with a client that resolves code actions (LSP 3.16 ``codeAction/resolve``),
+an action's edit is made only when it is picked, and "Fix all" runs the fixer
+only when ``source.fixAll`` is asked for or the action is picked.  The
+configuration of each file is read once and kept until a configuration file
+changes (``didSave``, ``workspace/didChangeWatchedFiles``); what is known of
+the project's files is forgotten when a Python file is saved or changes.
+
+With ``trace`` set (``initialize`` or ``$/setTrace``), each analysis is told
+in a ``$/logTrace`` notification (``analysed URI vN in T ms``, or
+``superseded``).  Notebooks opened as notebook documents get diagnostics on
+their Python code cells, checked together as ``torch04`` checks a ``.ipynb``.
 """
 from __future__ import annotations
 
-import difflib
-import json
+import asyncio
 import os
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from . import __version__
-from ._core import SAFE, Finding
-from ._fix import Analysis, fix_text
+from . import __version__, _editor
+from ._core import SAFE
+from ._docs import rule_url
+from ._editor import SOURCE, Diag, FileSettings, Item, Result
 
-SOURCE = "torch04"
 FIX_ALL_KIND = "source.fixAll.torch04"
 FIX_ALL_COMMAND = "torch04.fixAll"
-
-
-# ---------------------------------------------------------------------------
-# what is checked, and with which codes
-
-
-def settings_for(path: str) -> Tuple[Tuple[str, ...], bool]:
-    """The codes to report for ``path`` and whether unsafe fixes are offered,
-    as ``torch04 check`` decides them for that file: from the configuration
-    found walking up from it (``[tool.torch04]``, else ``[flake8]``).  Unsafe
-    fixes are offered as code actions (marked as such) unless the
-    configuration says ``unsafe-fixes = false``."""
-    from . import _config
-    from ._select import UsageError
-
-    try:
-        settings = _config.load(path if os.path.isabs(path) else None)
-    except UsageError:
-        settings = _config.load(path if os.path.isabs(path) else None, isolated=True)
-    return settings.codes_for(path), settings.unsafe_fixes is not False
+FIX_ALL_TITLE = "Fix all safe TV findings"
+#: seconds of quiet after a change before the text is checked
+DEBOUNCE = 0.05
+#: seconds after a save before the other open files are checked again
+RECHECK = 0.25
+#: seconds a code action request waits for the analysis of the current text
+WAIT = 2.0
+#: configuration files (a change re-reads the configuration)
+CONFIG_FILES = ("pyproject.toml", "setup.cfg", "tox.ini", ".flake8")
 
 
 def _path(uri: str) -> str:
@@ -68,145 +76,39 @@ def _path(uri: str) -> str:
     return uri
 
 
-def analyse(text: str, path: str) -> Tuple[Optional[Analysis], Optional[List[Finding]]]:
-    """The analysis of ``text`` (``None`` when it does not parse) and, for a file
-    that parses only once its ``async=`` keywords are renamed (TV101), its
-    findings in the original text's coordinates."""
-    codes, _ = settings_for(path)
-    try:
-        return Analysis(text, codes, path), None
-    except (SyntaxError, ValueError):
-        pass
-    if "TV101" not in codes:
-        return None, None
-    from ._fix import parse
-    from ._rescue import rescue, rescued_findings
+def _uri(path: str) -> str:
+    from pathlib import Path
 
-    rescued = rescue(text, parse)
-    if rescued is None:
-        return None, None
-    try:
-        analysis = Analysis(rescued.text, codes, path)
-    except (SyntaxError, ValueError):
-        return None, None
-    return analysis, rescued_findings(rescued, analysis)[0]
+    return Path(path).as_uri()
 
 
-# ---------------------------------------------------------------------------
-# positions
+class Job(NamedTuple):
+    """An analysis: what it reads, taken on the message loop when it starts."""
+
+    uri: str
+    generation: int
+    version: Optional[int]
+    text: str
+    path: str
+    #: a notebook's cells: (cell URI, or None for a markdown cell; source)
+    cells: Optional[List[Tuple[Optional[str], str]]] = None
 
 
-def _line_texts(text: str) -> List[str]:
-    from ._source import lines_of
+class View(NamedTuple):
+    """What the server keeps of a document's last analysis (the worker
+    keeps the rest: the text's tree, the findings' fixes)."""
 
-    return lines_of(text)
+    uri: str
+    version: Optional[int]
+    text: str
+    items: List[Item]
+    rescued: bool
+    fixable: bool
+    settings: FileSettings
 
-
-class Positions:
-    """Character columns of the rules to the client's code units, and back."""
-
-    def __init__(self, server: "Torch04Server", text: str) -> None:
-        self.codec = server.workspace.position_codec
-        self.lines = _line_texts(text)
-
-    def position(self, line: int, col: int) -> types.Position:
-        """A 1-based line and a 0-based character column as an LSP position."""
-        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        return types.Position(line=line - 1, character=self.codec.client_num_units(text[:col]))
-
-    def range(self, finding: Finding) -> types.Range:
-        start = self.position(finding.line, finding.col)
-        if finding.end_line:
-            end = self.position(finding.end_line, finding.end_col)
-        else:
-            end = types.Position(line=start.line, character=start.character + 1)
-        return types.Range(start=start, end=end)
-
-    def text_edits(self, old: str, new: str) -> List[types.TextEdit]:
-        """The line-level edits that turn ``old`` (this object's text) into ``new``."""
-        new_lines = _line_texts(new)
-        matcher = difflib.SequenceMatcher(None, self.lines, new_lines, autojunk=False)
-        edits = []
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            if tag == "equal":
-                continue
-            edits.append(types.TextEdit(
-                range=types.Range(start=types.Position(line=i1, character=0),
-                                  end=types.Position(line=i2, character=0)),
-                new_text="".join(new_lines[j1:j2]),
-            ))
-        if edits and not old.endswith(("\n", "\r")) and self.lines:
-            # the last line has no newline: a range ending past it ends at its end
-            last = len(self.lines)
-            for index, edit in enumerate(edits):
-                if edit.range.end.line == last:
-                    end = types.Position(line=last - 1,
-                                         character=self.codec.client_num_units(self.lines[-1]))
-                    edits[index] = types.TextEdit(
-                        range=types.Range(start=edit.range.start, end=end),
-                        new_text=edit.new_text)
-        return edits
-
-
-# ---------------------------------------------------------------------------
-# documentation links
-
-
-def docs_href(code: str, name: str) -> Optional[str]:
-    """A link to the rule's section of the README, where one can be linked.
-
-    ``TORCH04_DOCS_URL`` (a URL to which ``#tvnnn-name`` is appended) wins;
-    otherwise the README of the checkout the package runs from, when there is
-    one.  Without either, diagnostics carry no link (``torch04 explain CODE``
-    prints the same text).
-    """
-    anchor = f"#{code.lower()}-{name}"
-    base = os.environ.get("TORCH04_DOCS_URL")
-    if base:
-        return base + anchor
-    readme = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                          "README.md")
-    if os.path.isfile(readme):
-        from pathlib import Path
-
-        return Path(readme).as_uri() + anchor
-    return None
-
-
-def _rule_name(code: str) -> str:
-    from ._core import load
-
-    return load(code).name
-
-
-# ---------------------------------------------------------------------------
-# the server
-
-
-class Document:
-    """One checked text: a file, or a notebook's code cells joined."""
-
-    def __init__(self, uri: str, text: str, path: str,
-                 cells: Optional[Dict[int, str]] = None, notebook=None) -> None:
-        self.uri = uri
-        self.text = text
-        self.path = path
-        self.cells = cells  # notebook: cell number -> cell URI
-        self.analysis, self.rescued = analyse(text, path)
-        self._locator = notebook.locator(text) if notebook is not None else None
-
-    def where(self, line: int) -> Tuple[str, int]:
-        """The URI and line (1-based) a line of the checked text is shown at."""
-        if self._locator is None:
-            return self.uri, line
-        cell, cell_line = self._locator(line)
-        return self.cells.get(cell, self.uri), cell_line
-
-    @property
-    def findings(self) -> List[Finding]:
-        if self.rescued is not None:
-            return self.rescued
-        return self.analysis.findings if self.analysis is not None else []
+    def in_lines(self, first: int, last: int) -> List[Item]:
+        """The findings whose range meets lines ``first``..``last`` (1-based)."""
+        return [i for i in self.items if i.line <= last and i.end_line >= first]
 
 
 class Torch04Server(LanguageServer):
@@ -222,168 +124,359 @@ class Torch04Server(LanguageServer):
                 save=True,
             ),
         )
-        self.documents: Dict[str, Document] = {}  # by the URI diagnostics are keyed to
+        self.pool: Optional[ProcessPoolExecutor] = None
+        self.views: Dict[str, View] = {}  # by document (or notebook) URI
         self.cell_owner: Dict[str, str] = {}  # cell URI -> notebook URI
+        #: a document's generation: one more at each change; an analysis
+        #: publishes only when its generation is still the document's
+        self.generation: Dict[str, int] = {}
+        self.due: Dict[str, float] = {}  # documents to analyse -> from when (monotonic)
+        self.changed: Dict[str, float] = {}  # when a document last changed
+        self.running: Optional[Job] = None  # the analysis under way
+        self.timer: Optional[asyncio.TimerHandle] = None
+        self.waiters: Dict[str, List[asyncio.Future]] = {}
+        self.config_errors: Dict[str, str] = {}  # configuration file -> error published
+        self.shown: Set[Tuple[Optional[str], str]] = set()  # errors told by showMessage
+        self.analyses = 0  # analyses run (superseded ones included)
+        self.resolves = True  # the client resolves code actions' edits
 
-    # -- checking -----------------------------------------------------------
+    # -- the worker process -------------------------------------------------
 
-    def check_text_document(self, uri: str) -> None:
-        if uri in self.cell_owner:
-            self.check_notebook(self.cell_owner[uri])
+    def worker(self) -> ProcessPoolExecutor:
+        """The process that analyses and fixes (started at once, then kept):
+        a process of its own, so that the messages are read and answered
+        while it works."""
+        if self.pool is None:
+            import multiprocessing
+
+            self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=_editor.start_worker)
+        return self.pool
+
+    async def in_worker(self, func, *args):
+        return await asyncio.get_running_loop().run_in_executor(self.worker(), func, *args)
+
+    def _lost_worker(self, error: BaseException) -> None:
+        self.pool = None
+        self.window_show_message(types.ShowMessageParams(
+            type=types.MessageType.Error,
+            message=f"torch04: the analysis stopped ({type(error).__name__}: {error}); "
+                    f"it restarts at the next change"))
+
+    def encoding(self) -> str:
+        encoding = self.workspace.position_codec.encoding
+        return str(getattr(encoding, "value", encoding) or "utf-16")
+
+    # -- the configuration and the project ---------------------------------
+
+    def files_changed(self, paths: Sequence[str], saved: Optional[str] = None) -> None:
+        """Forget what changed: the configuration when a configuration file
+        did (every open document is checked again), where the project's
+        modules are when a Python file did (the other open documents are)."""
+        names = {os.path.basename(p) for p in paths}
+        config = bool(names & set(CONFIG_FILES))
+        python = any(p.endswith((".py", ".pyi")) for p in paths)
+        if not config and not python:
             return
-        doc = self.workspace.get_text_document(uri)
-        if doc.language_id not in (None, "", "python") and not uri.endswith(".py"):
-            return
-        document = Document(uri, doc.source, _path(uri))
-        self.documents[uri] = document
-        self.publish(document, {uri: []})
+        self.worker().submit(_editor.run_forget, None, config, True)
+        if config:
+            for file in list(self.config_errors):
+                self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                    uri=_uri(file), diagnostics=[]))
+            self.config_errors.clear()
+        for uri in list(self.views):
+            if uri != saved and uri not in self.cell_owner:
+                self.schedule(uri, DEBOUNCE if config else RECHECK)
 
-    def check_notebook(self, notebook_uri: str) -> None:
-        notebook = self.workspace.get_notebook_document(notebook_uri=notebook_uri)
-        if notebook is None:
-            return
-        cells, uris = [], {}
-        for number, cell in enumerate(notebook.cells, 1):
-            if cell.kind == types.NotebookCellKind.Code:
-                source = self.workspace.get_text_document(cell.document).source
-                cells.append({"cell_type": "code", "source": source, "metadata": {},
-                              "outputs": [], "execution_count": None})
-            else:
-                cells.append({"cell_type": "markdown", "source": "", "metadata": {}})
-            uris[number] = cell.document
-            self.cell_owner[cell.document] = notebook_uri
-        from ._notebook import Notebook, NotebookError
+    # -- scheduling ---------------------------------------------------------
 
-        raw = json.dumps({"cells": cells, "metadata": {"language_info": {"name": "python"}},
-                          "nbformat": 4, "nbformat_minor": 5})
+    def schedule(self, uri: str, delay: float = DEBOUNCE) -> None:
+        """Check the document ``uri`` once it has not changed for ``delay``
+        seconds: a change moves the time on, and the result of an analysis
+        already running for an older version is dropped.  A change after
+        :data:`DEBOUNCE` seconds of quiet is checked at once (typing checks
+        the first keystroke and then the last of a burst)."""
+        self.generation[uri] = self.generation.get(uri, 0) + 1
+        now = time.monotonic()
+        if delay == DEBOUNCE and now - self.changed.get(uri, 0.0) > DEBOUNCE:
+            delay = 0
+        self.changed[uri] = now
+        self.due[uri] = now + delay
+        self._next()
+
+    def forget(self, uri: str) -> None:
+        self.generation[uri] = self.generation.get(uri, 0) + 1
+        self.due.pop(uri, None)
+        if self.views.pop(uri, None) is not None and self.pool is not None:
+            self.pool.submit(_editor.run_forget, uri)
+        self._wake(uri)
+
+    def pending(self, uri: str) -> bool:
+        return uri in self.due or (self.running is not None and self.running.uri == uri)
+
+    def _next(self) -> None:
+        """Start the analysis that is due, one at a time (the worker runs
+        them in order: a text that changes meanwhile waits, and only its
+        newest version is analysed next)."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.running is not None or not self.due:
+            return
+        loop = asyncio.get_running_loop()
+        uri, when = min(self.due.items(), key=lambda item: item[1])
+        wait = when - time.monotonic()
+        if wait > 0:
+            self.timer = loop.call_later(wait, self._next)
+            return
+        del self.due[uri]
+        job = self._job(uri)
+        if job is None:
+            self._wake(uri)
+            self._next()
+            return
+        self.running = job
         try:
-            parsed = Notebook(raw)
-        except NotebookError:
+            future = loop.run_in_executor(
+                self.worker(), _editor.run_analysis, job.uri, job.version, job.text,
+                job.path, self.encoding(), job.cells)
+        except BrokenProcessPool as exc:
+            self.running = None
+            self._lost_worker(exc)
             return
-        document = Document(notebook_uri, parsed.text, _path(notebook_uri), cells=uris,
-                            notebook=parsed)
-        self.documents[notebook_uri] = document
-        for uri in uris.values():
-            self.documents[uri] = document
-        self.publish(document, {uri: [] for uri in uris.values()})
+        future.add_done_callback(lambda done: self._done(job, done))
 
-    def publish(self, document: Document, by_uri: Dict[str, List[types.Diagnostic]]) -> None:
-        for finding in document.findings:
-            uri, line = document.where(finding.line)
-            by_uri.setdefault(uri, []).append(self.diagnostic(document, finding, uri, line))
-        for uri, diagnostics in by_uri.items():
-            self.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
+    def _job(self, uri: str) -> Optional[Job]:
+        """The text of the document as it is now (``None``: not one to check)."""
+        generation = self.generation.get(uri, 0)
+        notebook = self.workspace.get_notebook_document(notebook_uri=uri)
+        if notebook is not None:
+            cells: List[Tuple[Optional[str], str]] = []
+            for cell in notebook.cells:
+                if cell.kind == types.NotebookCellKind.Code:
+                    self.cell_owner[cell.document] = uri
+                    cells.append((cell.document,
+                                  self.workspace.get_text_document(cell.document).source))
+                else:
+                    cells.append((None, ""))
+            return Job(uri, generation, notebook.version, "", _path(uri), cells)
+        doc = self.workspace.text_documents.get(unquote(uri))
+        if doc is None or (doc.language_id not in (None, "", "python")
+                           and not uri.endswith(".py")):
+            return None
+        return Job(uri, generation, doc.version, doc.source, _path(uri))
 
-    def _cell_positions(self, document: Document, uri: str) -> Positions:
-        text = document.text if uri == document.uri else \
-            self.workspace.get_text_document(uri).source
-        return Positions(self, text)
+    def _done(self, job: Job, future: "asyncio.Future[Optional[Result]]") -> None:
+        """(On the loop.)  Publish an analysis' diagnostics unless its
+        document changed meanwhile; start the next."""
+        self.running = None
+        result = None
+        try:
+            result = future.result()
+        except BrokenProcessPool as exc:
+            self._lost_worker(exc)
+        except Exception as exc:  # a bug: say it, keep serving
+            self.window_log_message(types.LogMessageParams(
+                type=types.MessageType.Error,
+                message=f"torch04: {job.uri}: {type(exc).__name__}: {exc}"))
+        if result is not None:
+            self.analyses += 1
+            if self.generation.get(job.uri) == job.generation:
+                self._store(job, result)
+            else:
+                self._trace(f"analysed {job.uri} v{job.version} in "
+                            f"{result.seconds * 1000:.0f} ms: superseded, not published")
+        self._wake(job.uri)
+        self._next()
 
-    def diagnostic(self, document: Document, finding: Finding, uri: str,
-                   line: int) -> types.Diagnostic:
-        positions = self._cell_positions(document, uri)
-        shift = line - finding.line
-        shifted = finding._replace(line=line, end_line=(finding.end_line + shift
-                                                        if finding.end_line else 0))
-        href = docs_href(finding.code, _rule_name(finding.code))
-        return types.Diagnostic(
-            range=positions.range(shifted),
-            message=finding.message,
-            severity=types.DiagnosticSeverity.Warning,
-            code=finding.code,
-            code_description=types.CodeDescription(href=href) if href else None,
-            source=SOURCE,
-            data={"line": finding.line, "col": finding.col, "code": finding.code},
-        )
+    def _store(self, job: Job, result: Result) -> None:
+        self.views[job.uri] = View(job.uri, job.version, job.text, result.items,
+                                   result.rescued, result.fixable, result.settings)
+        for uri, found in result.by_uri.items():
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                uri=uri, diagnostics=[to_diagnostic(d) for d in found],
+                version=job.version if uri == job.uri else None))
+        self._trace(f"analysed {job.uri} v{job.version} in {result.seconds * 1000:.0f} ms: "
+                    f"{len(result.items)} findings, published")
+        self._report_config(result.settings)
 
-    # -- fixing -------------------------------------------------------------
+    def _wake(self, uri: str) -> None:
+        for waiter in self.waiters.pop(uri, ()):
+            if not waiter.done():
+                waiter.set_result(None)
 
-    def fixed_text(self, document: Document, finding: Optional[Finding] = None,
-                   unsafe: bool = False) -> Optional[str]:
-        """The text after fixing one finding, or every applicable one (``None``: no change)."""
-        codes, _ = settings_for(document.path)
-        first = [True]
+    async def current(self, uri: str, wait: float = WAIT) -> Optional[View]:
+        """What is known of the document's current text, waiting for its
+        analysis when one is pending (``None``: none within ``wait`` seconds)."""
+        deadline = time.monotonic() + wait
+        while True:
+            view = self.views.get(uri)
+            if not self.pending(uri):
+                return view if view is not None and self._fresh(view) else None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            waiter = asyncio.get_running_loop().create_future()
+            self.waiters.setdefault(uri, []).append(waiter)
+            try:
+                await asyncio.wait_for(waiter, left)
+            except asyncio.TimeoutError:
+                return None
 
-        def analyse_once(text: str) -> Analysis:
-            analysis = Analysis(text, codes, document.path)
-            if finding is not None:
-                keep = [f for f in analysis.findings
-                        if first and (f.code, f.line, f.col) ==
-                        (finding.code, finding.line, finding.col)]
-                analysis.findings = keep
-                first.clear()
-            return analysis
+    def _fresh(self, view: View) -> bool:
+        doc = self.workspace.text_documents.get(unquote(view.uri))
+        if doc is None:
+            return False
+        if doc.version is not None and view.version is not None:
+            return doc.version == view.version
+        return doc.source == view.text
 
-        result = fix_text(document.text, analyse_once, unsafe or finding is not None,
-                          max_rounds=1 if finding is not None else 10)
-        return result.text if result.text != document.text else None
+    # -- messages -----------------------------------------------------------
 
-    def edit(self, document: Document, new: str) -> types.WorkspaceEdit:
-        edits = Positions(self, document.text).text_edits(document.text, new)
-        version = self.workspace.get_text_document(document.uri).version
-        return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(
-            text_document=types.OptionalVersionedTextDocumentIdentifier(
-                uri=document.uri, version=version),
-            edits=edits,
-        )])
+    def _trace(self, message: str) -> None:
+        if self.protocol.trace not in (None, types.TraceValue.Off):
+            self.log_trace(types.LogTraceParams(message=message))
 
-    def code_actions(self, params: types.CodeActionParams) -> List[types.CodeAction]:
+    def _report_config(self, settings: FileSettings) -> None:
+        """A configuration error: once as a message, and on the configuration file."""
+        if settings.error is None:
+            return
+        file = settings.error_file
+        if file is not None and self.config_errors.get(file) != settings.error:
+            self.config_errors[file] = settings.error
+            line, col, end = settings.error_at or (0, 0, 0)
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                uri=_uri(file), diagnostics=[types.Diagnostic(
+                    range=types.Range(start=types.Position(line=line, character=col),
+                                      end=types.Position(line=line, character=end)),
+                    message=settings.error, severity=types.DiagnosticSeverity.Error,
+                    source=SOURCE)]))
+        if (file, settings.error) not in self.shown:
+            self.shown.add((file, settings.error))
+            self.window_show_message(types.ShowMessageParams(
+                type=types.MessageType.Error,
+                message=f"torch04: {settings.error} (the default rules apply until it is "
+                        f"fixed)"))
+
+    # -- code actions -------------------------------------------------------
+
+    async def code_actions(self, params: types.CodeActionParams) -> List[types.CodeAction]:
         uri = params.text_document.uri
-        document = self.documents.get(uri)
-        if document is None or document.cells is not None or document.rescued is not None:
-            return []  # (notebooks, and files rescued from ``async=``: diagnostics only)
         only = params.context.only
+        if uri in self.cell_owner or self.workspace.get_notebook_document(notebook_uri=uri):
+            return []  # (notebooks: diagnostics only)
+        view = await self.current(uri)
+        if view is None:
+            return []
         actions: List[types.CodeAction] = []
-        wanted = {d.code for d in params.context.diagnostics if d.source == SOURCE}
-        _, unsafe_allowed = settings_for(document.path)
-        if not only or any(k in (types.CodeActionKind.QuickFix,) for k in only):
-            for finding in self._findings_in(document, params.range):
-                if params.context.diagnostics and finding.code not in wanted:
-                    continue
-                diagnostics = [d for d in params.context.diagnostics
-                               if d.code == finding.code and d.data and
-                               d.data.get("line") == finding.line and
-                               d.data.get("col") == finding.col]
-                fix = finding.fix
-                if fix is not None and document.analysis.blocker(finding) is None and (
-                        fix.safety == SAFE or unsafe_allowed):
-                    new = self.fixed_text(document, finding)
-                    if new is not None:
-                        unsafe = fix.safety != SAFE
-                        actions.append(types.CodeAction(
-                            title=f"Fix {finding.code}" + (" (unsafe)" if unsafe else "")
-                                  + f": {_suggestion(finding.message)}",
-                            kind=types.CodeActionKind.QuickFix,
-                            diagnostics=diagnostics or None,
-                            is_preferred=not unsafe,
-                            edit=self.edit(document, new),
-                        ))
-                actions.append(types.CodeAction(
-                    title=f"Disable {finding.code} for this line",
-                    kind=types.CodeActionKind.QuickFix,
-                    diagnostics=diagnostics or None,
-                    edit=self.edit(document, add_noqa(document.text, finding)),
-                ))
-        if not only or any(FIX_ALL_KIND.startswith(k) or k == types.CodeActionKind.SourceFixAll
-                           for k in only):
-            new = self.fixed_text(document)
-            if new is not None:
-                actions.append(types.CodeAction(
-                    title="Fix all safe TV findings", kind=FIX_ALL_KIND,
-                    edit=self.edit(document, new),
-                ))
+        if not only or _asked(types.CodeActionKind.QuickFix, only):
+            actions.extend(self._quick_fixes(view, params))
+        if only and any(k in (types.CodeActionKind.SourceFixAll, FIX_ALL_KIND) for k in only):
+            action = await self.fix_all_action(view)  # (asked for: the fixer runs)
+            if action is not None:
+                actions.append(action)
+        elif (not only or _asked(FIX_ALL_KIND, only)) and view.fixable:
+            title = _fix_all_title(view.settings)
+            actions.append(types.CodeAction(
+                title=title, kind=FIX_ALL_KIND,
+                data={"uri": uri, "version": view.version, "action": "fixAll"},
+                command=None if self.resolves else types.Command(
+                    title=title, command=FIX_ALL_COMMAND, arguments=[uri])))
+        if not self.resolves:  # the client cannot ask for the edits later
+            for index, action in enumerate(actions):
+                if action.edit is None and action.command is None:
+                    actions[index] = await self.resolve(action)
         return actions
 
-    def _findings_in(self, document: Document, range_: types.Range) -> Iterable[Finding]:
-        first, last = range_.start.line + 1, range_.end.line + 1
-        seen = set()
-        for finding in document.findings:
-            end = finding.end_line or finding.line
-            key = (finding.code, finding.line, finding.col)
-            if finding.line <= last and end >= first and key not in seen:
-                seen.add(key)
-                yield finding
+    def _quick_fixes(self, view: View, params: types.CodeActionParams) -> List[types.CodeAction]:
+        """Each finding's fix and ``# noqa`` in the range, from what the last
+        analysis said: no edit is made here (see :meth:`resolve`)."""
+        asked = params.context.diagnostics
+        wanted = {d.code for d in asked if d.source == SOURCE}
+        actions = []
+        for item in view.in_lines(params.range.start.line + 1, params.range.end.line + 1):
+            if asked and item.code not in wanted:
+                continue
+            matched = [d for d in asked if d.code == item.code and isinstance(d.data, dict)
+                       and d.data.get("line") == item.line
+                       and d.data.get("col") == item.col] or None
+            data = {"uri": view.uri, "version": view.version, "code": item.code,
+                    "line": item.line, "col": item.col}
+            if item.offer is not None:
+                unsafe = item.offer != SAFE
+                actions.append(types.CodeAction(
+                    title=f"Fix {item.code}" + (" (unsafe)" if unsafe else "")
+                          + f": {_suggestion(item.message)}",
+                    kind=types.CodeActionKind.QuickFix, diagnostics=matched,
+                    is_preferred=not unsafe, data=dict(data, action="fix")))
+            if not view.rescued:
+                actions.append(types.CodeAction(
+                    title=f"Disable {item.code} for this line",
+                    kind=types.CodeActionKind.QuickFix, diagnostics=matched,
+                    data=dict(data, action="noqa")))
+        return actions
+
+    async def fix_all_action(self, view: View) -> Optional[types.CodeAction]:
+        """The "Fix all" action with its edit (the fixer runs)."""
+        action = await self.resolve(types.CodeAction(
+            title=_fix_all_title(view.settings), kind=FIX_ALL_KIND,
+            data={"uri": view.uri, "version": view.version, "action": "fixAll"}))
+        return action if action.edit is not None else None
+
+    async def resolve(self, action: types.CodeAction) -> types.CodeAction:
+        """The action with its edit, made now by the worker from the text's
+        last analysis: a quick fix's from its finding's edits, the fix-all's
+        by the fixer."""
+        data = action.data if isinstance(action.data, dict) else {}
+        uri, version, what = data.get("uri"), data.get("version"), data.get("action")
+        view = await self.current(uri) if isinstance(uri, str) else None
+        if view is None or view.version != version:
+            return action  # the text changed since: the client asks again
+        try:
+            edits, why = await self.in_worker(
+                _editor.run_edit, uri, version, what, data.get("code", ""),
+                data.get("line", 0), data.get("col", 0), self.encoding())
+        except BrokenProcessPool as exc:
+            self._lost_worker(exc)
+            return action
+        if edits is None:
+            if what == "fix":
+                self.window_show_message(types.ShowMessageParams(
+                    type=types.MessageType.Warning,
+                    message=f"torch04: {data.get('code')} fix not applied: {why}"))
+            return action
+        if not self._fresh(view):
+            return action
+        action.edit = types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(
+            text_document=types.OptionalVersionedTextDocumentIdentifier(
+                uri=uri, version=version),
+            edits=[types.TextEdit(range=types.Range(
+                start=types.Position(line=l0, character=c0),
+                end=types.Position(line=l1, character=c1)), new_text=text)
+                for l0, c0, l1, c1, text in edits])])
+        return action
+
+
+def to_diagnostic(diag: Diag) -> types.Diagnostic:
+    l0, c0, l1, c1 = diag.range
+    rng = types.Range(start=types.Position(line=l0, character=c0),
+                      end=types.Position(line=l1, character=c1))
+    if diag.code is None:
+        return types.Diagnostic(range=rng, message=diag.message, source=SOURCE,
+                                severity=types.DiagnosticSeverity.Error)
+    return types.Diagnostic(
+        range=rng, message=diag.message, severity=types.DiagnosticSeverity.Warning,
+        code=diag.code, code_description=types.CodeDescription(href=rule_url(diag.code)),
+        source=SOURCE, data={"line": diag.line, "col": diag.col, "code": diag.code})
+
+
+def _asked(kind: str, only: Sequence[str]) -> bool:
+    """Whether ``only`` asks for actions of ``kind`` (a kind or one of its parents)."""
+    return any(kind == k or kind.startswith(k + ".") for k in only)
+
+
+def _fix_all_title(settings: FileSettings) -> str:
+    return "Fix all TV findings (unsafe fixes too)" if settings.unsafe_fixes else FIX_ALL_TITLE
 
 
 def _suggestion(message: str) -> str:
@@ -391,80 +484,115 @@ def _suggestion(message: str) -> str:
     return message.rsplit("; ", 1)[-1]
 
 
-def add_noqa(text: str, finding: Finding) -> str:
-    """``text`` with a ``# noqa`` for the finding, where flake8 honours it (as
-    ``torch04 check --add-noqa`` adds it)."""
-    from ._addnoqa import add_noqa as add
-
-    return add(text, [finding])[0]
-
-
 def build_server() -> Torch04Server:
     server = Torch04Server()
 
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: Torch04Server, params: types.InitializeParams) -> None:
+        if params.trace is not None:
+            ls.protocol.trace = params.trace
+        action = params.capabilities.text_document and \
+            params.capabilities.text_document.code_action
+        support = action.resolve_support if action is not None else None
+        ls.resolves = bool(support and "edit" in support.properties and action.data_support)
+        ls.worker().submit(_editor.warm)  # (the worker starts while the client does)
+
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: Torch04Server, params: types.InitializedParams) -> None:
+        workspace = ls.client_capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace is not None else None
+        if watched is not None and watched.dynamic_registration:
+            ls.client_register_capability(types.RegistrationParams(registrations=[
+                types.Registration(
+                    id="torch04-watched-files",
+                    method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                    register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                        watchers=[types.FileSystemWatcher(glob_pattern=f"**/{name}")
+                                  for name in CONFIG_FILES + ("*.py",)]))]))
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: Torch04Server, *args) -> None:
+        if ls.pool is not None:
+            ls.pool.shutdown(wait=False, cancel_futures=True)
+
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: Torch04Server, params: types.DidOpenTextDocumentParams) -> None:
-        ls.check_text_document(params.text_document.uri)
+        uri = params.text_document.uri
+        if uri in ls.cell_owner:
+            ls.schedule(ls.cell_owner[uri])
+        else:
+            ls.schedule(uri, 0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: Torch04Server, params: types.DidChangeTextDocumentParams) -> None:
-        ls.check_text_document(params.text_document.uri)
+        uri = params.text_document.uri
+        ls.schedule(ls.cell_owner.get(uri, uri))
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: Torch04Server, params: types.DidSaveTextDocumentParams) -> None:
-        ls.check_text_document(params.text_document.uri)
+        uri = params.text_document.uri
+        ls.files_changed([_path(uri)], saved=uri)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def watched_files(ls: Torch04Server, params: types.DidChangeWatchedFilesParams) -> None:
+        ls.files_changed([_path(change.uri) for change in params.changes])
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: Torch04Server, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         if uri not in ls.cell_owner:
-            ls.documents.pop(uri, None)
+            ls.forget(uri)
             ls.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
     def notebook_open(ls: Torch04Server, params: types.DidOpenNotebookDocumentParams) -> None:
-        ls.check_notebook(params.notebook_document.uri)
+        for cell in params.notebook_document.cells:
+            ls.cell_owner[cell.document] = params.notebook_document.uri
+        ls.schedule(params.notebook_document.uri, 0)
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
     def notebook_change(ls: Torch04Server,
                         params: types.DidChangeNotebookDocumentParams) -> None:
-        ls.check_notebook(params.notebook_document.uri)
+        ls.schedule(params.notebook_document.uri)
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
     def notebook_save(ls: Torch04Server, params: types.DidSaveNotebookDocumentParams) -> None:
-        ls.check_notebook(params.notebook_document.uri)
+        ls.files_changed([_path(params.notebook_document.uri)])
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
     def notebook_close(ls: Torch04Server, params: types.DidCloseNotebookDocumentParams) -> None:
+        ls.forget(params.notebook_document.uri)
         for cell in params.cell_text_documents:
             ls.cell_owner.pop(cell.uri, None)
-            ls.documents.pop(cell.uri, None)
             ls.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=cell.uri, diagnostics=[]))
-        ls.documents.pop(params.notebook_document.uri, None)
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
         types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix,
-                                                   FIX_ALL_KIND]),
+                                                   FIX_ALL_KIND],
+                                resolve_provider=True),
     )
-    def code_action(ls: Torch04Server, params: types.CodeActionParams):
-        return ls.code_actions(params)
+    async def code_action(ls: Torch04Server, params: types.CodeActionParams):
+        return await ls.code_actions(params)
+
+    @server.feature(types.CODE_ACTION_RESOLVE)
+    async def code_action_resolve(ls: Torch04Server, action: types.CodeAction):
+        return await ls.resolve(action)
 
     @server.command(FIX_ALL_COMMAND)
-    def fix_all(ls: Torch04Server, *args: Any):
+    async def fix_all_command(ls: Torch04Server, *args: Any):
         uri = args[0] if args else None
         if isinstance(uri, list):  # (pygls passes the arguments as one list)
             uri = uri[0] if uri else None
-        document = ls.documents.get(uri) if isinstance(uri, str) else None
-        if document is None or document.cells is not None or document.rescued is not None:
+        view = await ls.current(uri) if isinstance(uri, str) else None
+        if view is None:
             return None
-        new = ls.fixed_text(document)
-        if new is None:
-            return None
-        ls.workspace_apply_edit(types.ApplyWorkspaceEditParams(
-            edit=ls.edit(document, new), label="Fix all safe TV findings"))
+        action = await ls.fix_all_action(view)
+        if action is not None:
+            ls.workspace_apply_edit(types.ApplyWorkspaceEditParams(
+                edit=action.edit, label=action.title))
         return None
 
     return server
