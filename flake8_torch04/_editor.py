@@ -129,6 +129,9 @@ class Snapshot:
         #: whether "Fix all" would apply a fix
         self.fixable = False
         self.seconds = 0.0  # how long the analysis took
+        #: what every quick fix on this text checks against, made at the first
+        #: (the names pyflakes finds undefined; the ``Variable`` names in use)
+        self.before: Optional[tuple] = None
 
     def finding(self, code: str, line: int, col: int) -> Optional[Finding]:
         for finding in self.findings:
@@ -285,8 +288,8 @@ def fix_one(snapshot: Snapshot, finding: Finding) -> Tuple[Optional[str], str]:
     analysed again.  ``(None, why)`` when the fix cannot be applied."""
     from ._check import _taken_by
     from ._fix import (
-        BadEdit, _checked, _Round, dominant_newline, remove_variable_imports, undefined_names,
-        variable_names_in_use,
+        BadEdit, _checked, _Round, dominant_newline, edit_spans, overlaps,
+        remove_variable_imports, undefined_names, variable_names_in_use,
     )
 
     analysis = snapshot.analysis
@@ -296,9 +299,18 @@ def fix_one(snapshot: Snapshot, finding: Finding) -> Tuple[Optional[str], str]:
     if blocker is not None:
         return None, blocker
     text, tree = snapshot.text, analysis.tree
+    try:
+        spans = sorted(edit_spans(text, finding.fix.edits))
+    except BadEdit as exc:
+        return None, f"the fix does not fit the text: {exc}"
+    if any(overlaps(a, b) for a, b in zip(spans, spans[1:])):
+        return None, "the fix's own edits overlap"
     newline = dominant_newline(text)
     with collector_off():
-        round_ = _Round(text, tree, newline, undefined_names(tree), None, None)
+        if snapshot.before is None:
+            snapshot.before = undefined_names(tree), variable_names_in_use(text, tree)
+        undefined, variables = snapshot.before
+        round_ = _Round(text, tree, newline, undefined, None, None)
         try:
             built = round_.build([finding])
         except BadEdit as exc:
@@ -309,7 +321,6 @@ def fix_one(snapshot: Snapshot, finding: Finding) -> Tuple[Optional[str], str]:
             return None, ("the fix would make invalid code: " if built.tree is None
                           else "the fix is unsafe here: ") + built.error
         new = built.text
-        variables = variable_names_in_use(text, tree)
         if variables:
             try:
                 new = _checked(remove_variable_imports(
