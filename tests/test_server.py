@@ -426,6 +426,27 @@ def test_a_configuration_error_is_shown_once_and_on_the_configuration_file(tmp_p
     assert {d.code for d in after} == {"TV001"}
 
 
+def test_a_module_created_later_is_seen_once_the_server_is_told(tmp_path):
+    train = "import torch\nfrom model import *\n\nx = Variable(torch.ones(1))\n"
+
+    async def session():
+        s = Session()
+        await s.start(tmp_path)
+        uri, before = await s.open(tmp_path / "train.py", train)
+        # model.py appears: the project's files are read again when the client says so
+        (tmp_path / "model.py").write_text("from torch.autograd import Variable\n")
+        s.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=(tmp_path / "model.py").as_uri(),
+                                     type=types.FileChangeType.Created)]))
+        after = await s.wait(uri)
+        await s.close()
+        return before, after
+
+    before, after = run(session())
+    assert list(before) == []  # `Variable` is unknown while model.py does not exist
+    assert [(d.code, d.range.start.line) for d in after] == [("TV001", 3)]
+
+
 # ---------------------------------------------------------------------------
 # changes: analysed off the message loop, stale results never published
 
