@@ -61,10 +61,15 @@ FIX_ALL_COMMAND = "torch04.fixAll"
 FIX_ALL_TITLE = "Fix all safe TV findings"
 #: seconds of quiet after a change before the text is checked
 DEBOUNCE = 0.05
+#: a text whose analysis takes longer is never checked at the first keystroke
+#: (the analysis of a burst's first version would delay that of its last)
+QUICK = 0.1
 #: seconds after a save before the other open files are checked again
 RECHECK = 0.25
 #: seconds a code action request waits for the analysis of the current text
 WAIT = 2.0
+#: seconds without an analysis after which the worker collects its garbage
+IDLE = 1.0
 #: configuration files (a change re-reads the configuration)
 CONFIG_FILES = ("pyproject.toml", "setup.cfg", "tox.ini", ".flake8")
 
@@ -132,8 +137,10 @@ class Torch04Server(LanguageServer):
         self.generation: Dict[str, int] = {}
         self.due: Dict[str, float] = {}  # documents to analyse -> from when (monotonic)
         self.changed: Dict[str, float] = {}  # when a document last changed
+        self.seconds: Dict[str, float] = {}  # how long its last analysis took
         self.running: Optional[Job] = None  # the analysis under way
         self.timer: Optional[asyncio.TimerHandle] = None
+        self.idle: Optional[asyncio.TimerHandle] = None  # the garbage collection's
         self.waiters: Dict[str, List[asyncio.Future]] = {}
         self.config_errors: Dict[str, str] = {}  # configuration file -> error published
         self.shown: Set[Tuple[Optional[str], str]] = set()  # errors told by showMessage
@@ -194,11 +201,13 @@ class Torch04Server(LanguageServer):
         """Check the document ``uri`` once it has not changed for ``delay``
         seconds: a change moves the time on, and the result of an analysis
         already running for an older version is dropped.  A change after
-        :data:`DEBOUNCE` seconds of quiet is checked at once (typing checks
-        the first keystroke and then the last of a burst)."""
+        :data:`DEBOUNCE` seconds of quiet is checked at once when the text's
+        analysis is quick (typing checks the first keystroke and then the
+        last of a burst)."""
         self.generation[uri] = self.generation.get(uri, 0) + 1
         now = time.monotonic()
-        if delay == DEBOUNCE and now - self.changed.get(uri, 0.0) > DEBOUNCE:
+        if delay == DEBOUNCE and now - self.changed.get(uri, 0.0) > DEBOUNCE \
+                and self.seconds.get(uri, 0.0) < QUICK:
             delay = 0
         self.changed[uri] = now
         self.due[uri] = now + delay
@@ -221,9 +230,14 @@ class Torch04Server(LanguageServer):
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+        if self.idle is not None:
+            self.idle.cancel()
+            self.idle = None
+        loop = asyncio.get_running_loop()
+        if self.running is None and not self.due and self.pool is not None:
+            self.idle = loop.call_later(IDLE, self._collect)
         if self.running is not None or not self.due:
             return
-        loop = asyncio.get_running_loop()
         uri, when = min(self.due.items(), key=lambda item: item[1])
         wait = when - time.monotonic()
         if wait > 0:
@@ -245,6 +259,12 @@ class Torch04Server(LanguageServer):
             self._lost_worker(exc)
             return
         future.add_done_callback(lambda done: self._done(job, done))
+
+    def _collect(self) -> None:
+        """(When no analysis ran for :data:`IDLE` seconds.)"""
+        self.idle = None
+        if self.pool is not None and self.running is None and not self.due:
+            self.pool.submit(_editor.run_collect)
 
     def _job(self, uri: str) -> Optional[Job]:
         """The text of the document as it is now (``None``: not one to check)."""
@@ -281,6 +301,7 @@ class Torch04Server(LanguageServer):
                 message=f"torch04: {job.uri}: {type(exc).__name__}: {exc}"))
         if result is not None:
             self.analyses += 1
+            self.seconds[job.uri] = result.seconds
             if self.generation.get(job.uri) == job.generation:
                 self._store(job, result)
             else:

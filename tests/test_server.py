@@ -452,7 +452,7 @@ def test_a_module_created_later_is_seen_once_the_server_is_told(tmp_path):
 
 
 def test_a_superseded_version_is_never_published(tmp_path):
-    big = EXAMPLE.read_text(encoding="utf-8") * 40  # an analysis of a few hundred ms
+    big = EXAMPLE.read_text(encoding="utf-8") * 60  # an analysis of a few hundred ms
 
     async def wait_version(s, uri, version):
         for _ in range(400):
@@ -467,9 +467,9 @@ def test_a_superseded_version_is_never_published(tmp_path):
         uri, _ = await s.open(tmp_path / "big.py", big)
         s.publications.clear()
         s.traces.clear()
-        # v2 is analysed at once (the text was quiet); v3-v12 come meanwhile
+        # v2's analysis starts after the debounce; v3-v12 come while it runs
         await s.change(uri, 2, big + "y = 1\n")
-        await asyncio.sleep(0.03)
+        await asyncio.sleep(0.12)
         for version in range(3, 13):
             await s.change(uri, version, SOURCE if version == 12 else big + f"y = {version}\n")
             await asyncio.sleep(0.015)
