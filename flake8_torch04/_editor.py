@@ -1,19 +1,21 @@
 """What ``torch04 server`` knows of one version of a text, and the edits it offers.
 
-The server (``server.py``) speaks the protocol; this module does the work, in
-its worker thread, with no protocol state:
+The server (``server.py``) speaks the protocol; this module does the work in
+the server's worker process (it imports no protocol library):
 
 - :func:`load_settings`: the one function that reads the configuration for a
   file (the codes, ``unsafe-fixes``, and a configuration error, if any);
 - :func:`analyse`: a :class:`Snapshot` of one version of a text: its findings
   (each carrying its fix's edits), or its syntax error, kept until the next
   version so that code actions are answered from it without checking again;
-- :func:`diagnostics`: the snapshot's findings as LSP diagnostics;
 - :func:`fix_one`, :func:`noqa_text`, :func:`fix_all`: the text after one
   quick fix (the finding's own edits, the imports they need and the
   ``Variable`` import they leave unused, checked as the fixer checks a round
   of fixes), after a ``# noqa``, and after ``torch04 check --fix``;
-- :func:`text_edits`: the line edits that turn one text into another.
+- :func:`text_edits`: the line edits that turn one text into another;
+- ``run_*``: what the server asks the worker (:func:`run_analysis` keeps the
+  snapshot and returns the diagnostics as plain tuples, :func:`run_edit`
+  makes a code action's edits from the kept snapshot).
 """
 from __future__ import annotations
 
@@ -138,10 +140,6 @@ class Snapshot:
             if (finding.code, finding.line, finding.col) == (code, line, col):
                 return finding
         return None
-
-    def in_lines(self, first: int, last: int) -> List[Finding]:
-        """Findings whose range meets lines ``first``..``last`` (1-based)."""
-        return [f for f in self.findings if f.line <= last and (f.end_line or f.line) >= first]
 
     def offers(self, finding: Finding) -> bool:
         """Whether a quick fix is offered for the finding (unsafe ones too,

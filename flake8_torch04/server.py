@@ -20,18 +20,21 @@ this module).  It
 - runs the command ``torch04.fixAll`` (arguments: a document URI), which asks
   the client to apply the same edit (``workspace/applyEdit``).
 
-How it stays quick: the text is checked in a worker thread, never on the
-message loop, :data:`DEBOUNCE` seconds after the last change (a change
-cancels the wait for the previous version, and the diagnostics of a version
-that changed meanwhile are never published).  Each document's last analysis
-(a :class:`~flake8_torch04._editor.Snapshot`: findings with their fixes'
-edits) is kept, and code actions are listed from it without checking again;
-with a client that resolves code actions (LSP 3.16 ``codeAction/resolve``),
-an action's edit is made only when it is picked, and "Fix all" runs the fixer
-only when ``source.fixAll`` is asked for or the action is picked.  The
-configuration of each file is read once and kept until a configuration file
-changes (``didSave``, ``workspace/didChangeWatchedFiles``); what is known of
-the project's files is forgotten when a Python file is saved or changes.
+How it stays quick: the text is checked in a worker process (see
+``_editor``), so that the messages are read and answered while it works (a
+thread would hold the interpreter's lock through a parse), one analysis at a
+time: at once after a pause in typing, else :data:`DEBOUNCE` seconds after
+the last change; the diagnostics of a version that changed meanwhile are
+never published.  The worker keeps each document's last analysis (a
+:class:`~flake8_torch04._editor.Snapshot`: findings with their fixes'
+edits), the server what code actions are listed from (a :class:`View`):
+they are listed without checking again, and with a client that resolves
+code actions (LSP 3.16 ``codeAction/resolve``) an action's edit is made by
+the worker only when it is picked; "Fix all" runs the fixer only when
+``source.fixAll`` is asked for or the action is picked.  The configuration of
+each file is read once and kept until a configuration file changes
+(``didSave``, ``workspace/didChangeWatchedFiles``); where the project's files
+are is forgotten when a Python file is saved or changes.
 
 With ``trace`` set (``initialize`` or ``$/setTrace``), each analysis is told
 in a ``$/logTrace`` notification (``analysed URI vN in T ms``, or
