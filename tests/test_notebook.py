@@ -2,12 +2,12 @@
 import json
 
 import pytest
-
-from flake8_torch04._core import SAFE, Finding, Fix
-from flake8_torch04._fix import Analysis
-from flake8_torch04._notebook import Notebook, NotebookError
-from flake8_torch04._source import Edit
 from cli_runner import in_process
+
+from flake8_torch04.analysis.findings import SAFE, Finding, Fix
+from flake8_torch04.fix.analysis import Analysis
+from flake8_torch04.source.notebook import Notebook, NotebookError
+from flake8_torch04.source.text import Edit
 
 
 def code_cell(source, outputs=(), count=None):

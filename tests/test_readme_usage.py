@@ -197,7 +197,8 @@ def test_step_by_step_migration_runs_as_written(tmp_path):
 
 
 def test_every_option_and_format_is_documented():
-    from flake8_torch04 import _output, cli
+    from flake8_torch04 import cli
+    from flake8_torch04.cli import output as cli_output
 
     text = section("Command line")
     check = next(action for action in cli.build_parser()._subparsers._group_actions
@@ -207,7 +208,7 @@ def test_every_option_and_format_is_documented():
             if flag in ("-h", "--help"):
                 continue
             assert f"`{flag}" in text or f" {flag}`" in text or f"`{flag}`" in text, flag
-    for fmt in _output.FORMATS:
+    for fmt in cli_output.FORMATS:
         assert f"| `{fmt}` |" in text, fmt
 
 

@@ -495,7 +495,7 @@ def test_a_superseded_version_is_never_published(tmp_path):
 def test_line_changes_turn_one_text_into_the_other():
     import random
 
-    from flake8_torch04._editor import line_changes
+    from flake8_torch04.server.worker import line_changes
 
     rng = random.Random(4)
     for _ in range(300):
@@ -518,7 +518,7 @@ def test_line_changes_turn_one_text_into_the_other():
 def test_rule_urls_come_from_the_package_metadata(monkeypatch):
     from importlib import metadata
 
-    from flake8_torch04 import _docs
+    from flake8_torch04 import ruledocs
 
     class Meta:
         def get_all(self, name):
@@ -530,16 +530,16 @@ def test_rule_urls_come_from_the_package_metadata(monkeypatch):
 
     monkeypatch.delenv("TORCH04_DOCS_URL", raising=False)
     monkeypatch.setattr(metadata, "metadata", lambda name: Meta())
-    _docs.project_home.cache_clear()
+    ruledocs.project_home.cache_clear()
     try:
-        assert (_docs.rule_url("TV003")
+        assert (ruledocs.rule_url("TV003")
                 == "https://example.org/torch04/blob/main/docs/rules/TV003.md")
     finally:
-        _docs.project_home.cache_clear()
+        ruledocs.project_home.cache_clear()
     monkeypatch.setenv("TORCH04_DOCS_URL", "https://docs.example.org/rules/")
-    assert _docs.rule_url("TV003") == "https://docs.example.org/rules/TV003.md"
+    assert ruledocs.rule_url("TV003") == "https://docs.example.org/rules/TV003.md"
     monkeypatch.setenv("TORCH04_DOCS_URL", "https://docs.example.org/{code}.html")
-    assert _docs.rule_url("TV003") == "https://docs.example.org/TV003.html"
+    assert ruledocs.rule_url("TV003") == "https://docs.example.org/TV003.html"
 
 
 def test_rule_links_after_a_non_editable_install(tmp_path):

@@ -8,7 +8,8 @@ import ast
 
 import pytest
 
-from flake8_torch04._fix import Analysis, fix_text
+from flake8_torch04.fix.analysis import Analysis
+from flake8_torch04.fix.fixer import fix_text
 
 HEADER = (
     "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"

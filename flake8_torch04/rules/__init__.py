@@ -1,13 +1,13 @@
 """The rule table: what the walker must know of a rule before it loads it.
 
 Each rule lives in a module of its own, which defines one function decorated
-with ``_core.rule(code)``; its docstring is the rule's documentation, with
+with ``registry.rule(code)``; its docstring is the rule's documentation, with
 the sections ``## What it does``, ``## Why is this bad?``, ``## Example``,
 ``Use instead:`` and ``## Fix safety``.
 
 ``TABLE`` gives, for each code, that module, the node types the rule
 visits, its markers and, optionally, what a file must hold for the rule to
-find anything in it at all (see ``_core.Gate``).  The markers are searched in a
+find anything in it at all (see ``registry.Gate``).  The markers are searched in a
 file's text before any rule module is imported, and only the modules of the
 rules whose markers match are loaded: an editor that runs flake8 on a file
 that no marker matches never pays for loading the rules.

@@ -4,10 +4,13 @@ from __future__ import annotations
 import ast
 from typing import Dict, Iterator, List, Optional
 
-from .._core import SAFE, Context, Fix, Report, rule
-from .._flow import lines_matching, walk_hits
-from .._resolve import key
-from .._source import has_comment
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.lines import lines_matching
+from ..analysis.nodes import walk_hits
+from ..analysis.registry import rule
+from ..analysis.resolve import key
+from ..source.text import has_comment
 
 _DATA_LOADERS = ("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")
 _MEMO = "TV110.assignments"
@@ -118,7 +121,7 @@ def _assignments(ctx: Context, k: str) -> List[Optional[ast.AST]]:
     """What the name or attribute chain ``k`` is bound to anywhere in the file
     (in no particular order): the value of a plain assignment, ``None`` for
     any other binding.  Found in the parts of the file whose lines spell its
-    last word (see :func:`~flake8_torch04._flow.walk_hits`), once per word."""
+    last word (see :func:`~flake8_torch04.analysis.nodes.walk_hits`), once per word."""
     cache = ctx.memo.setdefault(_MEMO, {})
     word = k.rsplit(".", 1)[-1]
     found = cache.get(word)  # type: ignore[union-attr]

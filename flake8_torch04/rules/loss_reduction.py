@@ -4,8 +4,10 @@ from __future__ import annotations
 import ast
 from typing import Iterator, Optional
 
-from .._calls import keyword, remove_argument
-from .._core import SAFE, Context, Fix, Report, rule
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.registry import rule
+from .shared.calls import keyword, remove_argument
 
 _LEGACY = ("size_average", "reduce")
 _FUNCTIONAL = "torch.nn.functional."

@@ -4,8 +4,10 @@ from __future__ import annotations
 import ast
 from typing import Iterator, Optional
 
-from .._core import Context, Report, rule
-from .._source import shorten
+from ..analysis.context import Context
+from ..analysis.findings import Report
+from ..analysis.registry import rule
+from ..source.text import shorten
 
 #: removed modules: name -> (what torch 2.13 does, what to use instead)
 MODULES = {

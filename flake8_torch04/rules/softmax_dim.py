@@ -4,9 +4,13 @@ from __future__ import annotations
 import ast
 from typing import Iterator, List, Optional
 
-from .._calls import append_arguments, argument, plain_arguments
-from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
-from .._flow import Flow, every_node, key
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, UNSAFE, Fix, Report
+from ..analysis.flow import Flow
+from ..analysis.nodes import every_node
+from ..analysis.registry import rule
+from ..analysis.resolve import key
+from .shared.calls import append_arguments, argument, plain_arguments
 
 _FUNCTIONS = {
     "torch.nn.functional.softmax": "softmax",

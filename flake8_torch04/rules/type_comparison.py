@@ -5,11 +5,15 @@ import ast
 from collections import Counter
 from typing import Iterator, List, Optional, Tuple
 
-from .._core import UNSAFE, Context, Fix, Report, rule
-from .._record import record
-from .._flow import Flow, body_nodes
-from .._resolve import LEGACY_TENSOR_TYPES, VARIABLE, Scope
-from .._source import Edit, has_comment, needs_parens, one_line, shorten
+from ..analysis.canonical import LEGACY_TENSOR_TYPES, VARIABLE
+from ..analysis.context import Context
+from ..analysis.findings import UNSAFE, Fix, Report
+from ..analysis.flow import Flow
+from ..analysis.nodes import body_nodes
+from ..analysis.registry import rule
+from ..analysis.resolve import Scope
+from ..source.record import record
+from ..source.text import Edit, has_comment, needs_parens, one_line, shorten
 
 #: what ``type(t).__name__`` was for the legacy classes under PyTorch 0.3
 LEGACY_NAMES = frozenset(q.rsplit(".", 1)[1] for q in LEGACY_TENSOR_TYPES) | {"Variable"}
