@@ -172,6 +172,15 @@ def _find(filename: str, module: Optional[str], level: int = 0,
     return found
 
 
+def forget_files() -> None:
+    """Forget which paths were files or directories and where modules were
+    found: a long-lived process (the language server) calls it when files may
+    have been created or deleted.  The caches of texts and summaries stay:
+    they are checked against each file's size and modification time."""
+    for cache in (_ISFILE, _ISDIR, _ROOTS, _FOUND, _FOUND_IN):
+        cache.clear()
+
+
 def submodule_path(path: str, name: str) -> Optional[str]:
     """The file of submodule ``name`` of the package whose ``__init__.py`` is ``path``."""
     if os.path.basename(path) != "__init__.py":
