@@ -33,12 +33,12 @@ It measures, on the same files:
    torch.FloatTensor)`` in one function, a 20,001-term ``or`` chain of type
    tests, one 1 MB line with 80,000 findings.
 8. project resolution (names from the project's own modules, issue 16):
-   ``torch04 check`` over the corpus with it on vs off (``_project.applies``
+   ``torch04 check`` over the corpus with it on vs off (``analysis.project.modules.applies``
    made to answer ``False``: no option for users), alternated pairs, median
    CPU time against the budget 1.10, peak memory, whether astroid was imported;
    the same for ``flake8 --select TV -j1`` (``--project-only`` runs this alone;
    ``--summaries`` also compares its module summaries with astroid's, see
-   ``flake8_torch04/_project.py``).
+   ``flake8_torch04/analysis/project/``).
 9. scaling (issue 31): a generated legacy module of the usual shape with dense
    findings (one import block, then many small training and evaluation
    functions with ``Variable(...)``, ``p.data.add_(-lr, g)``, ``loss.data[0]``,
@@ -221,7 +221,7 @@ def corpus_file(files: Sequence[Path], lines: int, directory: Path):
     """About ``lines`` lines of real torch code: whole corpus files that import
     torch, joined, largest first."""
     checkout()
-    from flake8_torch04._core import _imports_torch
+    from flake8_torch04.analysis.markers import text_imports_torch
 
     chosen, total = [], 0
     for path in sorted(files, key=lambda p: -p.stat().st_size):
@@ -231,7 +231,7 @@ def corpus_file(files: Sequence[Path], lines: int, directory: Path):
             continue
         if re.search(r"(?im)^#\s*flake8[:=]\s*noqa", text):  # flake8 would skip it all
             continue
-        if not _imports_torch(text):
+        if not text_imports_torch(text):
             continue
         chosen.append(text if text.endswith("\n") else text + "\n")
         total += n
@@ -251,7 +251,7 @@ def corpus_file(files: Sequence[Path], lines: int, directory: Path):
 def plugin_cost(path: Path, repeat: int = 5) -> Tuple[float, int]:
     """Median seconds of the plugin's ``check`` on an already parsed file."""
     checkout()
-    from flake8_torch04._core import check
+    from flake8_torch04.analysis.run import check
 
     source = path.read_text(encoding="utf-8")
     tree, lines = ast.parse(source), source.splitlines(keepends=True)
@@ -274,8 +274,9 @@ def breakdown(files: Sequence[Path], repeat: int = 3) -> Tuple[float, float, flo
 
     checkout()
     from flake8_torch04 import cli
-    from flake8_torch04._core import RULES, all_rules, check
-    from flake8_torch04._source import lines_of
+    from flake8_torch04.analysis.registry import RULES, all_rules
+    from flake8_torch04.analysis.run import check
+    from flake8_torch04.source.text import lines_of
 
     rules = all_rules()
     quiet = {c: r._replace(check=lambda ctx, node: ()) for c, r in rules.items()}
@@ -319,8 +320,9 @@ def breakdown(files: Sequence[Path], repeat: int = 3) -> Tuple[float, float, flo
 CHECK_ONE = """
 import ast, sys
 sys.path.insert(0, sys.argv[1])
-from flake8_torch04._core import all_rules, check
-from flake8_torch04._source import lines_of
+from flake8_torch04.analysis.registry import all_rules
+from flake8_torch04.analysis.run import check
+from flake8_torch04.source.text import lines_of
 all_rules()
 source = open(sys.argv[2], encoding="utf-8").read()
 tree, lines = ast.parse(source), lines_of(source)
@@ -340,9 +342,9 @@ def fixer_cost(path: Path) -> Tuple[float, int, int]:
     """CPU seconds of ``torch04 check --fix --unsafe-fixes`` on one file (read, check,
     fix, re-check; nothing written), its lines, and the fixes applied."""
     checkout()
-    from flake8_torch04._check import Options, check_document
-    from flake8_torch04._core import all_rules
-    from flake8_torch04._files import Document
+    from flake8_torch04.analysis.registry import all_rules
+    from flake8_torch04.pipeline import Options, check_document
+    from flake8_torch04.source.document import Document
 
     codes = tuple(all_rules())
     data = path.read_bytes()
@@ -383,9 +385,9 @@ def hang_files(directory: Path) -> List[Tuple[str, Path]]:
 def check_cost(path: Path) -> Tuple[float, int]:
     """CPU seconds of ``torch04 check`` (no fix) on one file, and its findings."""
     checkout()
-    from flake8_torch04._check import Options, check_document
-    from flake8_torch04._core import all_rules
-    from flake8_torch04._files import Document
+    from flake8_torch04.analysis.registry import all_rules
+    from flake8_torch04.pipeline import Options, check_document
+    from flake8_torch04.source.document import Document
 
     codes = tuple(all_rules())
     data = path.read_bytes()
@@ -480,7 +482,6 @@ elif step == "flake8":
     from flake8.main.cli import main
 elif step == "plugin":
     from flake8_torch04.plugin import Plugin
-    from flake8_torch04.cli import GC_THRESHOLD
 start = time.process_time()
 if step == "parse":
     with open(path, "rb") as handle:
@@ -564,9 +565,9 @@ if os.environ.get("TORCH04_BENCH_PROBE"):
     # flushed, unless an ``atexit`` function is there; only the probe run has one)
     import atexit
     atexit.register(lambda: print("astroid" in sys.modules, file=sys.stderr))
-from flake8_torch04 import _project
+from flake8_torch04.analysis.project import modules as project_modules
 if mode == "off":
-    _project.applies = lambda filename: False
+    project_modules.applies = lambda filename: False
 if tool == "torch04":
     from flake8_torch04.cli import main
     sys.argv = ["torch04", "check", "--quiet", "-j1", *sys.argv[1:]]
@@ -599,23 +600,23 @@ def project_section(python: str, names: Sequence[str], pairs: int) -> None:
 def summaries_section(files: Sequence[Path]) -> None:
     """The standard library's module summaries against astroid's, file by file."""
     checkout()
-    from flake8_torch04 import _project
+    from flake8_torch04.analysis.project import astroid_all, summary as project_summary
 
     compared = differences = computed = inferred = checked = wrong = 0
     for path in files:
-        parsed = _project.parse(str(path))
+        parsed = project_summary.parse(str(path))
         if parsed is None:
             continue
         text, tree = parsed
-        got, settled = _project.summary(str(path), tree, ":=" in text)
-        expected = _project.astroid_summary(str(path), text, tree)
+        got, settled = project_summary.summary(str(path), tree, ":=" in text)
+        expected = astroid_all.astroid_summary(str(path), text, tree)
         compared += 1
         same = (got.names, got.stars) == (expected.names, expected.stars)
         if settled:
             same = same and got.all_names == expected.all_names
         else:  # astroid read no computed ``__all__`` before: now its inference does
             computed += 1
-            names = _project._inferred_all(str(path), text, tree)
+            names = astroid_all._inferred_all(str(path), text, tree)
             inferred += names is not None
             real = imported_all(path) if names is not None else None
             if real is not None:  # installed software: compare with the module's own

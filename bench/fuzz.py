@@ -38,8 +38,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from flake8_torch04 import cli  # noqa: E402
-from flake8_torch04._core import check  # noqa: E402
-from flake8_torch04._source import lines_of  # noqa: E402
+from flake8_torch04.analysis.run import check  # noqa: E402
+from flake8_torch04.source.text import lines_of  # noqa: E402
 
 HEADERS = [
     "import torch\nfrom torch.autograd import Variable\n",
@@ -186,7 +186,7 @@ def check_case(path: Path, data: bytes, stats: Counter) -> list:
 
 
 def cli_encoding(data: bytes) -> str:
-    from flake8_torch04._files import source_encoding
+    from flake8_torch04.source.document import source_encoding
 
     return source_encoding(data)
 
@@ -206,7 +206,7 @@ def _validate(path: Path, old: bytes, new: bytes) -> str:
             if a.get("cell_type") != "code" and a != b:
                 return "a markdown cell changed"
         return ""
-    from flake8_torch04._files import source_encoding
+    from flake8_torch04.source.document import source_encoding
 
     try:
         text = new.decode(source_encoding(new))
@@ -227,8 +227,8 @@ def _parse_original(text: str) -> ast.AST:
     try:
         return ast.parse(text)
     except SyntaxError:
-        from flake8_torch04._fix import parse
-        from flake8_torch04._rescue import rescue
+        from flake8_torch04.analysis.rescue import rescue
+        from flake8_torch04.source.parse import parse
 
         rescued = rescue(text, parse)
         if rescued is None:

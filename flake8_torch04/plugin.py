@@ -5,7 +5,7 @@ import ast
 from typing import Iterator, Sequence, Tuple
 
 from . import __version__
-from ._core import check
+from .analysis.run import check
 
 
 class Plugin:

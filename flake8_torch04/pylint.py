@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 from pylint.checkers import BaseRawFileChecker
 
-from ._core import Finding, all_rules, check
-from ._noqa import Noqa
-from ._source import lines_of
+from .analysis.findings import Finding
+from .analysis.registry import all_rules
+from .analysis.run import check
+from .config.noqa import Noqa
+from .source.text import lines_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from astroid import nodes
@@ -44,7 +46,7 @@ def message_id(code: str) -> str:
 
 def _groups() -> Dict[str, Dict[str, Tuple[str, str, str]]]:
     """The messages, by pylint checker id (a message id's two digits after its letter)."""
-    from ._docs import summary
+    from .ruledocs import summary
 
     groups: Dict[str, Dict[str, Tuple[str, str, str]]] = {}
     for rule in all_rules().values():

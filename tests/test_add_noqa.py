@@ -1,7 +1,7 @@
 """Adding ``# noqa`` comments where flake8 honours them (``--add-noqa`` and the server)."""
-from flake8_torch04._addnoqa import add_noqa
-from flake8_torch04._core import Finding
-from flake8_torch04._noqa import Noqa
+from flake8_torch04.analysis.findings import Finding
+from flake8_torch04.config.noqa import Noqa
+from flake8_torch04.fix.addnoqa import add_noqa
 
 SOURCE = "".join([
     'x = 1\n',

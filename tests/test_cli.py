@@ -11,11 +11,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from flake8_torch04 import _check, _files, _output, _select, cli
 from cli_runner import in_process
+from hypothesis import given, settings, strategies as st
+
+from flake8_torch04 import cli, pipeline
+from flake8_torch04.cli import discover as cli_discover, output as cli_output
+from flake8_torch04.config import excludes as config_excludes, select as config_select
+from flake8_torch04.source import document
 
 LEGACY = textwrap.dedent(
     """\
@@ -94,14 +96,14 @@ def test_usage_errors_exit_2(tmp_path, args):
 
 
 def test_internal_error_exits_2_and_other_files_are_still_checked(tree, monkeypatch):
-    real = _check.check_document
+    real = pipeline.check_document
 
     def broken(doc, options):
         if doc.name.endswith("clean.py"):
             raise RuntimeError("boom")
         return real(doc, options)
 
-    monkeypatch.setattr(_check, "check_document", broken)
+    monkeypatch.setattr(pipeline, "check_document", broken)
     status, out, err = torch04("check", "pkg", cwd=tree)
     assert status == 2
     assert "pkg/clean.py: internal error: RuntimeError: boom" in err
@@ -299,8 +301,8 @@ def test_github_output_reports_unparsable_files_as_errors(tmp_path):
 
 
 def test_escaping():
-    assert _output._escape_data("a%b\r\nc") == "a%25b%0D%0Ac"
-    assert _output._escape_property("a:b,c%") == "a%3Ab%2Cc%25"
+    assert cli_output._escape_data("a%b\r\nc") == "a%25b%0D%0Ac"
+    assert cli_output._escape_property("a:b,c%") == "a%3Ab%2Cc%25"
 
 
 # ---------------------------------------------------------------------------
@@ -340,7 +342,7 @@ def test_stdin_fix_prints_the_fixed_source(tmp_path):
     ],
 )
 def test_selected_codes(select, ignore, expected):
-    assert _select.selected_codes(["TV001", "TV002"], select, ignore) == expected
+    assert config_select.selected_codes(["TV001", "TV002"], select, ignore) == expected
 
 
 @pytest.mark.parametrize("select", [None, ["TV"], ["TV0"], ["TV00"], ["TV001"], ["E"]])
@@ -349,13 +351,14 @@ def test_selected_codes(select, ignore, expected):
 def test_selected_codes_agree_with_flake8(select, ignore, extend):
     style_guide = pytest.importorskip("flake8.style_guide")
     options = argparse.Namespace(
-        select=select, extend_select=extend, extended_default_select=list(_select.DEFAULT_SELECT),
+        select=select, extend_select=extend,
+        extended_default_select=list(config_select.DEFAULT_SELECT),
         ignore=ignore, extend_ignore=None, extended_default_ignore=[],
     )
     engine = style_guide.DecisionEngine(options)
     codes = ["TV001", "TV002", "TV101"]
     theirs = [c for c in codes if engine.decision_for(c) is style_guide.Decision.Selected]
-    assert _select.selected_codes(codes, select, ignore, extend or ()) == theirs
+    assert config_select.selected_codes(codes, select, ignore, extend or ()) == theirs
 
 
 def test_select_on_the_command_line(tree):
@@ -435,7 +438,7 @@ def test_directories_are_walked_for_py_and_ipynb_files_only(tree, monkeypatch):
     (tree / "pkg" / "sub" / "deep.py").write_text(LEGACY)
     (tree / "pkg" / "data.json").write_text("{}")
     monkeypatch.chdir(tree)
-    assert list(_files.discover(["."], _files.Excludes([]))) == [
+    assert list(cli_discover.discover(["."], config_excludes.Excludes([]))) == [
         "./pkg/clean.py", "./pkg/legacy.py", "./pkg/sub/deep.py",
     ]
 
@@ -461,7 +464,7 @@ def test_gitignore_style_excludes(tmp_path, patterns, expected):
         path = tmp_path / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(CLEAN)
-    found = _files.discover([str(tmp_path)], _files.Excludes(patterns))
+    found = cli_discover.discover([str(tmp_path)], config_excludes.Excludes(patterns))
     assert sorted(Path(p).relative_to(tmp_path).as_posix() for p in found) == expected
 
 
@@ -477,7 +480,7 @@ _REL_PATHS = st.lists(st.sampled_from(["a", "b", "ab", "x.py", "build", ".", "*"
 def test_excludes_decide_as_their_patterns_in_order(patterns, relpath, is_dir):
     """Without a ``!`` pattern the patterns are matched as one regex: the same answer
     as taking them one by one, the last that matches deciding."""
-    excludes = _files.Excludes(patterns)
+    excludes = config_excludes.Excludes(patterns)
     expected = False
     for regex, negate, dir_only in excludes.rules:
         if (is_dir or not dir_only) and regex.match(relpath):
@@ -500,7 +503,7 @@ def test_brackets_read_as_git_reads_them(pattern):
 
     import pathspec
 
-    excludes = _files.Excludes([pattern])
+    excludes = config_excludes.Excludes([pattern])
     ours = [name for name in _NAMES if excludes.excluded(name, False)]
     if "/" in pattern or "[:" in pattern or pattern.lstrip("!").startswith("#"):
         return  # (anchored, classes pathspec does not know, comments)
@@ -547,7 +550,7 @@ def test_backslashes_read_as_git_reads_them(pattern):
     never closed; ``[\\\\]`` matches a backslash; ``\\[a]`` the name ``[a]``."""
     if pattern.lstrip("!").startswith("#") or "[:" in pattern:
         return
-    excludes = _files.Excludes([pattern])
+    excludes = config_excludes.Excludes([pattern])
     ours = {name for name in _GIT_NAMES if excludes.excluded(name, False)}
     assert ours == _git_ignored(pattern), pattern
 
@@ -573,11 +576,11 @@ def test_default_excludes_and_explicit_files(tmp_path):
 
 
 def test_explain(capsys):
-    from flake8_torch04 import _docs
-    from flake8_torch04._core import all_rules
+    from flake8_torch04 import ruledocs
+    from flake8_torch04.analysis.registry import all_rules
 
     assert cli.main(["explain", "tv001"]) == 0
-    assert capsys.readouterr().out == _docs.explain(all_rules()["TV001"])
+    assert capsys.readouterr().out == ruledocs.explain(all_rules()["TV001"])
     assert cli.main(["explain"]) == 0
     listing = capsys.readouterr().out
     assert listing.splitlines()[0].startswith("TV001  variable-wrap: ")
@@ -622,16 +625,17 @@ def test_console_script_is_installed():
 
 
 def test_fix_that_would_break_the_code_is_reported_and_not_written(tmp_path, monkeypatch):
-    from flake8_torch04 import _fix
-    from flake8_torch04._core import SAFE, Finding, Fix
-    from flake8_torch04._source import Edit
+    from flake8_torch04.analysis.findings import SAFE, Finding, Fix
+    from flake8_torch04.source.text import Edit
 
     def breaking(tree, lines, filename, codes, **kwargs):
         if not lines or not lines[0].startswith("x"):
             return []
         return [Finding("TV001", 1, 0, "made up", Fix((Edit((1, 0), (1, 1), "(x"),), SAFE))]
 
-    monkeypatch.setattr(_fix, "check", breaking)
+    from flake8_torch04.fix import analysis as fix_analysis
+
+    monkeypatch.setattr(fix_analysis, "check", breaking)
     (tmp_path / "a.py").write_text("x = 1\n")
     status, out, err = torch04("check", "--fix", "a.py", cwd=tmp_path)
     assert (tmp_path / "a.py").read_text() == "x = 1\n"
@@ -687,13 +691,13 @@ def test_source_encoding_agrees_with_tokenize(lines):
         expected = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
     except SyntaxError:  # undecodable: so it is for the fast path too (same message)
         try:
-            encoding = _files.source_encoding(data)
+            encoding = document.source_encoding(data)
         except SyntaxError:
             return
         with pytest.raises(UnicodeDecodeError):
             data.decode(encoding)
         return
-    assert _files.source_encoding(data) == expected
+    assert document.source_encoding(data) == expected
 
 
 def test_cli_restores_the_gc_threshold():

@@ -8,12 +8,11 @@ import sys
 import textwrap
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from flake8_torch04 import _config
-from flake8_torch04._select import UsageError
+from hypothesis import given, settings, strategies as st
 from test_cli import LEGACY, torch04
+
+from flake8_torch04.config import settings as config_settings
+from flake8_torch04.config.select import UsageError
 
 # TV001 at 4:5 (safe fix), 5:5; TV002 at 5:17, 6:4
 
@@ -160,12 +159,12 @@ def test_config_and_isolated(tmp_path):
 
 
 def test_flake8_per_file_ignores_parsing():
-    assert _config.parse_files_to_codes(
+    assert config_settings.parse_files_to_codes(
         "\n  tests/*.py: TV001,TV002\n  a.py b.py:TV003 scripts/*:E501, TV\n"
     ) == [("tests/*.py", ["TV001", "TV002"]), ("a.py", ["TV003"]), ("b.py", ["TV003"]),
           ("scripts/*", ["E501", "TV"])]
     with pytest.raises(UsageError):
-        _config.parse_files_to_codes("a.py TV001")
+        config_settings.parse_files_to_codes("a.py TV001")
 
 
 def test_load_for_a_file_path_as_a_language_server_would(tmp_path, monkeypatch):
@@ -176,14 +175,14 @@ def test_load_for_a_file_path_as_a_language_server_would(tmp_path, monkeypatch):
     })
     monkeypatch.chdir(tmp_path)  # far from the project
     path = str(tmp_path / "proj" / "pkg" / "tests" / "t.py")
-    settings = _config.load(path)
+    settings = config_settings.load(path)
     assert settings.path == str(tmp_path / "proj" / "pyproject.toml")
     assert "TV002" not in settings.codes_for(path)
     assert "TV001" in settings.codes_for(path)
     assert "TV002" in settings.codes_for(str(tmp_path / "proj" / "pkg" / "x.py"))
     assert settings.excluded(str(tmp_path / "proj" / "gen" / "g.py"))
     assert not settings.excluded(path)
-    assert _config.load(path, isolated=True).path is None
+    assert config_settings.load(path, isolated=True).path is None
 
 
 # ---------------------------------------------------------------------------
@@ -226,14 +225,15 @@ def test_without_pathspec_gitignore_files_are_not_read_and_that_is_said(tmp_path
     package on its path) still checks every file, and says why ignored ones are in."""
     import sys
 
-    from flake8_torch04 import _files
+    from flake8_torch04.cli import discover as cli_discover
+    from flake8_torch04.config import excludes as config_excludes
 
     write(tmp_path, {"a.py": LEGACY, "gen.py": LEGACY, ".gitignore": "gen.py\n"})
     (tmp_path / ".git").mkdir()
     monkeypatch.setitem(sys.modules, "pathspec", None)  # (importing it raises ImportError)
     problems = []
-    found = list(_files.discover([str(tmp_path)], _files.Excludes([]), gitignore=True,
-                                 problems=problems))
+    found = list(cli_discover.discover([str(tmp_path)], config_excludes.Excludes([]),
+                                       gitignore=True, problems=problems))
     assert sorted(os.path.basename(p) for p in found) == ["a.py", "gen.py"]
     assert problems == [(str(tmp_path / ".gitignore"), "not read: pathspec is not installed "
                          "(pip install pathspec); what git ignores is checked too", False)]
@@ -279,14 +279,15 @@ def test_unknown_selector_is_a_usage_error_naming_it(tmp_path, args, name):
 
 
 def test_selectors_are_checked_against_the_rule_table(monkeypatch):
-    from flake8_torch04 import _core, _select
+    from flake8_torch04.analysis import registry
+    from flake8_torch04.config import select as config_select
 
-    _select.check_selectors([("--select", "TV006"), ("--select", "T")])
-    table = dict(_core.gates())
-    with pytest.raises(_select.UsageError):
-        _select.check_selectors([("--select", "TV19")])
-    monkeypatch.setattr(_core, "_GATES", {**table, "TV199": table["TV001"]})
-    _select.check_selectors([("--select", "TV199"), ("--select", "TV19")])
+    config_select.check_selectors([("--select", "TV006"), ("--select", "T")])
+    table = dict(registry.gates())
+    with pytest.raises(config_select.UsageError):
+        config_select.check_selectors([("--select", "TV19")])
+    monkeypatch.setattr(registry, "_GATES", {**table, "TV199": table["TV001"]})
+    config_select.check_selectors([("--select", "TV199"), ("--select", "TV19")])
 
 
 # ---------------------------------------------------------------------------
@@ -350,6 +351,6 @@ def test_flake8_and_torch04_agree_on_a_tree_with_setup_cfg(tmp_path):
 def test_a_matcher_matches_as_its_patterns_one_by_one(style, patterns, path, is_dir):
     """``Settings.matcher`` (patterns read once for a directory walk) answers as
     ``Settings._matches`` does for each pattern."""
-    config = _config.Settings("/work/project", None, style)
+    config = config_settings.Settings("/work/project", None, style)
     expected = any(config._matches(p, path, is_dir) for p in patterns)
     assert config.matcher(patterns)(path, is_dir) == expected

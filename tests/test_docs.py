@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from flake8_torch04 import _docs
-from flake8_torch04._core import all_rules
+from flake8_torch04 import ruledocs
+from flake8_torch04.analysis.registry import all_rules
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -14,13 +14,13 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 @pytest.mark.parametrize("code", sorted(all_rules()))
 def test_rule_docstring_has_every_section(code):
     rule = all_rules()[code]
-    assert _docs.missing_sections(rule) == []
-    assert _docs.fix_summary(rule) in ("safe", "unsafe", "safe and unsafe", "none")
+    assert ruledocs.missing_sections(rule) == []
+    assert ruledocs.fix_summary(rule) in ("safe", "unsafe", "safe and unsafe", "none")
 
 
 @pytest.mark.parametrize("code", sorted(all_rules()))
 def test_every_rule_says_what_its_pattern_does_on_current_torch(code):
-    assert _docs.on_current_torch(code) in ("stops", "warns", "silent", "dead weight")
+    assert ruledocs.on_current_torch(code) in ("stops", "warns", "silent", "dead weight")
 
 
 def test_codes_are_unique_and_well_formed():
@@ -31,7 +31,7 @@ def test_codes_are_unique_and_well_formed():
 
 def test_readme_is_generated_from_docstrings():
     text = README.read_text(encoding="utf-8")
-    assert _docs.render(text) == text, "run: python -m flake8_torch04._docs"
+    assert ruledocs.render(text) == text, "run: python -m flake8_torch04.ruledocs"
 
 
 def test_readme_opens_with_the_two_commands():

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from flake8_torch04 import _docs
-from flake8_torch04._core import all_rules
+from flake8_torch04 import ruledocs
+from flake8_torch04.analysis.registry import all_rules
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 REGENERATE = ("torch04 check --fix --unsafe-fixes - < examples/legacy_train.py "
@@ -52,8 +52,8 @@ def test_explain_prints_the_rule_documentation(code):
     rule = all_rules()[code]
     proc = torch04("explain", code)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == _docs.explain(rule)
+    assert proc.stdout == ruledocs.explain(rule)
     # the README's section for the rule says the same, with deeper headings
-    readme_section = _docs.rule_docs({code: rule}).replace("#### ", "## ")
+    readme_section = ruledocs.rule_docs({code: rule}).replace("#### ", "## ")
     body = readme_section.split("\n\n", 2)[2]  # after the "### code name" title and summary
     assert body in proc.stdout

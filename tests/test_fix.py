@@ -11,16 +11,17 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from flake8_torch04._core import SAFE, UNSAFE, Finding, Fix, all_rules
-from flake8_torch04._fix import (
-    MAX_ROUNDS, Analysis, BadEdit, add_imports, apply_edits, dominant_newline, fix_text,
-    import_line,
-)
-from flake8_torch04._rescue import rescue
-from flake8_torch04._source import Edit, lines_of
+from flake8_torch04.analysis.findings import SAFE, UNSAFE, Finding, Fix
+from flake8_torch04.analysis.registry import all_rules
+from flake8_torch04.analysis.rescue import rescue
+from flake8_torch04.fix.analysis import Analysis
+from flake8_torch04.fix.edits import BadEdit, apply_edits
+from flake8_torch04.fix.fixer import MAX_ROUNDS, fix_text
+from flake8_torch04.fix.imports import add_imports, import_line
+from flake8_torch04.source.parse import dominant_newline
+from flake8_torch04.source.text import Edit, lines_of
 
 HEADER = "import torch\nfrom torch.autograd import Variable\n"
 

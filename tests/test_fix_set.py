@@ -7,16 +7,20 @@ benchmark (``bench/benchmark.py``) prints the seconds.
 """
 import ast
 import textwrap
+from pathlib import Path
 
 import pytest
 
-from flake8_torch04 import _fix
-from flake8_torch04._check import Options, check_document
-from flake8_torch04._core import SAFE, Finding, Fix
-from flake8_torch04._files import Document
-from flake8_torch04._fix import Analysis, fix_text
-from flake8_torch04._source import Edit
-from pathlib import Path
+from flake8_torch04.analysis.findings import SAFE, Finding, Fix
+from flake8_torch04.fix import (
+    analysis as fix_analysis, edits as fix_edits, fixer as fix_fixer, imports as fix_imports
+)
+from flake8_torch04.fix.analysis import Analysis
+from flake8_torch04.fix.fixer import fix_text
+from flake8_torch04.pipeline import Options, check_document
+from flake8_torch04.source import parse as source_parse, text as source_text
+from flake8_torch04.source.document import Document
+from flake8_torch04.source.text import Edit
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "legacy_train.py"
 
@@ -159,7 +163,7 @@ def _work(monkeypatch, text):
     """Nodes walked and characters split into lines while fixing ``text``."""
     counts = {"nodes": 0, "chars": 0}
     iter_child_nodes = ast.iter_child_nodes
-    lines_of = _fix.lines_of
+    lines_of = source_text.lines_of
 
     def counting_children(node):
         counts["nodes"] += 1
@@ -170,7 +174,8 @@ def _work(monkeypatch, text):
         return lines_of(text)
 
     monkeypatch.setattr(ast, "iter_child_nodes", counting_children)
-    monkeypatch.setattr(_fix, "lines_of", counting_lines)
+    for module in (fix_analysis, fix_edits, fix_imports):  # (where the fixer splits lines)
+        monkeypatch.setattr(module, "lines_of", counting_lines)
     codes = ["TV001", "TV002", "TV003", "TV004", "TV005", "TV006"]
     result = fix_text(text, lambda t: Analysis(t, codes), unsafe=True)
     monkeypatch.undo()
@@ -189,13 +194,14 @@ def test_fixer_work_grows_linearly_with_the_file(monkeypatch):
 def test_a_file_with_nothing_to_fix_is_parsed_once(monkeypatch):
     source = "import torch\n\n\ndef f(x):\n    return torch.relu(x)\n" * 50
     parses = []
-    parse = _fix.parse
+    parse = source_parse.parse
 
     def counting(text):
         parses.append(len(text))
         return parse(text)
 
-    monkeypatch.setattr(_fix, "parse", counting)
+    for module in (fix_fixer, fix_imports, source_parse):  # (where the fixer parses)
+        monkeypatch.setattr(module, "parse", counting)
     doc = Document(source.encode(), "m.py")
     result = check_document(doc, Options(codes=("TV001", "TV003", "TV004"), fix=True,
                                          unsafe=True))
@@ -218,13 +224,13 @@ def test_a_set_with_one_bad_fix_costs_few_builds(monkeypatch):
                 for i in range(64)]
 
     builds = []
-    build = _fix._Round.build
+    build = fix_fixer._Round.build
 
     def counting(self, fixes):
         builds.append(len(fixes))
         return build(self, fixes)
 
-    monkeypatch.setattr(_fix._Round, "build", counting)
+    monkeypatch.setattr(fix_fixer._Round, "build", counting)
     result = fix_text(source, lambda t: _OneFix(t, produce))
     assert [d.finding.line for d in result.dropped] == [38]
     assert result.text.count("w") == 63

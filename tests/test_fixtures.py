@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from flake8_torch04._core import all_rules, check, check_source
-from flake8_torch04._rescue import rescue
+from flake8_torch04.analysis.registry import all_rules
+from flake8_torch04.analysis.rescue import rescue
+from flake8_torch04.analysis.run import check, check_source
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MARKER = re.compile(r"(TV\d{3}):\s*(\d+)")

@@ -7,12 +7,13 @@ import textwrap
 
 import pytest
 
-from flake8_torch04._core import check
-from flake8_torch04._flow import (
-    MANY, Flow, body_nodes, enclosing_loop, grad_disabled, key, spans_hit, tokenizer_lines,
-    walk_hits,
-)
-from flake8_torch04.rules import scalar_extraction
+from flake8_torch04.analysis import scalars as analysis_scalars
+from flake8_torch04.analysis.flow import Flow, tokenizer_lines
+from flake8_torch04.analysis.grad import enclosing_loop, grad_disabled
+from flake8_torch04.analysis.nodes import body_nodes, spans_hit, walk_hits
+from flake8_torch04.analysis.reaching import MANY
+from flake8_torch04.analysis.resolve import key
+from flake8_torch04.analysis.run import check
 
 HERE = pathlib.Path(__file__).parent
 
@@ -494,7 +495,7 @@ def test_cost_grows_linearly():
 
 def test_evidence_bounds_hold(monkeypatch):
     """The cheap searches of TV003 never rule out evidence the full analysis finds."""
-    Evidence = scalar_extraction.Evidence
+    Evidence = analysis_scalars.Evidence
     scalar, history = Evidence.scalar, Evidence.history
     may_be_scalar, may_carry_history = Evidence.may_be_scalar, Evidence.may_carry_history
     checked = []

@@ -10,13 +10,14 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from flake8_torch04._core import (
-    _CORE_MARKERS, Words, _aliases, _imports_torch, _search, _whole_words, all_rules,
-    check_source, gates, match_offsets,
+from flake8_torch04.analysis import markers
+from flake8_torch04.analysis.markers import (
+    CORE_MARKERS, Words, _whole_words, import_aliases, match_offsets, searcher, text_imports_torch
 )
+from flake8_torch04.analysis.registry import all_rules, gates
+from flake8_torch04.analysis.run import check_source
 
 #: text made of the pieces markers look for, so matches and near-misses are common
 PIECES = st.sampled_from([
@@ -31,7 +32,7 @@ TEXTS = st.lists(PIECES, max_size=40).map("".join)
 def every_pattern():
     patterns = {pattern for r in all_rules().values() for pattern, _ in r.markers}
     extra = {r"\bVariable\b", r"\bV\b", r"\bas\b", r"\.[\s\\]*ata\b", r"a\+b", "a[b0]c"}
-    return sorted(patterns | extra | set(_CORE_MARKERS))
+    return sorted(patterns | extra | set(CORE_MARKERS))
 
 
 @settings(max_examples=300, deadline=None)
@@ -46,7 +47,7 @@ def testmatch_offsets_match_the_regex(text):
 @given(text=TEXTS)
 def test_imports_torch_matches_the_regex(text):
     expected = bool(re.search(r"^[^\S\n]*(?:import|from)[^\S\n]+torch\b", text, re.M))
-    assert _imports_torch(text) == expected
+    assert text_imports_torch(text) == expected
 
 
 @settings(max_examples=300, deadline=None)
@@ -57,7 +58,7 @@ def test_aliases_match_the_regex(text):
     for match in line_start.finditer(text):
         for name, alias in re.findall(r"(\w+)\s+as\s+([A-Za-z_]\w*)", match.group(2)):
             expected.setdefault(alias, set()).add(f"{match.group(1)}.{name}")
-    assert _aliases(text) == expected
+    assert import_aliases(text) == expected
 
 
 @pytest.mark.parametrize("index", [
@@ -80,12 +81,12 @@ def test_other_indexes_do_not_match_the_tv003_marker(index):
 
 def test_aliases_after_a_decoy_on_the_line_above():
     text = "x = 1  # from a import (\nfrom torch.autograd import Variable as V\n)\n"
-    assert _aliases(text) == {"V": {"torch.autograd.Variable"}}
+    assert import_aliases(text) == {"V": {"torch.autograd.Variable"}}
 
 
 def _dispatched(code, source):
     """The classes of the nodes the walker hands rule ``code`` on ``source``."""
-    from flake8_torch04 import _core
+    from flake8_torch04.analysis import registry
 
     seen = []
     rule = all_rules()[code]
@@ -95,11 +96,11 @@ def _dispatched(code, source):
         seen.append((type(node).__name__, node.lineno))
         return original(ctx, node)
 
-    _core.RULES[code] = rule._replace(check=spy)
+    registry.RULES[code] = rule._replace(check=spy)
     try:
         findings = check_source(source, codes=[code])
     finally:
-        _core.RULES[code] = rule
+        registry.RULES[code] = rule
     return seen, findings
 
 
@@ -143,13 +144,13 @@ def test_a_statement_announced_only_by_plus_is_not_walked():
         seen.append(type(node).__name__)
         return original(ctx, node)
 
-    from flake8_torch04 import _core
+    from flake8_torch04.analysis import registry
 
-    _core.RULES["TV003"] = rule._replace(check=spy)
+    registry.RULES["TV003"] = rule._replace(check=spy)
     try:
         check_source("import torch\nfor x in xs:\n    total = total + f(g(x))\n", codes=["TV003"])
     finally:
-        _core.RULES["TV003"] = rule
+        registry.RULES["TV003"] = rule
     assert seen == ["Assign"]
 
 
@@ -175,7 +176,7 @@ def test_a_comment_after_a_bracket_does_not_hang_the_gate():
     comment = "  # " + "#" * 80 + "\n"
     source = "import torch\nx = [" + comment + "    1]\ny = loss.data[" + comment + "    0]\n"
     code = (
-        "import sys; from flake8_torch04._core import check_source; "
+        "import sys; from flake8_torch04.analysis.run import check_source; "
         "print(len(check_source(sys.stdin.read())))"
     )
     out = subprocess.run(
@@ -189,8 +190,8 @@ def test_records_behave_like_named_tuples():
     import copy
     import pickle
 
-    from flake8_torch04._core import Finding, Fix
-    from flake8_torch04._source import Edit
+    from flake8_torch04.analysis.findings import Finding, Fix
+    from flake8_torch04.source.text import Edit
 
     edit = Edit((1, 2), (1, 4), "x")
     fix = Fix((edit,), "safe")
@@ -226,18 +227,20 @@ def test_every_rule_module_is_imported_and_registers_one_rule():
                for code, r in all_rules().items())
 
 
-@pytest.mark.parametrize("source, loaded", [
-    ("import os\nx = os.sep\n", []),  # no marker: no rule module is imported
-    ("total += 1\n", ["scalar_extraction"]),
-    ("x = Variable(y, volatile=True)\n", ["variable_wrap", "volatile"]),
-    ("x.volatile = True\n", ["volatile"]),  # and TV002 needs no data flow
+@pytest.mark.parametrize("source, loaded, flow", [
+    ("import os\nx = os.sep\n", [], False),  # no marker: no rule module is imported
+    ("total += 1\n", ["scalar_extraction"], True),
+    # TV001 walks nodes (``analysis.nodes``) but needs no data flow
+    ("x = Variable(y, volatile=True)\n", ["variable_wrap", "volatile"], False),
+    ("x.volatile = True\n", ["volatile"], False),  # and TV002 needs no data flow
 ])
-def test_only_the_rules_whose_markers_match_are_loaded(source, loaded):
+def test_only_the_rules_whose_markers_match_are_loaded(source, loaded, flow):
     """An editor runs flake8 on one file per process: a rule module is imported
-    only when one of its markers matches the file (``rules.TABLE``)."""
-    modules, flow = loaded_by(source)
+    only when one of its markers matches the file (``rules.TABLE``), and the data
+    flow (``analysis.flow``) only when a loaded rule asks for it."""
+    modules, flow_loaded = loaded_by(source)
     assert modules == loaded
-    assert flow == (bool(loaded) and loaded != ["volatile"])
+    assert flow_loaded == flow
 
 
 def loaded_by(source):
@@ -245,11 +248,12 @@ def loaded_by(source):
     it loads the data flow."""
     script = (
         "import sys\n"
-        "from flake8_torch04._core import check_source\n"
+        "from flake8_torch04.analysis.run import check_source\n"
         f"check_source({source!r})\n"
         "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules"
-        " if m.startswith('flake8_torch04.rules.')))\n"
-        "print('flake8_torch04._flow' in sys.modules)\n"
+        " if m.startswith('flake8_torch04.rules.')"
+        " and not m.startswith('flake8_torch04.rules.shared')))\n"
+        "print('flake8_torch04.analysis.flow' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          check=True).stdout.split("\n")
@@ -269,7 +273,7 @@ WORD_TEXTS = st.lists(WORD_PIECES, max_size=30).map("".join)
 
 def all_patterns():
     """Every marker and precondition pattern of the table, and the core markers."""
-    found = set(_CORE_MARKERS)
+    found = set(CORE_MARKERS)
     for gate in gates().values():
         found.update(pattern for pattern, _ in gate.markers)
         found.update(gate.requires)
@@ -282,7 +286,7 @@ def test_the_words_of_a_text_never_rule_out_a_match(text):
     """``Words`` lets the gate skip a pattern's search: only where it cannot match."""
     words = Words(text)
     for pattern in all_patterns():
-        if _search(pattern).absent(words):
+        if searcher(pattern).absent(words):
             assert re.search(pattern, text) is None, pattern
         assert match_offsets(text, pattern, words) == match_offsets(text, pattern), pattern
 
@@ -294,10 +298,8 @@ def test_words_split_in_pieces_are_the_words_split_at_once(text, at_once):
     300 kB generated module is 2 MB): the same words, whatever the pieces."""
     from unittest import mock
 
-    from flake8_torch04 import _core
-
     whole = Words(text).distinct
-    with mock.patch.object(_core, "_WORDS_AT_ONCE", at_once):
+    with mock.patch.object(markers, "_WORDS_AT_ONCE", at_once):
         assert Words(text).distinct == whole
 
 
@@ -339,7 +341,7 @@ def test_preconditions_are_what_the_rules_test_first():
     # every text that imports torch holds the word
     for text in ("import torch\n", "from torch.autograd import Variable\n",
                  "import torch.nn as nn\n"):
-        assert _imports_torch(text) and re.search(r"\btorch\b", text)
+        assert text_imports_torch(text) and re.search(r"\btorch\b", text)
 
 
 @pytest.mark.parametrize("source", [
@@ -353,7 +355,7 @@ def test_the_walk_finds_what_the_markers_announce_in_non_ascii_text(source):
     """A node's columns count UTF-8 bytes: the gate's match positions must too."""
     tree = ast.parse(source)
     lines = source.splitlines(keepends=True)
-    from flake8_torch04._core import check
+    from flake8_torch04.analysis.run import check
 
     gated = check(tree, lines)
     assert gated and gated == check(tree, lines, prefilter=False)
@@ -363,7 +365,8 @@ def test_the_walk_finds_what_the_markers_announce_in_non_ascii_text(source):
 def test_a_pattern_of_whole_words_without_a_leading_word_is_searched_in_any_text(text):
     """``(?<![\\w.])(?:foo|bar)\\b`` is whole words but has no literal start: it
     must still be searched where the words cannot rule it out (non-ASCII text)."""
-    from flake8_torch04._core import Gate, _Plan
+    from flake8_torch04.analysis.gate import _Plan
+    from flake8_torch04.analysis.registry import Gate
 
     pattern = r"(?<![\w.])(?:foo|bar)\b"
     plan = _Plan([Gate("TV999", "none", (ast.Call,), ((pattern, (ast.Call,)),))])

@@ -7,9 +7,9 @@ in ``bench/benchmark.py``.
 import ast
 import re
 
-from flake8_torch04 import _noqa
-from flake8_torch04._core import check_source
-from flake8_torch04._noqa import Noqa
+from flake8_torch04.analysis.run import check_source
+from flake8_torch04.config import noqa as config_noqa
+from flake8_torch04.config.noqa import Noqa
 from flake8_torch04.rules import type_comparison
 
 
@@ -53,14 +53,14 @@ def test_a_long_or_chain_of_type_tests_walks_the_scope_once(monkeypatch):
 
 def test_a_long_line_with_many_findings_is_searched_for_noqa_once(monkeypatch):
     searches = []
-    pattern = _noqa.NOQA_INLINE
+    pattern = config_noqa.NOQA_INLINE
 
     class Counting:
         def search(self, text):
             searches.append(len(text))
             return pattern.search(text)
 
-    monkeypatch.setattr(_noqa, "NOQA_INLINE", Counting())
+    monkeypatch.setattr(config_noqa, "NOQA_INLINE", Counting())
     line = "x = [" + ", ".join(["Variable(a)"] * 5000) + "]  # noqa: TV002\n"
     noqa = Noqa(["from torch.autograd import Variable\n", line])
     assert not any(noqa.suppresses(2, "TV001") for _ in range(5000))
@@ -76,7 +76,7 @@ def test_a_long_line_without_noqa_is_not_searched(monkeypatch):
             searches.append(len(text))
             return None
 
-    monkeypatch.setattr(_noqa, "NOQA_INLINE", Counting())
+    monkeypatch.setattr(config_noqa, "NOQA_INLINE", Counting())
     noqa = Noqa(["x = [" + "Variable(a), " * 5000 + "]\n"])
     assert not any(noqa.suppresses(1, "TV001") for _ in range(5000))
     assert searches == []
@@ -138,8 +138,8 @@ def test_a_checked_files_tree_is_freed_when_the_check_returns():
     import gc
     import weakref
 
-    from flake8_torch04._core import check
-    from flake8_torch04._source import lines_of
+    from flake8_torch04.analysis.run import check
+    from flake8_torch04.source.text import lines_of
 
     enabled = gc.isenabled()
     gc.disable()  # (a collection would hide a cycle: only reference counting frees here)
@@ -161,8 +161,8 @@ def test_a_checked_files_tree_is_freed_when_the_check_returns():
 def test_check_leaves_the_collector_as_it_found_it():
     import gc
 
-    from flake8_torch04._core import check
-    from flake8_torch04._source import lines_of
+    from flake8_torch04.analysis.run import check
+    from flake8_torch04.source.text import lines_of
 
     seen = []
     original = gc.disable
@@ -227,7 +227,7 @@ def _many_functions(count):
 def test_spelling_a_module_looks_up_the_imports_not_every_name_of_the_module(monkeypatch):
     """How ``torch`` is spelled (``th``) was found by looking up every name the
     module binds, once per finding: a whole-module pass per finding."""
-    from flake8_torch04 import _resolve
+    from flake8_torch04.analysis import resolve as _resolve
 
     lookups = {}
     for count in (50, 100):
@@ -250,7 +250,8 @@ def test_the_fixer_s_trees_go_with_their_round():
     import gc
     import weakref
 
-    from flake8_torch04._fix import Analysis, fix_text
+    from flake8_torch04.fix.analysis import Analysis
+    from flake8_torch04.fix.fixer import fix_text
 
     source = _many_functions(5)
     trees = []

@@ -6,12 +6,12 @@ from pathlib import Path
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-
-from flake8_torch04._core import SAFE, Finding, Fix
-from flake8_torch04._fix import Analysis
-from flake8_torch04._notebook import Notebook, NotebookError
-from flake8_torch04._source import Edit
 from cli_runner import in_process
+
+from flake8_torch04.analysis.findings import SAFE, Finding, Fix
+from flake8_torch04.fix.analysis import Analysis
+from flake8_torch04.source.notebook import Notebook, NotebookError
+from flake8_torch04.source.text import Edit
 
 
 def code_cell(source, outputs=(), count=None):
@@ -323,7 +323,7 @@ def test_a_new_line_in_a_cell_takes_the_cell_s_ending(tmp_path, nl):
 
 def _fixer_that_drops(marker):
     """``fix_text`` as it is, then with the line ``marker`` removed from its text."""
-    from flake8_torch04 import _check
+    from flake8_torch04 import pipeline as _check
 
     real = _check.fix_text
 
@@ -335,7 +335,7 @@ def _fixer_that_drops(marker):
 
 
 def test_a_cell_that_cannot_be_mapped_back_is_left_as_it_was(tmp_path, monkeypatch):
-    from flake8_torch04 import _check
+    from flake8_torch04 import pipeline as _check
 
     first = "import torch\r%time 1\rloss = torch.ones(1).sum()\rprint(loss.data[0])\r"
     second = "print(loss.data[0])\n"
@@ -350,7 +350,7 @@ def test_a_cell_that_cannot_be_mapped_back_is_left_as_it_was(tmp_path, monkeypat
 
 
 def test_a_lost_cell_boundary_changes_nothing(tmp_path, monkeypatch):
-    from flake8_torch04 import _check
+    from flake8_torch04 import pipeline as _check
 
     sources = ["import torch\nloss = torch.ones(1).sum()\n", "print(loss.data[0])\n"]
     monkeypatch.setattr(_check, "fix_text", _fixer_that_drops("# torch04-cell 2\n"))

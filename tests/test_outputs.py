@@ -14,9 +14,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
-from flake8_torch04 import _noqa, cli
 from test_cli import LEGACY, torch04
+
+from flake8_torch04 import cli
+from flake8_torch04.config import noqa as config_noqa
 
 DATA = Path(__file__).resolve().parent / "data"
 LONG = textwrap.dedent(
@@ -266,7 +267,7 @@ def test_suggestion_is_never_cut(tmp_path):
 
 
 def test_no_fixture_finding_cuts_its_suggestion():
-    from flake8_torch04._core import check_source
+    from flake8_torch04.analysis.run import check_source
 
     fixtures = Path(__file__).resolve().parent / "fixtures"
     seen = 0
@@ -409,7 +410,7 @@ def test_add_noqa_baseline_then_rule_by_rule(tree):
     assert torch04("check", "pkg", cwd=tree)[0] == 0
     text = (tree / "pkg" / "legacy.py").read_text()
     # to work on one rule, drop its codes from the comments and fix
-    lines = [_noqa.NOQA_INLINE.sub("# noqa: TV002", line) if "TV002" in line
+    lines = [config_noqa.NOQA_INLINE.sub("# noqa: TV002", line) if "TV002" in line
              else line.split("  # noqa")[0] for line in text.splitlines()]
     (tree / "pkg" / "legacy.py").write_text("\n".join(lines) + "\n")
     status, out, _ = torch04("check", "pkg", cwd=tree)
@@ -533,8 +534,8 @@ def _imported(code, cwd):
 
 
 LAZY = {"json", "multiprocessing", "pathspec", "tomllib", "tomli", "configparser",
-        "xml.etree.ElementTree", "hashlib", "flake8_torch04._config", "flake8_torch04._output",
-        "flake8_torch04._addnoqa"}
+        "xml.etree.ElementTree", "hashlib", "flake8_torch04.config.settings",
+        "flake8_torch04.cli.output", "flake8_torch04.fix.addnoqa"}
 
 
 def test_the_plugin_imports_none_of_the_command_s_machinery(tmp_path):
@@ -561,7 +562,7 @@ def test_a_plain_run_imports_only_what_it_needs(tmp_path):
         out.write(" ".join(sys.modules))
         """)
     imported = _imported(code, tmp_path)
-    assert "flake8_torch04._config" in imported
+    assert "flake8_torch04.config.settings" in imported
     assert not imported & {"json", "multiprocessing", "pathspec", "tomllib", "tomli",
                            "configparser", "xml.etree.ElementTree", "hashlib"}
     assert "m.py:4:5: TV001" in (tmp_path / "out.txt").read_text()
@@ -583,8 +584,8 @@ def test_jobs_fall_back_to_one_process_when_processes_cannot_start(tmp_path, mon
 def test_findings_have_their_source_lines_only_for_the_formats_that_show_them(tree):
     """``Options.snippets`` (on for ``full`` and ``gitlab``): without it a finding has no
     ``source`` and ``span_line`` 0, and nothing else differs."""
-    from flake8_torch04._check import Options, check_file
-    from flake8_torch04._core import gates
+    from flake8_torch04.analysis.registry import gates
+    from flake8_torch04.pipeline import Options, check_file
 
     path = str(tree / "pkg" / "legacy.py")
     with_lines = check_file(path, Options(tuple(gates())))

@@ -1,4 +1,4 @@
-"""Names that reach a file from the project's own modules (``flake8_torch04._project``).
+"""Names that reach a file from the project's own modules (``flake8_torch04.analysis.project``).
 
 tests/projects/starimport/ has the shape of a 2017 tutorial: ``train.py`` does
 ``from model import *`` and calls ``Variable``, which ``model.py`` imports from
@@ -15,11 +15,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from flake8_torch04 import _project
-from flake8_torch04._core import check_source
-from flake8_torch04._fix import remove_variable_imports
 from cli_runner import in_process
+
+from flake8_torch04.analysis import canonical
+from flake8_torch04.analysis.project import modules as project_modules, summary as project_summary
+from flake8_torch04.analysis.run import check_source
+from flake8_torch04.fix.imports import remove_variable_imports
 
 PROJECTS = Path(__file__).parent / "projects"
 STARIMPORT = PROJECTS / "starimport"
@@ -197,12 +198,12 @@ def fresh(script, cwd):
 
 CHECK = """\
     import sys
-    from flake8_torch04._core import check_source
-    from flake8_torch04 import _project
+    from flake8_torch04.analysis.run import check_source
+    from flake8_torch04.analysis.project import summary as project_summary
     for name in {names!r}:
         with open(name, encoding="utf-8") as handle:
             print(name, [(f.code, f.line) for f in check_source(handle.read(), name)])
-    print("astroid" in sys.modules, _project.BUILT[0])
+    print("astroid" in sys.modules, project_summary.BUILT[0])
 """
 
 
@@ -252,7 +253,8 @@ def test_astroid_is_imported_for_a_computed_all_and_builds_only_that_module(tmp_
     })
     check = textwrap.dedent(CHECK.format(names=["script.py"]))
     out = fresh(check + textwrap.dedent("""\
-        print(_project.ASTROID_BUILT[0])
+        from flake8_torch04.analysis.project import astroid_all
+        print(astroid_all.ASTROID_BUILT[0])
         from astroid.manager import AstroidManager
         cache = AstroidManager.brain["astroid_cache"]
         print(sorted(name for name in cache if name not in ("", "builtins")))
@@ -262,7 +264,7 @@ def test_astroid_is_imported_for_a_computed_all_and_builds_only_that_module(tmp_
     assert out[1] == "True 2"  # both modules summarized, ...
     assert out[2] == "1"  # ... astroid built one of them
     built = eval(out[3])  # nothing astroid builds is cached under a module's own name
-    assert all(name.startswith(_project.PREFIX + str(tmp_path)) for name in built)
+    assert all(name.startswith(canonical.PREFIX + str(tmp_path)) for name in built)
     assert out[4] == "[]"
 
 
@@ -592,13 +594,13 @@ def test_the_standard_library_summary_is_astroid_s(tmp_path):
     paths = [*PROJECTS.rglob("*.py"), *(tmp_path / "pkg").glob("t*.py")]
     compared = 0
     for path in paths:
-        parsed = _project.parse(str(path))
+        parsed = project_summary.parse(str(path))
         if parsed is None:
             continue
         text, tree = parsed
-        expected = _project.astroid_summary(str(path), text, tree)
+        expected = project_summary.astroid_summary(str(path), text, tree)
         for walrus in {True, ":=" in text}:
-            got, settled = _project.summary(str(path), tree, walrus)
+            got, settled = project_summary.summary(str(path), tree, walrus)
             names = got.names
             if ASTROID_MAJOR < 4:  # (Python binds them; astroid 4 agrees)
                 names = {k: v for k, v in names.items() if k not in ASTROID_3_UNSEEN}
@@ -617,9 +619,9 @@ def test_a_module_found_for_a_directory_is_not_the_importing_file_itself(tmp_pat
     script importing its own name (``import model`` in ``model.py``) finds nothing."""
     write(tmp_path, {"model.py": "import model\n", "train.py": "import model\n"})
     model, train = str(tmp_path / "model.py"), str(tmp_path / "train.py")
-    assert _project.find(model, "model") is None
-    assert _project.find(train, "model") == model
-    assert _project.find(model, "model") is None
+    assert project_modules.find(model, "model") is None
+    assert project_modules.find(train, "model") == model
+    assert project_modules.find(model, "model") is None
 
 
 # ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pylint")
 
-from flake8_torch04._core import all_rules  # noqa: E402
+from flake8_torch04.analysis.registry import all_rules  # noqa: E402
 from flake8_torch04.pylint import message_id  # noqa: E402
 
 ROOT = Path(__file__).parent.parent

@@ -3,9 +3,9 @@ import subprocess
 import sys
 
 import pytest
-
-from flake8_torch04._core import check_source
 from cli_runner import in_process
+
+from flake8_torch04.analysis.run import check_source
 
 
 def torch04(*args, cwd=None):
@@ -71,11 +71,12 @@ def test_a_read_only_file_is_not_rewritten(tmp_path):
 
 
 def test_a_file_edited_while_it_is_fixed_is_not_overwritten(tmp_path, monkeypatch):
-    from flake8_torch04 import _check, cli
+    from flake8_torch04 import pipeline
+    from flake8_torch04.cli import command as cli_command
 
     path = tmp_path / "legacy.py"
     path.write_text(LEGACY)
-    real = _check.check_file
+    real = pipeline.check_file
 
     def editor_saves_meanwhile(name, options, *args, **kwargs):
         result = real(name, options, *args, **kwargs)
@@ -83,7 +84,7 @@ def test_a_file_edited_while_it_is_fixed_is_not_overwritten(tmp_path, monkeypatc
             path.write_text(LEGACY + "y = 1\n")
         return result
 
-    monkeypatch.setattr(cli, "check_file", editor_saves_meanwhile)
+    monkeypatch.setattr(cli_command, "check_file", editor_saves_meanwhile)
     status, _, err = in_process("check", "--fix", "legacy.py", cwd=tmp_path)
     assert status == 1
     assert path.read_text() == LEGACY + "y = 1\n"
@@ -199,36 +200,37 @@ def test_a_closed_standard_output_is_an_error(tmp_path):
 
 
 def test_ctrl_c_is_one_line_and_exit_130(tmp_path, monkeypatch):
-    from flake8_torch04 import cli
+    from flake8_torch04.cli import command as cli_command
 
     legacy_tree(tmp_path, 1)
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "check_file", interrupted)
+    monkeypatch.setattr(cli_command, "check_file", interrupted)
     status, out, err = in_process("check", ".", cwd=tmp_path)
     assert (status, out, err) == (130, "", "torch04: interrupted\n")
 
 
 def test_counts_are_plural_in_english():
-    from flake8_torch04._output import _plural
+    from flake8_torch04.cli.output import _plural
 
     assert [_plural(n, w) for n, w in [(1, "fix"), (5, "fix"), (2, "file"), (0, "finding")]] \
         == ["1 fix", "5 fixes", "2 files", "0 findings"]
 
 
 def test_a_fix_the_fixer_had_to_drop_is_not_counted_fixable(tmp_path, monkeypatch):
-    from flake8_torch04 import _fix
-    from flake8_torch04._core import SAFE, Finding, Fix
-    from flake8_torch04._source import Edit
+    from flake8_torch04.analysis.findings import SAFE, Finding, Fix
+    from flake8_torch04.source.text import Edit
 
     def breaking(tree, lines, filename, codes, **kwargs):
         if not lines or not lines[0].startswith("x"):
             return []
         return [Finding("TV001", 1, 0, "made up", Fix((Edit((1, 0), (1, 1), "(x"),), SAFE))]
 
-    monkeypatch.setattr(_fix, "check", breaking)
+    from flake8_torch04.fix import analysis as fix_analysis
+
+    monkeypatch.setattr(fix_analysis, "check", breaking)
     (tmp_path / "a.py").write_text("x = 1\n")
     status, out, err = in_process("check", "--fix", "a.py", cwd=tmp_path)
     assert status == 1

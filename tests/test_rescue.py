@@ -10,9 +10,9 @@ import json
 import textwrap
 
 import pytest
-
-from flake8_torch04._rescue import NEW, Rescue, async_keywords, rescue
 from test_cli import torch04
+
+from flake8_torch04.analysis.rescue import NEW, Rescue, async_keywords, rescue
 
 LEGACY = textwrap.dedent(
     """\

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from flake8_torch04._core import check
+from flake8_torch04.analysis.run import check
 
 hypothesmith = pytest.importorskip("hypothesmith")
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,8 +9,9 @@ import textwrap
 
 import pytest
 
-from flake8_torch04._core import UNSAFE, check_source
-from flake8_torch04._fix import apply_edits
+from flake8_torch04.analysis.findings import UNSAFE
+from flake8_torch04.analysis.run import check_source
+from flake8_torch04.fix.edits import apply_edits
 
 
 def dedent(text):

@@ -9,8 +9,9 @@ import textwrap
 
 import pytest
 
-from flake8_torch04._core import check_source
-from flake8_torch04._fix import Analysis, fix_text
+from flake8_torch04.analysis.run import check_source
+from flake8_torch04.fix.analysis import Analysis
+from flake8_torch04.fix.fixer import fix_text
 
 HEADER = "import torch\n"
 

@@ -67,9 +67,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from flake8_torch04._core import all_rules
 from cli_runner import in_process
+
+from flake8_torch04.analysis.registry import all_rules
 
 HERE = Path(__file__).parent
 PROGRAMS = sorted((HERE / "programs").glob("*.py"))

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from flake8_torch04._core import UNSAFE, check_source
+from flake8_torch04.analysis.findings import UNSAFE
+from flake8_torch04.analysis.run import check_source
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 import ast
 from typing import Iterator
 
-from .._core import Context, Report, rule
+from ..analysis.context import Context
+from ..analysis.findings import Report
+from ..analysis.registry import rule
 
 
 @rule("TV101")
@@ -57,4 +59,4 @@ def async_keyword(ctx: Context, node: ast.AST) -> Iterator[Report]:
     --fix`` writes the renames together with the other fixes of the rescued
     file, in one run.
     """
-    return iter(())  # a parsed file holds no ``async=``: see flake8_torch04._rescue
+    return iter(())  # a parsed file holds no ``async=``: see flake8_torch04.analysis.rescue

@@ -5,11 +5,13 @@ import ast
 import re
 from typing import Iterator, Optional
 
-from .._calls import keyword
-from .._core import SAFE, Context, Fix, Report, rule
-from .._flow import key
-from .._resolve import VARIABLE
-from .._source import Edit, has_comment, needs_parens
+from ..analysis.canonical import VARIABLE
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.registry import rule
+from ..analysis.resolve import key
+from ..source.text import Edit, has_comment, needs_parens
+from .shared.calls import keyword
 
 _BYTE_TYPES = ("torch.ByteTensor", "torch.cuda.ByteTensor")
 _UINT8 = "torch.uint8"

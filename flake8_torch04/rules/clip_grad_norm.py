@@ -4,7 +4,9 @@ from __future__ import annotations
 import ast
 from typing import Iterator
 
-from .._core import Context, Report, rule
+from ..analysis.context import Context
+from ..analysis.findings import Report
+from ..analysis.registry import rule
 from .init_names import renamed_call
 
 #: module -> {deprecated name: its successor}

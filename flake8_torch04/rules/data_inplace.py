@@ -5,11 +5,17 @@ import ast
 import re
 from typing import Iterable, Iterator, List, Optional, Tuple
 
-from .. import _resolve
-from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
-from .._flow import Flow, grad_disabled, key, plainly_not_tensor, words
-from .._source import Edit, has_comment, needs_parens, one_line
-from .._tables import INIT_RENAMES, SCALAR_FIRST_METHODS
+from ..analysis import resolve as analysis_resolve
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, UNSAFE, Fix, Report
+from ..analysis.flow import Flow
+from ..analysis.grad import grad_disabled
+from ..analysis.nodes import words
+from ..analysis.reads import plainly_not_tensor
+from ..analysis.registry import rule
+from ..analysis.resolve import key
+from ..source.text import Edit, has_comment, needs_parens, one_line
+from .shared.tables import INIT_RENAMES, SCALAR_FIRST_METHODS
 
 _PARAM_WORDS = frozenset(("weight", "bias", "weights", "biases"))
 _BUFFERS = frozenset(("running_mean", "running_var"))
@@ -208,16 +214,16 @@ def spelled(ctx: Context, module: str) -> Tuple[str, Tuple[str, ...]]:
     ``nn.init`` or ``torch.nn.init``; ``torch...`` plus an import when none does."""
     parts = module.split(".")
     prefixes = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
-    names = _resolve.resolvable_names(ctx.scope)
+    names = analysis_resolve.resolvable_names(ctx.scope)
     if names is None:
         names = set()
-        scope: Optional[_resolve.Scope] = ctx.scope
+        scope: Optional[analysis_resolve.Scope] = ctx.scope
         while scope is not None:
             names.update(scope.bindings)
             scope = scope.parent
     best: Optional[str] = None
     for name in names:
-        qualname = _resolve.lookup(name, ctx.scope)
+        qualname = analysis_resolve.lookup(name, ctx.scope)
         if qualname in prefixes:
             candidate = name + module[len(qualname):]
             if best is None or (len(candidate), candidate) < (len(best), best):

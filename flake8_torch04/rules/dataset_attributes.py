@@ -4,8 +4,12 @@ from __future__ import annotations
 import ast
 from typing import Dict, Iterable, Iterator, List, Optional
 
-from .._core import SAFE, Context, Fix, Report, rule
-from .._flow import every_node, key, lines_matching, walk_hits
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.lines import lines_matching
+from ..analysis.nodes import every_node, walk_hits
+from ..analysis.registry import rule
+from ..analysis.resolve import key
 
 #: old attribute -> new attribute
 RENAMES = {"train_data": "data", "test_data": "data",
@@ -150,7 +154,7 @@ def dataset_attributes(ctx: Context, node: ast.Attribute) -> Iterator[Report]:
     edit = (line, col - len(node.attr))
     fix = None
     if src.text(node).endswith(node.attr) and col >= len(node.attr):
-        from .._source import Edit
+        from ..source.text import Edit
 
         fix = Fix((Edit(edit, (line, col), new),), SAFE)
     what = ("warns on current torchvision" if CLASSES[cls] == "warn"

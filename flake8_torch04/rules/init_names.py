@@ -4,9 +4,11 @@ from __future__ import annotations
 import ast
 from typing import Iterator
 
-from .._calls import rename
-from .._core import SAFE, Context, Fix, Report, rule
-from .._tables import INIT_RENAMES
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.registry import rule
+from .shared.calls import rename
+from .shared.tables import INIT_RENAMES
 
 _MODULE = "torch.nn.init"
 RENAMES = INIT_RENAMES  # (shared with TV004: see ``_tables``)

@@ -4,9 +4,11 @@ from __future__ import annotations
 import ast
 from typing import Iterator, List, Optional
 
-from .._core import Context, Report, rule
-from .._flow import key
-from .._resolve import VARIABLE, builtin_call
+from ..analysis.canonical import VARIABLE
+from ..analysis.context import Context
+from ..analysis.findings import Report
+from ..analysis.registry import rule
+from ..analysis.resolve import builtin_call, key
 
 _TESTED = (ast.If, ast.While, ast.IfExp, ast.Assert)
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)

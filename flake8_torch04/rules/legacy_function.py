@@ -5,9 +5,11 @@ import ast
 from collections import deque
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from .._core import UNSAFE, Context, Fix, Report, rule
-from .._flow import children, every_node
-from .._source import Edit, has_comment
+from ..analysis.context import Context
+from ..analysis.findings import UNSAFE, Fix, Report
+from ..analysis.nodes import children, every_node
+from ..analysis.registry import rule
+from ..source.text import Edit, has_comment
 
 _FUNCTION_BASES = frozenset(("torch.autograd.Function", "torch.autograd.function.Function"))
 #: ``ctx`` methods and attributes a legacy ``self`` used the same way

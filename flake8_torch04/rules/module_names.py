@@ -6,9 +6,11 @@ import bisect
 import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
-from .._core import UNSAFE, Context, Fix, Report, rule
-from .._flow import children
-from .._source import Edit, has_comment, one_line, shorten
+from ..analysis.context import Context
+from ..analysis.findings import UNSAFE, Fix, Report
+from ..analysis.nodes import children
+from ..analysis.registry import rule
+from ..source.text import Edit, has_comment, one_line, shorten
 from .type_comparison import assigned_literal, binding_count
 
 #: registration methods, by the name of the argument that follows the name

@@ -4,8 +4,10 @@ from __future__ import annotations
 import ast
 from typing import Iterator, Optional
 
-from .._core import SAFE, Context, Fix, Report, rule
-from .._source import Edit, has_comment
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.registry import rule
+from ..source.text import Edit, has_comment
 
 
 @rule("TV108")

@@ -4,11 +4,14 @@ from __future__ import annotations
 import ast
 from typing import Iterator, List, Optional, Set, Union
 
-from .._core import UNSAFE, Context, Fix, Report, rule
-from .._flow import Flow, key
-from .._resolve import LEGACY_TENSOR_TYPES, VARIABLE
-from .._source import has_comment, needs_parens, shorten
-from .scalar_extraction import Evidence
+from ..analysis.canonical import LEGACY_TENSOR_TYPES, VARIABLE
+from ..analysis.context import Context
+from ..analysis.findings import UNSAFE, Fix, Report
+from ..analysis.flow import Flow
+from ..analysis.registry import rule
+from ..analysis.resolve import key
+from ..analysis.scalars import Evidence
+from ..source.text import has_comment, needs_parens, shorten
 
 #: constructors taking the data as a list: ``torch.FloatTensor([1])``
 _FROM_DATA = LEGACY_TENSOR_TYPES | {"torch.Tensor", "torch.tensor"}

@@ -4,8 +4,10 @@ from __future__ import annotations
 import ast
 from typing import Iterator
 
-from .._calls import keyword, rename_keyword
-from .._core import Context, Report, rule
+from ..analysis.context import Context
+from ..analysis.findings import Report
+from ..analysis.registry import rule
+from .shared.calls import keyword, rename_keyword
 
 #: functions that took ``retain_variables=`` (``E.backward`` is matched by name)
 _FUNCTIONS = ("torch.autograd.backward", "torch.autograd.grad")

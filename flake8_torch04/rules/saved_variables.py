@@ -4,8 +4,10 @@ from __future__ import annotations
 import ast
 from typing import Iterator, Optional
 
-from .._calls import rename
-from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, UNSAFE, Fix, Report
+from ..analysis.registry import rule
+from .shared.calls import rename
 
 _FUNCTION = "torch.autograd.Function"
 _FUNCTION_NAMES = (_FUNCTION, "torch.autograd.function.Function")
@@ -34,7 +36,7 @@ def _static_ctx(ctx: Context, name: ast.Name) -> bool:
 
 
 def _resolves_to(scope, node: ast.AST, names) -> bool:
-    from .._resolve import resolve
+    from ..analysis.resolve import resolve
 
     return resolve(node, scope) in names
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 import ast
 from typing import Iterator, Optional, Tuple
 
-from .._calls import plain_arguments
-from .._core import SAFE, Context, Fix, Report, rule
-from .._flow import words
-from .._source import Edit, has_comment, shorten
-from .._tables import SCALAR_FIRST_FUNCTIONS, SCALAR_FIRST_METHODS
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.nodes import words
+from ..analysis.registry import rule
+from ..source.text import Edit, has_comment, shorten
+from .shared.calls import plain_arguments
+from .shared.tables import SCALAR_FIRST_FUNCTIONS, SCALAR_FIRST_METHODS
 
 #: (shared with TV004: see ``_tables``)
 METHODS, FUNCTIONS = SCALAR_FIRST_METHODS, SCALAR_FIRST_FUNCTIONS

@@ -5,10 +5,13 @@ import ast
 import re
 from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
-from .._core import UNSAFE, Context, Fix, Report, rule
-from .._flow import Flow, key
-from .._resolve import LEGACY_TENSOR_TYPES, VARIABLE
-from .._source import needs_parens, shorten
+from ..analysis.canonical import LEGACY_TENSOR_TYPES, VARIABLE
+from ..analysis.context import Context
+from ..analysis.findings import UNSAFE, Fix, Report
+from ..analysis.flow import Flow
+from ..analysis.registry import rule
+from ..analysis.resolve import key
+from ..source.text import needs_parens, shorten
 
 #: losses whose target holds class indices, one per sample
 _CLASS_LOSSES = frozenset((
@@ -611,10 +614,10 @@ def _built_as_sequence(ctx: Context, name: str) -> bool:
         if texts is None:  # (once per file: the texts, each with the names it so builds)
             texts = [ctx.text]
             if ctx.project:
-                from .. import _project
+                from ..analysis.project import summary
 
                 for path in _imported_modules(ctx):
-                    text = _project.read(path)
+                    text = summary.read(path)
                     if text is not None:
                         texts.append(text)
             texts = memo[None] = [(text, None) for text in texts]  # type: ignore[index]
@@ -643,8 +646,8 @@ def _builds_sequence(texts: List[Tuple[str, Optional[Set[str]]]], i: int, name: 
 
 def _imported_modules(ctx: Context) -> Set[str]:
     """The project files of the modules the file imports."""
-    from .. import _project
-    from .._flow import every_node
+    from ..analysis.nodes import every_node
+    from ..analysis.project import modules as project_modules
 
     paths: Set[str] = set()
     for node in every_node(ctx.tree):
@@ -656,7 +659,7 @@ def _imported_modules(ctx: Context) -> Set[str]:
         else:
             continue
         for module, level in wanted:
-            path = _project.find(ctx.filename, module, level)
+            path = project_modules.find(ctx.filename, module, level)
             if path is not None:
                 paths.add(path)
     return paths

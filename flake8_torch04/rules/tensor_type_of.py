@@ -5,10 +5,13 @@ import ast
 import re
 from typing import Iterator, Optional
 
-from .._core import SAFE, Context, Fix, Report, rule
-from .._flow import key, words
-from .._resolve import LEGACY_TENSOR_TYPES, builtin_call
-from .._source import Edit, has_comment, needs_parens, shorten
+from ..analysis.canonical import LEGACY_TENSOR_TYPES
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.nodes import words
+from ..analysis.registry import rule
+from ..analysis.resolve import builtin_call, key
+from ..source.text import Edit, has_comment, needs_parens, shorten
 from .variable_wrap import FACTORIES
 
 #: torch calls whose result was a plain tensor under 0.3, whatever their arguments

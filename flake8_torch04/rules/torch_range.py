@@ -4,9 +4,11 @@ from __future__ import annotations
 import ast
 from typing import Iterator, Optional
 
-from .._calls import keyword, plain_arguments
-from .._core import UNSAFE, Context, Fix, Report, rule
-from .._source import Edit, has_comment, needs_parens, shorten
+from ..analysis.context import Context
+from ..analysis.findings import UNSAFE, Fix, Report
+from ..analysis.registry import rule
+from ..source.text import Edit, has_comment, needs_parens, shorten
+from .shared.calls import keyword, plain_arguments
 
 
 def _int_constant(node: Optional[ast.AST]) -> Optional[int]:

@@ -5,11 +5,15 @@ import ast
 from collections import Counter
 from typing import Iterator, List, Optional, Tuple
 
-from .._core import UNSAFE, Context, Fix, Report, rule
-from .._record import record
-from .._flow import Flow, body_nodes
-from .._resolve import LEGACY_TENSOR_TYPES, VARIABLE, Scope, resolvable_names
-from .._source import Edit, has_comment, needs_parens, one_line, shorten
+from ..analysis.canonical import LEGACY_TENSOR_TYPES, VARIABLE
+from ..analysis.context import Context
+from ..analysis.findings import UNSAFE, Fix, Report
+from ..analysis.flow import Flow
+from ..analysis.nodes import body_nodes
+from ..analysis.registry import rule
+from ..analysis.resolve import Scope, resolvable_names
+from ..source.record import record
+from ..source.text import Edit, has_comment, needs_parens, one_line, shorten
 
 #: what ``type(t).__name__`` was for the legacy classes under PyTorch 0.3
 LEGACY_NAMES = frozenset(q.rsplit(".", 1)[1] for q in LEGACY_TENSOR_TYPES) | {"Variable"}
@@ -321,18 +325,26 @@ def _names(ctx: Context, op: ast.cmpop, other: ast.AST) -> Tuple[str, ...]:
 
 def torch_name(ctx: Context) -> Tuple[str, Tuple[str, ...]]:
     """The name bound to ``torch`` here, with the import needed when there is none."""
-    if ctx.resolve(ast.Name("torch")) == "torch":
-        return "torch", ()
+    name = name_bound_to(ctx, "torch")
+    return (name, ()) if name is not None else ("torch", ("torch",))
+
+
+def name_bound_to(ctx: Context, module: str) -> Optional[str]:
+    """A name bound to the module ``module`` here (its own name first), or ``None``.
+    Only the names an import binds are looked up (see ``resolvable_names``):
+    every name of the module, once per finding, was a pass over the file."""
+    if ctx.resolve(ast.Name(module)) == module:
+        return module
     resolvable = resolvable_names(ctx.scope)
     scope: Optional[Scope] = ctx.scope
     while scope is not None:
         names = scope.bindings if resolvable is None else [
             name for name in resolvable if name in scope.bindings]
         for name in sorted(names):
-            if ctx.resolve(ast.Name(name)) == "torch":
-                return name, ()
+            if ctx.resolve(ast.Name(name)) == module:
+                return name
         scope = scope.parent
-    return "torch", ("torch",)
+    return None
 
 
 def _subject_text(ctx: Context, e: ast.AST) -> str:

@@ -5,8 +5,10 @@ import ast
 import re
 from typing import Iterator, List, Optional
 
-from .._calls import append_arguments, argument, plain_arguments, rename
-from .._core import SAFE, UNSAFE, Context, Fix, Report, rule
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, UNSAFE, Fix, Report
+from ..analysis.registry import rule
+from .shared.calls import append_arguments, argument, plain_arguments, rename
 
 _F = "torch.nn.functional"
 _FUNCTIONS = {f"{_F}.upsample", f"{_F}.upsample_nearest", f"{_F}.upsample_bilinear"}

@@ -5,10 +5,13 @@ import ast
 import re
 from typing import Dict, Iterator, List, Optional, Set
 
-from .._core import SAFE, UNSAFE, Context, Fix, Report, at_line_start, rule
-from .._flow import key
-from .._resolve import VARIABLE
-from .._source import Edit, has_comment, needs_parens, one_line, shorten
+from ..analysis.canonical import VARIABLE
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, UNSAFE, Fix, Report
+from ..analysis.markers import at_line_start
+from ..analysis.registry import rule
+from ..analysis.resolve import key
+from ..source.text import Edit, has_comment, needs_parens, one_line, shorten
 
 #: torch factories that take ``requires_grad=``
 FACTORIES = frozenset(

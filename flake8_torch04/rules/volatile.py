@@ -5,9 +5,13 @@ import ast
 import re
 from typing import Iterator, List, Optional, Set, Tuple
 
-from .._core import SAFE, UNSAFE, Context, Fix, Report, match_offsets, rule
-from .._resolve import VARIABLE, key
-from .._source import Edit, has_comment, one_line, shorten
+from ..analysis.canonical import VARIABLE
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, UNSAFE, Fix, Report
+from ..analysis.markers import match_offsets
+from ..analysis.registry import rule
+from ..analysis.resolve import key
+from ..source.text import Edit, has_comment, one_line, shorten
 
 _SINCE = "has no effect since PyTorch 0.4"
 
@@ -290,7 +294,7 @@ def _evaluation_loop(ctx: Context) -> Optional[ast.AST]:
     loop may run without autograd (an evaluation loop, at a script's top level
     or inside a training function; not a loop that also makes the inputs of a
     later backward pass, as a DQN's target-network step does)."""
-    from .._flow import every_node
+    from ..analysis.nodes import every_node
 
     for parent in reversed(ctx.parents):
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
@@ -380,7 +384,7 @@ def _no_grad_fix(ctx: Context, function: ast.AST) -> Optional[Fix]:
         edits.extend(drop.edits)
     if not edits:
         return None
-    from .._flow import grad_disabled
+    from ..analysis.grad import grad_disabled
 
     if grad_disabled([function], ctx.resolve):  # already @torch.no_grad()
         fix = Fix(tuple(edits), SAFE)
@@ -405,7 +409,7 @@ def _trains(ctx: Context, node: ast.AST) -> bool:
     """Whether ``node`` trains or may: calls ``.backward()``, ``.step()``, a
     function of the file that does or one named so (``train_epoch``), or
     turns ``requires_grad`` on."""
-    from .._flow import every_node, words
+    from ..analysis.nodes import every_node, words
 
     trainers = _training_functions(ctx)
     for sub in every_node(node):  # (the order does not matter: any one says yes)
@@ -451,7 +455,7 @@ def _only_reads(ctx: Context, function: ast.AST, calls: List[Tuple[ast.Call, ast
 def _body(ctx: Context, function: ast.AST) -> Tuple[List[ast.AST], dict]:
     """The nodes of the function's own body and ``id(node) -> parent`` for them
     (a top statement's parent is the function), made once per function."""
-    from .._flow import body_parents
+    from ..analysis.nodes import body_parents
 
     bodies = ctx.memo.setdefault("TV002-bodies", {})
     found = bodies.get(id(function))  # type: ignore[union-attr]
@@ -468,7 +472,8 @@ def _training_functions(ctx: Context) -> Set[str]:
         # one walk, each such call naming every function around it; the parts
         # whose lines spell no training method are not entered
         found = set()
-        from .._flow import lines_matching, spans_hit
+        from ..analysis.lines import lines_matching
+        from ..analysis.nodes import spans_hit
 
         hits = lines_matching(ctx.text, _TRAINING_TEXT)
         stack: List[Tuple[ast.AST, Tuple[str, ...]]] = [(ctx.tree, ())]

@@ -5,9 +5,13 @@ import ast
 from collections import deque
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
-from .._core import UNSAFE, Context, Fix, Report, rule
-from .._flow import body_nodes, body_parents, children, key, lines_matching, words
-from .._source import Edit, shorten
+from ..analysis.context import Context
+from ..analysis.findings import UNSAFE, Fix, Report
+from ..analysis.lines import lines_matching
+from ..analysis.nodes import body_nodes, body_parents, children, words
+from ..analysis.registry import rule
+from ..analysis.resolve import key
+from ..source.text import Edit, shorten
 
 _LOADS = frozenset(("torch.load", "torch.serialization.load"))
 #: methods only a module (not a tensor, not a state dict) has
@@ -223,7 +227,7 @@ _PRUNED_WORDS = 2
 def _lines_saying(ctx: Context, word: str) -> Optional[List[int]]:
     """The numbers of the lines that spell ``word``, in order (made once per
     word); ``None`` when a name may be spelled otherwise (see
-    :func:`~flake8_torch04._flow.lines_matching`), or once more than
+    :func:`~flake8_torch04.analysis.lines.lines_matching`), or once more than
     :data:`_PRUNED_WORDS` words were asked about: bodies are then taken whole,
     each once, whatever the word."""
     cache = ctx.memo.setdefault("TV106 lines", {})

@@ -1,0 +1,61 @@
+"""Compatibility code: tests of the torch version whose branches the walker skips."""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from .context import Context
+
+# ---------------------------------------------------------------------------
+# compatibility code
+
+#: (regular expressions used only now and then are left to ``re``'s cache:
+#: compiling them all at import would cost every editor save)
+MODERN_IN_TRY = (
+    r"\.item\(|no_grad|set_grad_enabled|\.detach\(|\.requires_grad_\(|"
+    r"torch\.tensor\(|reduction\s*=|isinstance\([^)]*Tensor|\.to\("
+)
+EXC_IMPORT = {"ImportError", "ModuleNotFoundError"}
+
+
+def _mentions_version(node: ast.AST, ctx: "Context") -> bool:
+    if not ctx.version_flags and not ctx.has_version:
+        return False
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and sub.attr == "__version__":
+            if ctx.resolve(sub.value) == "torch":
+                return True
+        elif isinstance(sub, ast.Name) and sub.id in ctx.version_flags:
+            return True
+    return False
+
+
+_OLD_IF_LEFT = {ast.Lt: -1, ast.LtE: -1, ast.Gt: 1, ast.GtE: 1, ast.Eq: -1, ast.NotEq: 1}
+
+
+def version_polarity(test: ast.AST, ctx: "Context") -> Optional[int]:
+    """``1`` if ``test`` is true on modern PyTorch, ``-1`` if true on old PyTorch,
+    ``0`` if it tests the version in a way this cannot tell, ``None`` if it does not."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = version_polarity(test.operand, ctx)
+        return -inner if inner else inner
+    if isinstance(test, ast.Name) and test.id in ctx.version_flags:
+        return ctx.version_flags[test.id]
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name):
+        if test.func.id == "hasattr" and len(test.args) == 2:
+            attr = test.args[1]
+            if isinstance(attr, ast.Constant) and attr.value in (
+                "item", "no_grad", "set_grad_enabled", "detach", "requires_grad_",
+            ):
+                return 1
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        left_v = _mentions_version(test.left, ctx)
+        right_v = _mentions_version(test.comparators[0], ctx)
+        sign = _OLD_IF_LEFT.get(type(test.ops[0]))
+        if left_v and not right_v and sign:
+            return sign
+        if right_v and not left_v and sign:
+            return sign if type(test.ops[0]) in (ast.Eq, ast.NotEq) else -sign
+    if _mentions_version(test, ctx):
+        return 0
+    return None

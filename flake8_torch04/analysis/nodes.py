@@ -1,0 +1,195 @@
+"""Which fields of an AST class hold child nodes, and walking them (the walker and the
+data flow share this)."""
+from __future__ import annotations
+
+import ast
+import re
+from bisect import bisect_left
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+
+#: fields that hold identifiers, numbers or constants, never child nodes
+#: (``ctx``, ``op`` and ``ops`` hold nodes, but shared singletons nobody looks at)
+SCALAR_FIELDS = frozenset((
+    "ctx", "op", "ops", "id", "attr", "arg", "asname", "module", "level", "rest",
+    "kwd_attrs", "type_comment", "kind", "simple", "is_async", "conversion", "tag", "lineno",
+))
+_SCALAR_FIELDS_OF = {
+    "Global": ("names",), "Nonlocal": ("names",), "MatchSingleton": ("value",),
+    "Constant": ("value",),
+}
+
+#: statements that hold statements (``def`` and ``class`` included)
+HOLDS_STATEMENTS = frozenset(
+    cls for cls in vars(ast).values()
+    if isinstance(cls, type) and issubclass(cls, ast.stmt) and "body" in cls._fields
+)
+
+_FIELDS: Dict[type, Tuple[str, ...]] = {}
+
+
+def node_fields(cls: type) -> Tuple[str, ...]:
+    """The fields of ``cls`` that may hold nodes (or lists of nodes and ``None``), in order."""
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        skip = _SCALAR_FIELDS_OF.get(cls.__name__, ())
+        fields = _FIELDS[cls] = tuple(
+            f for f in cls._fields
+            if f not in SCALAR_FIELDS and f not in skip
+            and (f != "name" or cls.__name__ == "TypeAlias")  # elsewhere an identifier
+        )
+    return fields
+
+
+NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+LOOPS = (ast.For, ast.AsyncFor, ast.While)
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+#: parts of compound statements that hold statements
+CLAUSES: Tuple[type, ...] = (ast.ExceptHandler, *(
+    [ast.match_case] if hasattr(ast, "match_case") else []))
+#: statements that hold statements
+COMPOUND = HOLDS_STATEMENTS - frozenset(NESTED)
+
+
+#: class -> its node fields, last first (a walk pushes them on a stack)
+NODE_FIELDS: Dict[type, Tuple[str, ...]] = {}
+#: the same, with none for nested scopes (not entered by :func:`body_nodes`)
+_BODY_FIELDS: Dict[type, Tuple[str, ...]] = {cls: () for cls in NESTED}
+
+
+def _node_fields(cls: type) -> Tuple[str, ...]:
+    fields = NODE_FIELDS.get(cls)
+    if fields is None:
+        fields = NODE_FIELDS[cls] = tuple(reversed(node_fields(cls)))
+        _BODY_FIELDS.setdefault(cls, fields)
+    return fields
+
+
+def children(node: ast.AST) -> List[ast.AST]:
+    """The child nodes of ``node`` in field order, like :func:`ast.iter_child_nodes`
+    without the expression contexts and operators (shared singletons, never
+    anything a rule looks at)."""
+    found: List[ast.AST] = []
+    for name in reversed(_node_fields(node.__class__)):
+        value = getattr(node, name, None)
+        if value.__class__ is list:
+            found += [item for item in value if item is not None]
+        elif value is not None:
+            found.append(value)
+    return found
+
+
+def body_nodes(scope_node: ast.AST) -> Iterator[ast.AST]:
+    """Every node of a function's (or module's) own body, in source order, nested
+    scopes excluded (their ``def``/``class``/``lambda`` node is included);
+    expression contexts and operators are left out."""
+    if isinstance(scope_node, ast.Lambda):
+        return walk_roots([scope_node.body])
+    return walk_roots(getattr(scope_node, "body", []))
+
+
+def body_parents(scope_node: ast.AST, hits: Optional[List[int]] = None
+                 ) -> Tuple[List[ast.AST], Dict[int, ast.AST]]:
+    """The nodes of :func:`body_nodes`, in the same order, and ``id(node) ->
+    parent`` for each of them (the parent of a top statement is ``scope_node``).
+    ``hits``: sorted line numbers; a statement whose lines hold none of them is
+    left out with what it holds (see :func:`spans_hit`)."""
+    roots = [scope_node.body] if isinstance(scope_node, ast.Lambda) else list(
+        getattr(scope_node, "body", []))
+    parents: Dict[int, ast.AST] = {id(root): scope_node for root in roots}
+    nodes: List[ast.AST] = []
+    stack: List[Optional[ast.AST]] = list(reversed(roots))
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        if hits is not None and isinstance(node, ast.stmt) and not spans_hit(node, hits):
+            continue
+        nodes.append(node)
+        size = len(stack)
+        push_children(stack, node, _BODY_FIELDS)
+        for child in stack[size:]:
+            if child is not None:
+                parents[id(child)] = node
+    return nodes, parents
+
+
+#: statements whose decorators come before their first line
+_DECORATED = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+
+
+def spans_hit(node: ast.AST, hits: Optional[List[int]]) -> bool:
+    """Whether the lines of ``node``, a definition's decorators included, hold one
+    of ``hits`` (see :func:`lines_matching`; always, for ``None`` or a node without
+    a position)."""
+    first = getattr(node, "lineno", None)
+    if hits is None or first is None:
+        return True
+    if node.__class__ in _DECORATED and node.decorator_list:  # type: ignore[attr-defined]
+        first = min(first, *(d.lineno for d in node.decorator_list))  # type: ignore[attr-defined]
+    i = bisect_left(hits, first)
+    return i < len(hits) and hits[i] <= (getattr(node, "end_lineno", None) or first)
+
+
+def walk_hits(root: ast.AST, hits: Optional[List[int]]) -> Iterator[ast.AST]:
+    """The nodes of ``ast.walk(root)`` (in another order) whose lines hold one
+    of ``hits`` (see :func:`spans_hit`), with the nodes without a position
+    among them: what a search for a node that spells the pattern must look at.
+    The expression contexts and operators (shared singletons no rule looks at)
+    are left out."""
+    stack: List[Optional[ast.AST]] = [root]
+    while stack:
+        node = stack.pop()
+        if node is not None and spans_hit(node, hits):  # (``None``: a hole in a list)
+            yield node
+            push_children(stack, node, NODE_FIELDS)  # (no expression contexts)
+
+
+def every_node(root: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of ``ast.walk(root)``, nested scopes entered, in another order,
+    without the expression contexts and operators (shared singletons that no
+    rule looks at); faster than ``ast.walk``."""
+    stack: List[Optional[ast.AST]] = [root]
+    while stack:
+        node = stack.pop()
+        if node is None:  # from a list with holes: ``Dict.keys``, ``kw_defaults``
+            continue
+        yield node
+        push_children(stack, node, NODE_FIELDS)
+
+
+def walk_roots(roots: Sequence[ast.AST]) -> Iterator[ast.AST]:
+    """The nodes of ``roots`` and below, in source order, nested scopes not entered."""
+    stack: List[Optional[ast.AST]] = list(reversed(roots))
+    while stack:
+        node = stack.pop()
+        if node is None:  # from a list with holes: ``Dict.keys``, ``kw_defaults``
+            continue
+        yield node
+        push_children(stack, node, _BODY_FIELDS)
+
+
+def push_children(
+    stack: List[Optional[ast.AST]], node: ast.AST, table: Dict[type, Tuple[str, ...]]
+) -> None:
+    """Push the child nodes of ``node`` so that they pop in source order; ``table``
+    gives the fields to take, last first (:data:`_BODY_FIELDS` leaves nested
+    scopes closed).  ``None`` holes of lists are pushed too."""
+    fields = table.get(node.__class__)
+    if fields is None:
+        fields = _node_fields(node.__class__)
+    for name in fields:
+        value = getattr(node, name, None)
+        if value.__class__ is list:
+            stack.extend(reversed(value))
+        elif value is not None:
+            stack.append(value)
+
+
+#: the words of a name: runs of capitals, capitalised or lower-case words, digits
+_WORD = r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+"
+
+
+def words(name: str) -> List[str]:
+    """``rpn_loss_cls`` -> rpn, loss, cls; ``errD_real`` -> err, d, real (lowercased)."""
+    return [w.lower() for w in re.findall(_WORD, name)]

@@ -1,0 +1,625 @@
+"""``torch04``: check and fix PyTorch 0.1-0.3 idioms, without flake8.
+
+``torch04 check PATH...`` lints files, directories and notebooks with the rules
+and findings of the flake8 plugin; ``--fix`` applies the safe fixes,
+``--unsafe-fixes`` the unsafe ones too, ``--diff`` shows what ``--fix`` would
+do.  ``torch04 explain CODE`` prints a rule's documentation.
+
+Exit status: 0 when no finding remains, 1 when findings remain (after fixing,
+those not fixed), when a file could not be parsed or read, or when ``--diff``
+has changes to show; 2 on a usage error, an internal error (the other files
+are still checked and fixed) or output that cannot be written (a full disk, a
+closed standard output); 130 when interrupted (Ctrl-C), with one line on
+stderr.  A reader that stops reading (``torch04 check | head``) does not change
+the status.  A file that cannot be decoded or parsed is reported on stderr as
+``PATH: cannot parse: REASON (line N)`` and left untouched.
+
+The configuration (``[tool.torch04]`` in pyproject.toml, else ``[flake8]`` in
+setup.cfg/tox.ini/.flake8) is read by ``_config``; ``--select`` and the other
+options on the command line apply over it.  Output formats (after ``--fix``, the
+findings that remain) are written by ``_output``: ``concise`` (``PATH:LINE:COL:
+CODE [*] MESSAGE``, columns 1-based as flake8 prints them, ``[*]`` when ``--fix``
+with the options given would fix it; in notebooks ``PATH:cell N, line M, col C:
+...``), ``full``, ``json``, ``json-lines``, ``github``, ``gitlab``, ``sarif`` and
+``junit``; with the machine formats the summary and errors go to stderr.
+``--statistics``, ``--show-fixes``, ``--exit-zero``, ``--add-noqa`` and
+``--remove-noqa`` (``_addnoqa``), ``-j`` and the progress bar are here.
+
+With ``-`` (standard input) and ``--fix``, the fixed source goes to stdout and
+everything else to stderr.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+from collections import Counter
+from typing import Iterator, List, Optional, Sequence, TextIO, Tuple
+
+from .. import __version__
+from ..analysis.registry import all_rules
+from ..config.excludes import DEFAULT_EXCLUDES, Excludes
+from ..config.select import UsageError, check_selectors, code_list
+from ..pipeline import FileResult, Options, check_file
+from ..source.document import NotWritten, write_atomically
+from .discover import discover
+from .output import FORMATS, MACHINE_FORMATS, Style, use_colour
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
+#: fewer files than this are checked in this process whatever ``--jobs`` says
+#: (starting worker processes costs more than it saves)
+MIN_PARALLEL_FILES = 8
+#: the progress bar shows once a run has taken this long (seconds)
+PROGRESS_DELAY = 1.0
+
+
+# ---------------------------------------------------------------------------
+# the command line
+
+
+class _BuildFormatter(argparse.HelpFormatter):
+    """The formatter the parsers use while they are built: argparse makes one at
+    each ``add_argument`` (to check the metavar, whatever the width), and its
+    default width asks ``shutil`` for the terminal's, an import (with zlib, bz2
+    and lzma) the command needs only for ``--help`` and usage errors.
+    :func:`build_parser` gives the parsers argparse's own formatter back."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("width", 80)
+        super().__init__(*args, **kwargs)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="torch04",
+        description="Find and fix PyTorch 0.1-0.3 idioms that break or misbehave on "
+                    "modern PyTorch (the flake8-torch04 rules, without flake8).",
+        formatter_class=_BuildFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"torch04 {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+
+    check = commands.add_parser(
+        "check", help="check (and fix) files, directories and notebooks",
+        description="Check Python files and Jupyter notebooks. Exit status: 0 when no "
+                    "finding remains, 1 when findings remain or a file could not be "
+                    "checked, 2 on a usage or internal error.",
+        formatter_class=_BuildFormatter,
+    )
+    check.add_argument("paths", nargs="*", default=["."], metavar="PATH",
+                       help="files or directories (default: .); - reads standard input")
+    check.add_argument("--fix", action="store_true", help="apply the safe fixes")
+    check.add_argument("--unsafe-fixes", action="store_true", default=None,
+                       help="with --fix or --diff, apply the unsafe fixes too")
+    check.add_argument("--no-unsafe-fixes", action="store_false", dest="unsafe_fixes",
+                       help="do not apply unsafe fixes (overrides unsafe-fixes = true in "
+                            "the configuration)")
+    check.add_argument("--diff", action="store_true",
+                       help="print the changes --fix would make as a unified diff that "
+                            "`git apply` accepts; write nothing")
+    check.add_argument("--add-noqa", action="store_true",
+                       help="add a `# noqa: CODE` comment for every finding (merged into "
+                            "an existing `# noqa`), to start from a clean baseline")
+    check.add_argument("--remove-noqa", action="append", metavar="CODES",
+                       help="remove these codes (or prefixes) from `# noqa: ...` comments, "
+                            "to take up one rule of an --add-noqa baseline")
+    check.add_argument("--select", action="append", metavar="CODES",
+                       help="codes or prefixes to report (default: TV); comma-separated, "
+                            "repeatable; a code that matches no rule is an error")
+    check.add_argument("--extend-select", action="append", metavar="CODES",
+                       help="codes or prefixes to report in addition to --select")
+    check.add_argument("--ignore", action="append", metavar="CODES",
+                       help="codes or prefixes not to report; the longer prefix of "
+                            "--select and --ignore wins")
+    check.add_argument("--extend-ignore", action="append", metavar="CODES",
+                       help="codes or prefixes not to report, in addition to --ignore")
+    check.add_argument("--exclude", action="append", metavar="PATTERNS",
+                       help=".gitignore-style patterns of paths to skip when walking "
+                            "directories (replaces the configuration's and the default "
+                            f"list: {', '.join(DEFAULT_EXCLUDES)})")
+    check.add_argument("--extend-exclude", action="append", metavar="PATTERNS",
+                       help="patterns to skip in addition to --exclude")
+    check.add_argument("--force-exclude", action="store_true",
+                       help="apply the excludes to files named on the command line too "
+                            "(for pre-commit and editors, which name every file)")
+    check.add_argument("--respect-gitignore", action="store_true", default=None,
+                       help="skip what git ignores (.gitignore, .git/info/exclude; the "
+                            "default)")
+    check.add_argument("--no-respect-gitignore", action="store_false",
+                       dest="respect_gitignore", help="check files that git ignores too")
+    check.add_argument("--config", metavar="FILE",
+                       help="read the configuration from FILE (pyproject.toml with "
+                            "[tool.torch04], or setup.cfg/tox.ini/.flake8 with [flake8]) "
+                            "instead of looking for one")
+    check.add_argument("--isolated", action="store_true",
+                       help="read no configuration file")
+    check.add_argument("--output-format", choices=FORMATS + ("text",), default="concise",
+                       metavar="FORMAT",
+                       help="concise (default: one line a finding), full (source, caret "
+                            "and fix), json, json-lines, github (Actions annotations), "
+                            "gitlab (Code Quality), sarif (code scanning), junit")
+    check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                       help="colour concise and full output: auto (default: on a "
+                            "terminal, unless NO_COLOR is set), always, never")
+    check.add_argument("--statistics", action="store_true",
+                       help="print one line a code (count, code, fixable, name) instead "
+                            "of the findings")
+    check.add_argument("--show-fixes", action="store_true",
+                       help="with --fix or --diff, list the fixes by file and code")
+    check.add_argument("--exit-zero", action="store_true",
+                       help="exit 0 even when findings remain (still 1 for files that "
+                            "cannot be checked, 2 for usage or internal errors)")
+    check.add_argument("-j", "--jobs", type=int, metavar="N", default=None,
+                       help="check files in N processes (default: the number of CPUs); "
+                            "the output is in the same order whatever N")
+    check.add_argument("--stdin-filename", metavar="NAME",
+                       help="the name to report for - (a .ipynb name reads a notebook)")
+    check.add_argument("-q", "--quiet", action="store_true",
+                       help="print no summary and no progress bar")
+
+    explain = commands.add_parser("explain", help="print a rule's documentation",
+                                  formatter_class=_BuildFormatter)
+    explain.add_argument("code", nargs="?", help="a rule code such as TV003 (omit to list)")
+
+    server = commands.add_parser(
+        "server", help="run the Language Server over stdio (needs flake8-torch04[server])",
+        description="A Language Server (LSP, over stdio) that publishes the findings as "
+                    "diagnostics and offers their fixes as code actions.",
+        formatter_class=_BuildFormatter,
+    )
+    for built in (parser, check, explain, server):
+        built.formatter_class = argparse.HelpFormatter
+    return parser
+
+
+def _patterns(values: Optional[Sequence[str]]) -> List[str]:
+    return [p.strip() for v in values or () for p in v.split(",") if p.strip()]
+
+
+def run_explain(code: Optional[str], out: TextIO) -> int:
+    from .. import ruledocs
+
+    rules = all_rules()
+    if code is None:
+        for rule in rules.values():
+            out.write(f"{rule.code}  {rule.name}: {ruledocs.summary(rule)}\n")
+        return EXIT_CLEAN
+    rule = rules.get(code.strip().upper())
+    if rule is None:
+        raise UsageError(f"unknown rule {code!r}; known rules: {', '.join(rules)}")
+    out.write(ruledocs.explain(rule))
+    return EXIT_CLEAN
+
+
+def run_server() -> int:
+    try:
+        from ..server import main as serve
+    except ImportError as exc:
+        raise UsageError(f"the server needs its extra: pip install 'flake8-torch04[server]' "
+                         f"({exc})") from None
+    return serve()
+
+
+def _settings(args: argparse.Namespace):
+    from ..config import settings as config_settings
+
+    settings = config_settings.load(None, args.config, args.isolated)
+    layer = config_settings.Layer(
+        code_list(args.select, "--select"), code_list(args.extend_select, "--extend-select"),
+        code_list(args.ignore, "--ignore"), code_list(args.extend_ignore, "--extend-ignore"),
+    )
+    check_selectors(("--" + option, code) for option, code in layer.selectors())
+    settings.add_layer(layer)
+    return settings
+
+
+class Progress:
+    """A progress bar on a terminal's stderr, shown once a run has taken
+    ``PROGRESS_DELAY`` seconds, erased at the end."""
+
+    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.start = self.clock()
+        self.total = total
+        self.stream = stream
+        isatty = getattr(stream, "isatty", None)
+        self.enabled = enabled and total > 1 and bool(isatty and isatty())
+        self.shown = False
+
+    def update(self, done: int) -> None:
+        if not self.enabled or (not self.shown and self.clock() - self.start < PROGRESS_DELAY):
+            return
+        self.shown = True
+        width = 30
+        filled = width * done // self.total
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
+                          f"{done}/{self.total} files")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def _check_job(job: Tuple[str, Options]) -> FileResult:
+    return check_file(*job)
+
+
+def _check_all(jobs: List[Tuple[str, Options]], processes: int,
+               progress: Progress) -> Iterator[FileResult]:
+    """Results in the order of ``jobs``, from ``processes`` worker processes."""
+    pool = None
+    if processes > 1 and len(jobs) >= MIN_PARALLEL_FILES:
+        import multiprocessing
+
+        try:
+            pool = multiprocessing.Pool(min(processes, len(jobs)))
+        except (OSError, ImportError, ValueError):
+            pool = None  # (no semaphores, no /dev/shm: check in this process)
+    if pool is not None:
+        chunk = max(1, min(16, len(jobs) // (processes * 4)))
+        with pool:
+            for done, result in enumerate(pool.imap(_check_job, jobs, chunk), 1):
+                progress.update(done)
+                yield result
+        return
+    for done, job in enumerate(jobs, 1):
+        result = _check_job(job)
+        progress.update(done)
+        yield result
+
+
+def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    settings = _settings(args)
+    unsafe = bool(settings.unsafe_fixes) if args.unsafe_fixes is None else args.unsafe_fixes
+    fmt = "concise" if args.output_format == "text" else args.output_format
+    options = Options(settings.codes(), fix=args.fix, unsafe=unsafe, diff=args.diff,
+                      quiet=args.quiet, snippets=fmt in ("full", "gitlab"))
+    remove = code_list(args.remove_noqa, "--remove-noqa")
+    if remove:
+        check_selectors(("--remove-noqa", code) for code in remove)
+    if args.add_noqa + bool(remove) + (args.fix or args.diff) > 1:
+        raise UsageError("--add-noqa, --remove-noqa and --fix/--diff cannot be combined")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs: give a number of processes of at least 1")
+    if args.paths.count("-") > 1:
+        raise UsageError("- (standard input) can be given only once")
+    if (args.add_noqa or remove) and "-" in args.paths:
+        raise UsageError("--add-noqa and --remove-noqa cannot read standard input")
+    for path in args.paths:
+        if path != "-":
+            try:
+                os.stat(path)
+            except OSError as exc:  # (ENOENT, ELOOP, EACCES, ...: say which)
+                reason = (exc.strerror or str(exc)).lower()
+                raise UsageError(f"{path}: {reason}") from None
+    cli_excludes = _patterns(args.exclude) if args.exclude is not None else (
+        list(DEFAULT_EXCLUDES) if settings.exclude is None else [])
+    excludes = Excludes(cli_excludes + _patterns(args.extend_exclude))
+    config_patterns = ([] if args.exclude is not None else settings.exclude or []) + \
+        settings.extend_exclude
+    skip = settings.matcher(config_patterns) if config_patterns else None
+    gitignore = settings.respect_gitignore if args.respect_gitignore is None \
+        else args.respect_gitignore
+    # (a named file's directories are matched too, except by [flake8] excludes:
+    # flake8 matches a file it is given by its own name and path only)
+    problems: List[Tuple[str, str, bool]] = []
+    paths = list(discover(args.paths, excludes, skip=skip, force_exclude=args.force_exclude,
+                          gitignore=gitignore, skip_parents=settings.style != "flake8",
+                          problems=problems))
+    if args.add_noqa:
+        return _run_add_noqa(paths, settings, options, stdout, stderr)
+    if remove:
+        return _run_remove_noqa(paths, remove, options, stdout, stderr)
+    # what could not be walked is reported as a file that could not be checked
+    results: List[FileResult] = [
+        FileResult(name, [], Counter(), error=reason) if is_error
+        else FileResult(name, [], Counter(), notes=(reason,))
+        for name, reason, is_error in problems]
+    fixed_stdin: Optional[bytes] = None
+    jobs = []
+    for path in paths:
+        name = (args.stdin_filename or "stdin") if path == "-" else path
+        codes = settings.codes_for(name)
+        jobs.append((path, options if codes is options.codes else options._replace(codes=codes)))
+    file_jobs = [job for job in jobs if job[0] != "-"]
+    processes = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    progress = Progress(len(file_jobs), stderr, not args.quiet)
+    by_path = {}
+    try:
+        for result in _check_all(file_jobs, processes, progress):
+            if options.fix and not options.diff and result.new_data is not None:
+                try:
+                    write_atomically(result.name, result.new_data, original=result.original)
+                except (NotWritten, OSError) as exc:
+                    reason = (f"not written: {exc}" if isinstance(exc, NotWritten)
+                              else f"cannot write: {exc.strerror or exc}")
+                    # what is reported is the file as it stays: checked, not fixed
+                    result = check_file(result.name, options._replace(
+                        codes=settings.codes_for(result.name), fix=False))._replace(error=reason)
+            by_path[result.name] = result
+    finally:
+        progress.close()
+    for path, job_options in jobs:
+        if path == "-":
+            name = args.stdin_filename or "stdin"
+            data = sys.stdin.buffer.read()
+            result = check_file(path, job_options, stdin=data, name=name)
+            if options.fix and not options.diff:
+                fixed_stdin = result.new_data if result.new_data is not None else data
+            results.append(result)
+        else:
+            results.append(by_path[path])
+    style = Style(use_colour(args.color, stdout) and fmt in ("concise", "full"))
+    status = _write_report(results, options, fmt, stdout, stderr, fixed_stdin, args, style)
+    if args.exit_zero and status == EXIT_FINDINGS and not any(r.error for r in results):
+        return EXIT_CLEAN
+    return status
+
+
+def _run_add_noqa(paths: List[str], settings, options: Options, stdout: TextIO,
+                  stderr: TextIO) -> int:
+    from ..fix.addnoqa import add_noqa
+    from ..pipeline import check_document
+    from ..source.document import Document
+
+    def edit(path: str, doc, report) -> Tuple[str, Counter]:
+        file_options = options._replace(codes=settings.codes_for(path))
+        result = check_document(doc, file_options)
+        if result.error:
+            raise _NotRewritten(result.error)
+        if not result.findings:
+            return doc.text, Counter()
+        text, codes = add_noqa(doc.text, [loc.finding for loc in result.findings], doc.locked)
+        if codes:
+            check = check_document(Document(doc.to_bytes(text), path), file_options)
+            if check.error:  # (never expected: a comment at the end of a logical line)
+                raise _NotRewritten(f"noqa comments not added: {check.error}")
+            for loc in check.findings:
+                report(f"{path}:{loc.line}:{loc.finding.col + 1}: {loc.finding.code} could "
+                       f"not be silenced with a noqa comment")
+        return text, codes
+
+    return _rewrite_noqa(paths, "Added", edit, options, stdout, stderr)
+
+
+def _run_remove_noqa(paths: List[str], codes: List[str], options: Options,
+                     stdout: TextIO, stderr: TextIO) -> int:
+    from ..fix.addnoqa import remove_noqa
+
+    return _rewrite_noqa(paths, "Removed", lambda path, doc, report: remove_noqa(doc.text, codes),
+                         options, stdout, stderr)
+
+
+class _NotRewritten(Exception):
+    """A file ``--add-noqa``/``--remove-noqa`` leaves alone, with the reason."""
+
+
+def _rewrite_noqa(paths: List[str], verb: str, edit, options: Options, stdout: TextIO,
+                  stderr: TextIO) -> int:
+    """Rewrite each file's ``# noqa`` comments with ``edit(path, document, report)``,
+    which returns the new text and the codes added or removed (``report(line)``
+    says what went wrong, and the run then exits 1); written as ``--fix`` writes
+    (never over a file that changed meanwhile, nor a read-only one)."""
+    from ..source.document import CannotParse, Document
+
+    changed: Counter = Counter()
+    files = 0
+    failed = False
+    problems: List[str] = []
+    for path in paths:
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+            doc = Document(data, path)
+            text, codes = edit(path, doc, problems.append)
+            if not codes:
+                continue
+            write_atomically(path, doc.to_bytes(text), original=data)
+        except (CannotParse, _NotRewritten) as exc:
+            problems.append(f"{path}: {exc}")
+            continue
+        except NotWritten as exc:
+            problems.append(f"{path}: not written: {exc}")
+            continue
+        except OSError as exc:
+            problems.append(f"{path}: cannot write: {exc.strerror or exc}")
+            continue
+        finally:
+            for line in problems:
+                stderr.write(line + "\n")
+            failed = failed or bool(problems)
+            problems.clear()
+        changed.update(codes)
+        files += 1
+    if not options.quiet:
+        total = sum(changed.values())
+        detail = " (" + ", ".join(f"{c}: {n}" for c, n in sorted(changed.items())) + ")" \
+            if changed else ""
+        stdout.write(f"{verb} {total} noqa code{'s' if total != 1 else ''} in {files} "
+                     f"file{'s' if files != 1 else ''}{detail}.\n")
+    return EXIT_FINDINGS if failed else EXIT_CLEAN
+
+
+def _report(results: List[FileResult], options: Options, fmt: str, stdout: TextIO,
+            stderr: TextIO, fixed_stdin: Optional[bytes], args: argparse.Namespace,
+            style: Style) -> int:
+    from . import output as cli_output
+
+    # with a fixed standard input on stdout, everything else goes to stderr
+    out = stderr if fixed_stdin is not None else stdout
+    machine = fmt in MACHINE_FORMATS
+    info = stderr if machine or options.diff or fixed_stdin is not None else stdout
+    if options.diff:
+        for r in results:
+            stdout.write(r.diff)
+    elif args.statistics:
+        cli_output.write_statistics(results, out, machine)
+    else:
+        if fmt in ("json", "json-lines"):
+            cli_output.write_json(results, out, lines=fmt == "json-lines")
+        elif fmt == "gitlab":
+            cli_output.write_gitlab(results, out)
+        elif fmt == "sarif":
+            cli_output.write_sarif(results, out, options)
+        elif fmt == "junit":
+            cli_output.write_junit(results, out)
+        for r in results:
+            if fmt == "concise":
+                cli_output.format_text(r, out, style)
+            elif fmt == "full":
+                cli_output.format_full(r, out, options, style)
+            elif fmt == "github":
+                for loc in r.findings:
+                    out.write(cli_output.github_annotation(r, loc) + "\n")
+    for r in results:
+        for note in r.dropped + r.notes:
+            stderr.write(f"{r.name}: {note}\n")
+        if r.error:
+            if fmt == "github":
+                out.write(cli_output.github_error(r) + "\n")
+            stderr.write(f"{r.name}: {r.error}\n")
+    if args.show_fixes and (options.fix or options.diff):
+        cli_output.write_fixes(results, info, diff=options.diff)
+    if not options.quiet:
+        for line in cli_output.summary_lines(results, options):
+            info.write(line + "\n")
+    if fixed_stdin is not None:
+        stdout.flush()
+        buffer = getattr(stdout, "buffer", None)
+        if buffer is not None:
+            buffer.write(fixed_stdin)
+            buffer.flush()
+        else:
+            stdout.write(fixed_stdin.decode("utf-8", "surrogateescape"))
+    return exit_status(results, options)
+
+
+def exit_status(results: Sequence[FileResult], options: Options) -> int:
+    if any(r.internal for r in results):
+        return EXIT_ERROR
+    remaining = any(r.findings or r.error or r.incomplete for r in results)
+    if options.diff and any(r.diff for r in results):
+        remaining = True
+    return EXIT_FINDINGS if remaining else EXIT_CLEAN
+
+
+class OutputError(Exception):
+    """The output could not be written: reported on stderr, exit status 2."""
+
+
+def _write_report(results: List[FileResult], options: Options, fmt: str, stdout: TextIO,
+                  stderr: TextIO, fixed_stdin: Optional[bytes], args: argparse.Namespace,
+                  style: Style) -> int:
+    """:func:`_report`, with the failures of standard output said in one line.
+
+    A reader that goes away (``torch04 check | head``) ends the output, not the
+    exit status: it is what the run found.  A full disk or a closed standard
+    output is an error (2), and so is a fixed standard input that could not be
+    written out, so that an editor never takes an empty output for the fix.
+    """
+    try:
+        status = _report(results, options, fmt, stdout, stderr, fixed_stdin, args, style)
+        stdout.flush()
+        return status
+    except BrokenPipeError:
+        _silence_stdout()
+        if fixed_stdin is not None:
+            raise OutputError("the fixed source could not be written to standard output "
+                              "(the pipe was closed)") from None
+        return exit_status(results, options)
+    except OSError as exc:
+        _silence_stdout()
+        what = "the fixed source" if fixed_stdin is not None else "the output"
+        raise OutputError(f"cannot write {what}: {exc.strerror or exc}") from None
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that flushing it at exit raises nothing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+#: the cyclic garbage collector's first threshold while files are checked: each
+#: file's tree is hundreds of thousands of objects, none in a cycle, and at
+#: Python's default (700) the collector keeps rescanning them (mypy raises it too)
+GC_THRESHOLD = 20_000
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    threshold = gc.get_threshold()
+    gc.set_threshold(GC_THRESHOLD, *threshold[1:])
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # (a file being written is never left half-written)
+        sys.stderr.write("torch04: interrupted\n")
+        return EXIT_INTERRUPTED
+    finally:
+        gc.set_threshold(*threshold)
+
+
+def _main(argv: Optional[Sequence[str]]) -> int:
+    if sys.stdout is None:  # started with standard output closed
+        sys.stderr.write("torch04: error: standard output is closed\n")
+        return EXIT_ERROR
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: 0 for --help/--version, 2 for usage errors
+        return int(exc.code or 0)
+    try:
+        if args.command == "explain":
+            return run_explain(args.code, sys.stdout)
+        if args.command == "server":
+            return run_server()
+        if args.diff and args.fix:
+            args.fix = False  # --diff writes nothing
+        status = run_check(args, sys.stdout, sys.stderr)
+    except (UsageError, OutputError) as exc:
+        sys.stderr.write(f"torch04: error: {exc}\n")
+        return EXIT_ERROR
+    if argv is None:  # (the command itself, not a caller in the same process)
+        _exit_now(status)
+    return status
+
+
+def _exit_now(status: int) -> None:
+    """End the process with ``status`` at once, as mypy does, when nothing else in it
+    can be waiting for Python's own exit: the objects a run leaves (its modules, the
+    project's caches) are not freed one by one and collected, which costs a run of
+    ``check`` over a few hundred files about 10 ms.  Nothing is skipped that anyone
+    would see: this returns (and Python exits as usual) when a function is registered
+    with ``atexit`` (coverage, multiprocessing, logging), another thread runs, a
+    tracer or profiler is on (``pdb``, ``cProfile``), or the output cannot be flushed.
+    """
+    import atexit
+
+    ncallbacks = getattr(atexit, "_ncallbacks", None)
+    if ncallbacks is None or ncallbacks() or sys.gettrace() is not None \
+            or sys.getprofile() is not None:
+        return
+    monitoring = getattr(sys, "monitoring", None)  # (Python 3.12: cProfile's profiler)
+    if monitoring is not None and any(monitoring.get_tool(tool) for tool in range(6)):
+        return
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:  # (a closed or broken stream: Python reports it as it always did)
+        return
+    os._exit(status)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
