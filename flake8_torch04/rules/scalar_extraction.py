@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..analysis.context import Context
@@ -32,7 +33,9 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     evidence from the code, because ``losses[0]`` on a Python list is common,
     and a ``*_function(...)`` callee (scipy's ``loss_function``) is a loss call
     only through ``.data``/``.numpy()``/``.tolist()``.  A bare ``E[0]`` and form
-    (b) need torch in the file (an import, ``Variable`` or ``.backward(``).
+    (b) need torch in the file (an import, torch's ``Variable`` — not
+    ``tf.Variable`` — or ``.backward(``); in a file that imports TensorFlow,
+    JAX, Keras (or another framework) and not torch, nothing is flagged.
 
     Form (b): inside a ``for``/``while`` body, flags ``acc += E``,
     ``acc = acc + E`` and ``accs.append(E)`` (also ``E * n``, ``E / n``) where
@@ -108,8 +111,8 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         return None
     tensor, steps = peel(node.value)
     by_name = any(step in ("data", "numpy", "tolist") for step in steps)
-    if not by_name and not ctx.uses_torch:
-        return None  # scipy's ``rho[0]``, sklearn's ``loss_[0]``: not tensors
+    if not ctx.uses_torch and (not by_name or _other_framework(ctx)):
+        return None  # scipy's ``rho[0]``, sklearn's ``loss_[0]``, TensorFlow's ``loss.numpy()[0]``
     evidence = Evidence(ctx)
     if not (evidence.may_be_scalar(tensor, by_name) and evidence.scalar(tensor, by_name)):
         return None
@@ -148,6 +151,19 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         f"`{src.quote(node)}` {why}; use `{one_line(fixed)}`",
         Fix((src.replace(node, fixed),), safety),
     )
+
+
+#: a file that imports one of these (and not torch) computes with their arrays
+_OTHER_FRAMEWORKS = re.compile(
+    r"^[ \t]*(?:import|from)[ \t]+(?:tensorflow|jax|keras|mxnet|chainer|paddle|theano)\b",
+    re.MULTILINE)
+
+
+def _other_framework(ctx: Context) -> bool:
+    found = ctx.memo.get("TV003.other framework")
+    if found is None:
+        found = ctx.memo["TV003.other framework"] = bool(_OTHER_FRAMEWORKS.search(ctx.text))
+    return found  # type: ignore[return-value]
 
 
 #: attributes that only a tensor with autograd history is asked for
