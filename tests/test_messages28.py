@@ -1,0 +1,28 @@
+"""Messages that must say what is true (issue 28): the advice of a finding
+must not break the callers of the code it is about, and a summary must not be
+cut before the words that say what a rule is about."""
+from pathlib import Path
+
+from flake8_torch04.analysis.run import check_source
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def messages(source, code):
+    return {f.line: f.message for f in check_source(source, "t.py", [code])}
+
+
+def test_tv140_when_an_earlier_test_takes_tensors_it_does_not_advise_the_variable_branch():
+    source = (FIXTURES / "TV140.py").read_text(encoding="utf-8")
+    found = messages(source, "TV140")
+    lines = source.splitlines()
+    caught = [n for n, line in enumerate(lines, 1)
+              if "def caught_first" in line or "def caught_before" in line]
+    assert len(caught) == 2
+    for start in caught:
+        line = next(n for n in range(start, start + 6) if n in found)
+        assert "takes every tensor first" in found[line]
+        assert "keep the Variable branch only" not in found[line]
+    for name in ("def to_var", "def to_tensor", "def as_array"):
+        start = next(n for n, line in enumerate(lines, 1) if name in line)
+        assert not any(start <= n < start + 8 for n in found), name
