@@ -26,3 +26,16 @@ def test_tv140_when_an_earlier_test_takes_tensors_it_does_not_advise_the_variabl
     for name in ("def to_var", "def to_tensor", "def as_array"):
         start = next(n for n, line in enumerate(lines, 1) if name in line)
         assert not any(start <= n < start + 8 for n in found), name
+
+
+def test_every_summary_is_a_whole_sentence_and_tv128s_names_the_labels():
+    from flake8_torch04 import ruledocs
+    from flake8_torch04.analysis.registry import all_rules
+
+    rules = all_rules()
+    for code, rule in rules.items():
+        assert ruledocs.summary(rule).endswith("."), code
+    tv128 = ruledocs.summary(rules["TV128"])
+    assert "``train_labels``, ``test_labels`` of torchvision datasets" in tv128
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    assert tv128 in readme
