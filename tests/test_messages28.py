@@ -39,3 +39,12 @@ def test_every_summary_is_a_whole_sentence_and_tv128s_names_the_labels():
     assert "``train_labels``, ``test_labels`` of torchvision datasets" in tv128
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
     assert tv128 in readme
+
+
+def test_tv112_quotes_the_users_alias():
+    source = ("import torchvision\nfrom torchvision import transforms as T\n"
+              "a = T.RandomSizedCrop(32)\nb = torchvision.transforms.Scale(8)\n")
+    found = messages(source, "TV112")
+    assert found[3].startswith("`T.RandomSizedCrop` was removed")
+    assert found[3].endswith("use `T.RandomResizedCrop`")
+    assert found[4].startswith("`torchvision.transforms.Scale` was removed")
