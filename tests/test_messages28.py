@@ -48,3 +48,15 @@ def test_tv112_quotes_the_users_alias():
     assert found[3].startswith("`T.RandomSizedCrop` was removed")
     assert found[3].endswith("use `T.RandomResizedCrop`")
     assert found[4].startswith("`torchvision.transforms.Scale` was removed")
+
+
+def test_tv003_accumulation_says_the_sum_becomes_float64():
+    from flake8_torch04 import ruledocs
+    from flake8_torch04.analysis.registry import all_rules
+
+    source = ("import torch\n\n\ndef train(loader, criterion, model):\n    total = 0\n"
+              "    for x, y in loader:\n        loss = criterion(model(x), y)\n"
+              "        total += loss\n    print(total)\n")
+    [message] = messages(source, "TV003").values()
+    assert "float64, not float32" in message
+    assert "float64, not float32" in ruledocs.section(all_rules()["TV003"], "## Fix safety")

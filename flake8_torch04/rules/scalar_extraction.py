@@ -91,9 +91,15 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ## Fix safety
     ``E.data[0]`` (and the other forms of (a)) -> ``E.item()`` is *safe*: it
     gives the same number ``E.data[0]`` gave under 0.3 (a Python float where the
-    old numpy path gave a numpy scalar).  ``acc += E`` -> ``acc += E.item()`` is
+    old numpy path gave a numpy scalar).  Where the value is assigned to a
+    name that is backpropagated later, ``E[0]`` -> ``E`` (the 0-dim tensor,
+    what 0.3's one-element Variable became) is *safe*.  ``acc += E`` -> ``acc += E.item()`` is
     *unsafe*: the accumulator becomes a Python float, and ``.item()`` raises if
-    ``E`` has more than one element; the same fix turns the accumulator's later
+    ``E`` has more than one element; the sum is then kept in double precision
+    (a Python float) where 0.3 summed float32 tensors, so its last digits can
+    differ, and where it re-enters tensor or numpy arithmetic
+    (``np.mean(losses)``) the result is float64, not float32 (the message
+    says so); the same fix turns the accumulator's later
     ``acc.item()`` and ``acc.data[0]`` into ``acc`` (a float has no ``.item()``),
     and there is no automatic fix when another use needs a tensor
     (``acc.cpu()``).  A fix whose removed text holds a comment is unsafe.
@@ -317,7 +323,8 @@ def _accumulation(ctx: Context, node: ast.AST) -> Optional[Report]:
     whole = src.between(src.start(node), src.start(leak)) + fixed + src.between(
         src.end(leak), src.end(node))
     message = (f"`{src.quote(node)}` keeps every iteration's autograd graph alive (losses "
-               f"are tensors since PyTorch 0.4); use `{one_line(whole)}`")
+               f"are tensors since PyTorch 0.4); use `{one_line(whole)}` (a Python float: "
+               "summed in float64, not float32)")
     fix: Optional[Fix] = None
     if isinstance(node, (ast.AugAssign, ast.Assign)):
         later = _tensor_uses(ctx, flow.node, acc, node)
