@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Dict, Iterator, Optional
+from typing import Dict, Optional
 
 from .context import Context
-from .project.modules import applies, root_of
+from .project.modules import applies, project_files, root_of
 
 #: the target version the front end was given (``target-version``), or ``None``.
 #: The configuration model and the command line set it (see module docstring);
@@ -53,10 +53,6 @@ EVIDENCE = re.compile(
 MAX_FILES = 3000
 MAX_BYTES = 1 << 20
 
-_SKIP_DIRS = frozenset((
-    "__pycache__", "node_modules", "site-packages", "dist-packages", "build", "dist",
-    "venv", "env", ".venv", ".env", ".tox", ".nox", ".git", ".hg",
-))
 _PROJECTS: Dict[str, bool] = {}
 
 
@@ -101,20 +97,8 @@ def project_is_legacy(filename: str) -> bool:
     root = root_of(path)
     found = _PROJECTS.get(root)
     if found is None:
-        found = _PROJECTS[root] = any(_says(p) for p in _files(root))
+        found = _PROJECTS[root] = any(_says(p) for p in project_files(root, MAX_FILES))
     return found
-
-
-def _files(root: str) -> Iterator[str]:
-    count = 0
-    for directory, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
-        for name in sorted(files):
-            if name.endswith(".py"):
-                count += 1
-                if count > MAX_FILES:
-                    return
-                yield os.path.join(directory, name)
 
 
 def _says(path: str) -> bool:
