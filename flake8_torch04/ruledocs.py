@@ -76,7 +76,12 @@ def missing_sections(rule: Rule):
 
 
 def summary(rule: Rule) -> str:
-    return rule.doc.split("\n", 1)[0].strip()
+    """The docstring's first paragraph on one line (a sentence may wrap)."""
+    return " ".join(_first_paragraph(rule.doc).split())
+
+
+def _first_paragraph(doc: str) -> str:
+    return doc.strip().split("\n\n", 1)[0]
 
 
 def fix_summary(rule: Rule) -> str:
@@ -140,7 +145,8 @@ def rule_table(rules: Dict[str, Rule]) -> str:
 def rule_docs(rules: Dict[str, Rule]) -> str:
     parts = []
     for rule in rules.values():
-        body = rule.doc.split("\n", 1)[1].strip() if "\n" in rule.doc else ""
+        first = _first_paragraph(rule.doc)
+        body = rule.doc.strip()[len(first):].strip()
         body = body.replace("## ", "#### ")
         parts.append(f"### {rule.code} {rule.name}\n\n{summary(rule)}\n\n{body}")
     return "\n\n".join(parts)

@@ -68,16 +68,15 @@ TABLE = {
     # a call of the builtin ``type`` (``x.type(type(y))``, ``type(y)(...)``)
     "TV141": ("tensor_type_of", (ast.Call,), (r"(?<![\w.])type[\s\\]*\(",)),
     "TV142": ("empty_dim", (ast.Call,), (r"\.[\s\\]*dim\b",)),
-    # a division (``/``, ``/=``, ``torch.div``) in a file that uses ``Variable``
-    # (0.3 code: see ``integer_division``)
+    # a division (``/``, ``/=``, ``torch.div``) in 0.3 code (``analysis/era.py``)
     "TV143": (
         "integer_division", (ast.BinOp, ast.AugAssign, ast.Call), ("/", r"\bdiv\b"),
-        ("Variable",),
+        (r"\btorch\b",),
     ),
     # an accumulation (``+=``, ``-=``) or a ``print`` in 0.3 code (see ``tensor_numbers``)
     "TV144": (
         "tensor_numbers", (ast.AugAssign, ast.Call),
-        ((r"[+-]=", ast.AugAssign), (r"\bprint\b", ast.Call)), ("Variable",),
+        ((r"[+-]=", ast.AugAssign), (r"\bprint\b", ast.Call)), (r"\btorch\b",),
     ),
     "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),
     "TV104": ("legacy_function", (ast.ClassDef,), ("Function",)),

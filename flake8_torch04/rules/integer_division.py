@@ -5,13 +5,13 @@ import ast
 from typing import Iterator, Optional
 
 from ..analysis.context import Context
+from ..analysis.era import legacy
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.registry import rule
 from ..analysis.values import NUMBER, Value, values
 from ..source.text import has_comment, shorten
 from .data_inplace import spelled
 from .shared.calls import plain_arguments
-from .upsample import old_file
 
 _INTEGER = ("int", "uint8")
 
@@ -42,9 +42,9 @@ def integer_division(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``ByteTensor``, ``.long()``/``.int()``/``.byte()``, the indices of
     ``max(d)``/``argmax``, a sum of booleans, an integer constructor; followed
     through assignments (see "How values are followed" in the README) — and
-    ``b`` is not evidently a float.  Only in a file written for PyTorch 0.3
-    (one that uses torch's ``Variable``): new code divides integer tensors on
-    purpose.  Position: the operator's expression.
+    ``b`` is not evidently a float.  Only in 0.3 code (the file or its project
+    shows 0.3 idioms, or the configuration says so: see ``analysis/era.py``):
+    new code divides integer tensors on purpose.  Position: the operator's expression.
 
     ## Why is this bad?
     PyTorch 0.3 divided integer tensors as C does, truncating toward zero:
@@ -75,7 +75,7 @@ def integer_division(ctx: Context, node: ast.AST) -> Iterator[Report]:
     evident the fix is *unsafe*.  ``a /= b`` becomes
     ``a.div_(b, rounding_mode='trunc')``.
     """
-    if not ctx.uses_torch or not old_file(ctx):
+    if not ctx.uses_torch or not legacy(ctx):
         return
     if isinstance(node, ast.BinOp):
         if not isinstance(node.op, ast.Div):

@@ -5,12 +5,12 @@ import ast
 from typing import Iterator, Optional
 
 from ..analysis.context import Context
+from ..analysis.era import legacy
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..analysis.values import Value, values
 from ..source.text import Edit, has_comment, needs_parens, shorten
-from .upsample import old_file
 
 #: formatting calls whose arguments are only shown
 _SHOWN = frozenset(("print",))
@@ -53,8 +53,8 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     """Flags 0-dim tensors accumulated or printed where PyTorch 0.3 had a number.
 
     ## What it does
-    In a file written for PyTorch 0.3 (one that uses torch's ``Variable``),
-    flags ``acc += value`` and ``print(value)`` where ``value`` is a reduction
+    In 0.3 code (the file or its project shows 0.3 idioms, or the
+    configuration says so: see ``analysis/era.py``), flags ``acc += value`` and ``print(value)`` where ``value`` is a reduction
     (``sum()``, ``mean()``, ``max()`` ... without ``dim``) or an element of a
     0.3 *tensor* — one read through ``.data``, made by a constructor, or
     computed from one, such as ``pred.eq(target.data).sum()`` with ``pred``
@@ -92,7 +92,7 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     an argument of a torch function) the fix is *unsafe*.  A printed value is
     only shown, so its fix is safe.
     """
-    if not ctx.uses_torch or not old_file(ctx):
+    if not ctx.uses_torch or not legacy(ctx):
         return
     facts = values(ctx)
     if isinstance(node, ast.AugAssign):

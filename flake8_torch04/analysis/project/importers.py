@@ -7,31 +7,18 @@ import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from .lookup import attribute
-from .modules import applies, find, is_file, root_of
+from .modules import applies, find, is_file, project_files, root_of
 from .summary import cached_text, file_stamp
 
 # ---------------------------------------------------------------------------
 # who takes a name from a module (for the fixer)
 
-#: directories never searched for project files
-_SKIP_DIRS = frozenset((
-    "__pycache__", "node_modules", "site-packages", "dist-packages", "build", "dist",
-    "venv", "env", ".venv", ".env", ".tox", ".nox", ".git", ".hg",
-))
 #: at most this many files are read when looking for the modules that import one
 MAX_FILES = 5000
 
 
 def _project_files(root: str) -> Iterator[str]:
-    count = 0
-    for directory, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
-        for name in sorted(files):
-            if name.endswith(".py"):
-                count += 1
-                if count > MAX_FILES:
-                    return
-                yield os.path.join(directory, name)
+    return project_files(root, MAX_FILES)
 
 
 class _Imports:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 import os
 import sys
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 #: top-level names that are installed software, never a project's module
 KNOWN = frozenset((
@@ -186,3 +186,23 @@ def submodule_path(path: str, name: str) -> Optional[str]:
     if os.path.basename(path) != "__init__.py":
         return None
     return _module_in(os.path.dirname(path), [name])
+
+
+#: directories never searched for project files
+SKIP_DIRS = frozenset((
+    "__pycache__", "node_modules", "site-packages", "dist-packages", "build", "dist",
+    "venv", "env", ".venv", ".env", ".tox", ".nox", ".git", ".hg",
+))
+
+
+def project_files(root: str, limit: int) -> Iterator[str]:
+    """The ``.py`` files below ``root`` in a stable order, at most ``limit`` of them."""
+    count = 0
+    for directory, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        for name in sorted(files):
+            if name.endswith(".py"):
+                count += 1
+                if count > limit:
+                    return
+                yield os.path.join(directory, name)
