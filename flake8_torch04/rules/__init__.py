@@ -52,6 +52,12 @@ TABLE = {
         "torchvision_transforms", (ast.Attribute, ast.Name, ast.ImportFrom),
         ("Scale", "RandomSizedCrop"),
     ),
+    # a loss call has two arguments (a comma), in a file that builds such a loss
+    "TV117": (
+        "loss_target_shape", (ast.Call,), (",",),
+        (r"\b(?:BCELoss|BCEWithLogitsLoss|MSELoss|L1Loss|SmoothL1Loss|binary_cross_entropy"
+         r"|mse_loss|l1_loss|smooth_l1_loss)\b",),
+    ),
     # TV14x: silent changes of behaviour
     # every finding's statement holds the call of the builtin ``isinstance``
     "TV140": (
