@@ -49,6 +49,15 @@ FIXES = {
          MODULE + "for i in range(2):\n    n = x.size(0)\n    real = Variable(torch.ones(n, 1))\n"
          "    a = criterion(netD(x), real)\n    b = criterion(netD(x + 1), real)\n", True),
     ],
+    "TV115": [
+        ("def f():\n    h, b = torch.zeros(5, 3, 4), 0.5\n"
+         "    s = torch.tanh(h.transpose(0, 1) + b)\n"
+         "    return s.view(-1, 4)\n",
+         "def f():\n    h, b = torch.zeros(5, 3, 4), 0.5\n"
+         "    s = torch.tanh(h.transpose(0, 1) + b)\n"
+         "    return s.reshape(-1, 4)\n",
+         True),
+    ],
 }
 
 NOOPS = {

@@ -58,6 +58,11 @@ TABLE = {
         (r"\b(?:BCELoss|BCEWithLogitsLoss|MSELoss|L1Loss|SmoothL1Loss|binary_cross_entropy"
          r"|mse_loss|l1_loss|smooth_l1_loss)\b",),
     ),
+    # a ``view`` call, in a file that moves dimensions
+    "TV115": (
+        "view_after_transpose", (ast.Call,), (r"\bview\b",),
+        (r"\b(?:transpose|permute)\b", r"\.[\s\\]*t[\s\\]*\("),
+    ),
     # TV14x: silent changes of behaviour
     # every finding's statement holds the call of the builtin ``isinstance``
     "TV140": (
