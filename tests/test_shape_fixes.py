@@ -58,6 +58,54 @@ FIXES = {
          "    return s.reshape(-1, 4)\n",
          True),
     ],
+    "TV130": [
+        (dedent("""
+            opt = torch.optim.SGD(params, lr=0.1)
+            sched = torch.optim.lr_scheduler.StepLR(opt, 2)
+
+
+            def train():
+                opt.step()
+
+
+            for epoch in range(3):
+                sched.step()
+                train()
+                print(epoch)
+            """), dedent("""
+            opt = torch.optim.SGD(params, lr=0.1)
+            sched = torch.optim.lr_scheduler.StepLR(opt, 2)
+
+
+            def train():
+                opt.step()
+
+
+            for epoch in range(3):
+                train()
+                sched.step()
+                print(epoch)
+            """), True),
+        (dedent("""
+            def fit(data, model):
+                opt = torch.optim.Adam(model.parameters())
+                sched = torch.optim.lr_scheduler.ExponentialLR(opt, 0.9)
+                for epoch in range(3):
+                    sched.step()
+                    for x in data:
+                        opt.step()
+                    print(epoch)
+            """), dedent("""
+            def fit(data, model):
+                opt = torch.optim.Adam(model.parameters())
+                sched = torch.optim.lr_scheduler.ExponentialLR(opt, 0.9)
+                for epoch in range(3):
+                    for x in data:
+                        opt.step()
+                    sched.step()
+                    print(epoch)
+            """), True),
+    ],
 }
 
 NOOPS = {
@@ -66,6 +114,11 @@ NOOPS = {
         HEAD + "t = torch.ones(3)\nprint(t.sum())\nloss = F.mse_loss(head(x), t)\n",
         # a 3-D input: torch.ones(n, 1) would not be its shape
         "m = nn.Linear(4, 1)\nloss = F.l1_loss(m(torch.randn(2, 3, 4)), torch.ones(6))\n",
+    ],
+    "TV130": [
+        # not a statement of its own line: message only
+        "opt = torch.optim.SGD(ps, lr=0.1)\ns = torch.optim.lr_scheduler.StepLR(opt, 2)\n"
+        "for e in range(3):\n    s.step(); opt.step()\n",
     ],
 }
 

@@ -63,6 +63,8 @@ TABLE = {
         "view_after_transpose", (ast.Call,), (r"\bview\b",),
         (r"\b(?:transpose|permute)\b", r"\.[\s\\]*t[\s\\]*\("),
     ),
+    # a ``step`` call, in a file that uses a learning-rate scheduler
+    "TV130": ("scheduler_order", (ast.Call,), (r"\bstep\b",), ("lr_scheduler",)),
     # TV14x: silent changes of behaviour
     # every finding's statement holds the call of the builtin ``isinstance``
     "TV140": (
