@@ -316,8 +316,11 @@ class Torch04Server(LanguageServer):
                 first.clear()
             return analysis
 
+        from .analysis.project.importers import forget
+
+        forget()  # (the project's modules as they are now)
         result = fix_text(document.text, analyse_once, unsafe or finding is not None,
-                          max_rounds=1 if finding is not None else 10)
+                          max_rounds=1 if finding is not None else 10, path=document.path)
         return result.text if result.text != document.text else None
 
     def edit(self, document: Document, new: str) -> types.WorkspaceEdit:

@@ -282,3 +282,33 @@ def test_a_file_with_async_keywords_gets_its_findings_in_its_own_coordinates(tmp
 
     found = sorted((d.code, d.range.start.line, d.range.start.character) for d in run(session()))
     assert found == [("TV001", 2, 4), ("TV101", 2, 33)]
+
+
+def test_fixes_keep_an_import_another_module_takes_with_a_star_import(tmp_path):
+    """Issue 32: the server's fixes ask the project's other modules, as the CLI does."""
+    model = textwrap.dedent("""\
+        import torch
+        from torch.autograd import Variable
+
+        x = Variable(torch.ones(2))
+    """)
+    (tmp_path / "model.py").write_text(model, encoding="utf-8")
+    (tmp_path / "train.py").write_text("from model import *\ny = Variable(x)\n",
+                                       encoding="utf-8")
+
+    async def session():
+        s = Session()
+        await s.start(tmp_path)
+        uri, diagnostics = await s.open(tmp_path / "model.py", model)
+        every = await s.actions(uri, [], only=["source.fixAll.torch04"])
+        one = await s.actions(uri, diagnostics)
+        await s.close()
+        return diagnostics, every, one
+
+    diagnostics, every, one = run(session())
+    assert [d.code for d in diagnostics] == ["TV001"]
+    fix_one = next(a for a in one if a.title.startswith("Fix TV001"))
+    for action in (every[0], fix_one):
+        fixed = apply_edits(model, action.edit.document_changes[0].edits)
+        assert "x = torch.ones(2)" in fixed
+        assert "from torch.autograd import Variable\n" in fixed

@@ -170,6 +170,23 @@ def variable_names_in_use(text: str, tree: Optional[ast.Module] = None) -> Froze
     return frozenset(n for n in names if uses[n])
 
 
+def project_users(path: str, notes: List[str]) -> Callable[[str], Optional[str]]:
+    """``taken`` for :func:`remove_variable_imports`: why another module of the
+    project of ``path`` takes a name (:func:`.importers.taken_by`), noted in
+    ``notes``.  The CLI, the server and every other route that fixes a file get
+    it through ``fix_text(path=...)``."""
+
+    def taken(bound: str) -> Optional[str]:
+        from ..analysis.project.importers import taken_by
+
+        why = taken_by(path, bound)
+        if why is not None:
+            notes.append(f"kept the import of `{bound}` (no use is left here): {why}")
+        return why
+
+    return taken
+
+
 def remove_variable_imports(text: str, names: Iterable[str], newline: str,
                             tree: Optional[ast.Module] = None,
                             taken: Optional[Callable[[str], Optional[str]]] = None) -> str:
