@@ -59,6 +59,23 @@ TV001_FIXES = [
     pytest.param(
         "x = Variable(\n    torch.ones(2),\n)\n", "x = torch.ones(2)\n", id="multi-line"
     ),
+    # issue 32: a wrap whose result is changed in place made a new tensor: dropping
+    # it would change ``images`` itself (and make ``inp`` and ``clean`` one tensor)
+    pytest.param("inp = Variable(images)\ninp.requires_grad = True\nclean = Variable(images)\n",
+                 "inp = images.detach()\ninp.requires_grad = True\nclean = images\n",
+                 id="mutated-requires-grad"),
+    pytest.param("x = Variable(t)\nx.add_(1)\n", "x = t.detach()\nx.add_(1)\n",
+                 id="mutated-in-place"),
+    pytest.param("x = Variable(t)\nx.data[0] = 1\n", "x = t.detach()\nx.data[0] = 1\n",
+                 id="mutated-data-write"),
+    pytest.param("x = Variable(t)\nx[0] = 1\n", "x = t.detach()\nx[0] = 1\n",
+                 id="mutated-subscript"),
+    pytest.param("x = Variable(t)\nx += 1\n", "x = t.detach()\nx += 1\n",
+                 id="mutated-augmented"),
+    pytest.param("y = Variable(t).uniform_()\n", "y = t.detach().uniform_()\n",
+                 id="mutated-directly"),
+    pytest.param("x = Variable(t)\nx = 2\nx == 2\nxx.add_(1)\nf(x.data)\n",
+                 "x = t\nx = 2\nx == 2\nxx.add_(1)\nf(x.data)\n", id="not-mutated"),
     pytest.param(
         'x = Variable(t)  # comment\ns = "é"; y = Variable(s)\n',
         'x = t  # comment\ns = "é"; y = s\n', id="non-ascii-columns",
