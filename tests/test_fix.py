@@ -298,6 +298,9 @@ def test_fix_not_applied_when_the_name_it_needs_is_taken():
         ("import a\nimport b\n\nx = 1\nimport c\n", 3),
         ("from __future__ import annotations\n\nx = 1\n", 2),
         ("import a, \\\n    b\nx = 1\n", 3),
+        # issue 32: never between a decorator and its ``def``
+        ("@decorate\n@twice\ndef f():\n    pass\n", 1),
+        ("@decorate\nclass C:\n    pass\n", 1),
     ],
 )
 def test_import_line(source, line):
@@ -316,6 +319,7 @@ def test_import_line(source, line):
          "from torch.nn import init\n"),
         ("torch", "import os", "import os\nimport torch\n"),
         ("torch", "x = 1\r\ny = 2\r\n", "import torch\r\nx = 1\r\ny = 2\r\n"),
+        ("torch", "@d\ndef f():\n    pass\n", "import torch\n@d\ndef f():\n    pass\n"),
     ],
 )
 def test_add_imports(spec, source, expected):
