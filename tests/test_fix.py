@@ -288,6 +288,25 @@ def test_fix_not_applied_when_the_name_it_needs_is_taken():
     assert fix_text(source, lambda t: Analysis(t, ["TV002"]), unsafe=True).text == source
 
 
+@pytest.mark.parametrize("source, fixed", [
+    ('print(f"{Variable(x)=}")\n', None),
+    ('print(f"{Variable(x) = !r:>10}")\n', None),
+    ('print(f"""\n{Variable(x)=}""")\n', None),
+    ('print(f"a={Variable(x)}")\n', 'print(f"a={x}")\n'),
+    ('print(f"{Variable(x) == y}")\n', 'print(f"{x == y}")\n'),
+])
+def test_no_fix_inside_a_self_documenting_f_string_field(source, fixed):
+    """Issue 32: ``f"{Variable(x)=}"`` prints ``Variable(x)=``: a fix would change it."""
+    text = "import torch\nfrom torch.autograd import Variable\n" + source
+    result = fix("" + text, "TV001")
+    if fixed is None:
+        assert result == text
+        (finding,) = Analysis(text, ["TV001"]).findings
+        assert "self-documenting" in Analysis(text, ["TV001"]).blocker(finding)
+    else:
+        assert result == "import torch\n" + fixed
+
+
 @pytest.mark.parametrize(
     "source, line",
     [
