@@ -37,11 +37,12 @@ class Context:
         #: imports may resolve through the project's modules beside the file
         self.project = project_modules.applies(filename)
         #: the file works with torch tensors: imports torch, or uses
-        #: ``Variable``/``.backward(`` (helper modules often import nothing)
+        #: ``Variable``/``.backward(`` (helper modules often import nothing;
+        #: TensorFlow's ``tf.Variable`` is no evidence)
         self.uses_torch = (
             self.imports_torch
             or ".backward(" in self.text
-            or bool(match_offsets(self.text, r"\bVariable\b"))
+            or bool(match_offsets(self.text, r"(?<![\w.])Variable\b"))
         )
 
     def release(self) -> None:
