@@ -307,6 +307,15 @@ def test_no_fix_inside_a_self_documenting_f_string_field(source, fixed):
         assert result == "import torch\n" + fixed
 
 
+def test_an_import_a_type_comment_names_is_kept():
+    """Issue 32: ``# type: (Variable) -> Variable`` names the import."""
+    text = ("import torch\nfrom torch.autograd import Variable\n\n\ndef f(x):\n"
+            "    # type: (Variable) -> Variable\n    return Variable(x)\n")
+    assert fix(text, "TV001") == text.replace("return Variable(x)", "return x")
+    plain = text.replace("# type: (Variable) -> Variable", "# type: (torch.Tensor) -> int")
+    assert "autograd" not in fix(plain, "TV001")
+
+
 @pytest.mark.parametrize(
     "source, line",
     [

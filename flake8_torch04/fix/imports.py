@@ -187,6 +187,13 @@ def project_users(path: str, notes: List[str]) -> Callable[[str], Optional[str]]
     return taken
 
 
+def _in_type_comment(text: str, name: str) -> bool:
+    """Whether a ``# type:`` comment names ``name`` (``# type: (Variable) -> Variable``:
+    mypy and IDEs read it)."""
+    return "type:" in text and re.search(
+        rf"#\s*type:[^\n]*(?<![\w.]){re.escape(name)}\b", text) is not None
+
+
 def remove_variable_imports(text: str, names: Iterable[str], newline: str,
                             tree: Optional[ast.Module] = None,
                             taken: Optional[Callable[[str], Optional[str]]] = None) -> str:
@@ -208,7 +215,7 @@ def remove_variable_imports(text: str, names: Iterable[str], newline: str,
             continue
         if uses is None:
             uses = use_counts(tree)
-        if uses[bound]:
+        if uses[bound] or _in_type_comment(text, bound):
             continue
         first, last = stmt.lineno, stmt.end_lineno
         segment = "".join(lines[first - 1:last])
