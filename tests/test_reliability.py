@@ -85,10 +85,13 @@ def test_a_file_edited_while_it_is_fixed_is_not_overwritten(tmp_path, monkeypatc
         return result
 
     monkeypatch.setattr(cli_command, "check_file", editor_saves_meanwhile)
-    status, _, err = in_process("check", "--fix", "legacy.py", cwd=tmp_path)
+    status, out, err = in_process("check", "--fix", "legacy.py", cwd=tmp_path)
     assert status == 1
     assert path.read_text() == LEGACY + "y = 1\n"
     assert "legacy.py: not written: the file changed while it was being fixed" in err
+    # (issue 32: it was checked; it was not written)
+    assert "1 file checked but not written (left untouched)." in out
+    assert "could not be checked" not in out
 
 
 def test_hard_links_are_kept(tmp_path):

@@ -144,6 +144,12 @@ def _utf8_cookie(lines: Sequence[bytes]) -> bool:
 def _decode_error(data: bytes, exc: Exception) -> str:
     """The most telling reason: a UTF-8 decoding error names the byte and position."""
     if isinstance(exc, SyntaxError):
+        if data.startswith(b"\xef\xbb\xbf"):  # (detect_encoding says "utf-8" alone)
+            for line in data[3:].splitlines()[:2]:
+                match = re.match(_COOKIE.encode(), line)
+                if match:
+                    name = match.group(1).decode("ascii", "replace")
+                    return f"encoding problem: {name} with BOM (the BOM says UTF-8)"
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as utf8:
