@@ -118,19 +118,6 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         return None
     src = ctx.source
     text = src.text(tensor)
-    graph = not any(step in ("data", "numpy", "tolist") for step in steps)
-    target = _backpropagated_target(ctx, node) if graph else None
-    if target is not None:
-        # ``l = l.sum()[0] / n`` then ``l.backward()``: 0.3's ``[0]`` kept a
-        # one-element Variable, with its graph; the 0-dim tensor is that value
-        kept = src.text(node.value)
-        dropped = src.between(src.end(node.value), src.end(node))
-        return Report(
-            node,
-            f"`{src.quote(node)}` raises IndexError on a 0-dim tensor since PyTorch 0.4; "
-            f"`{target}` is backpropagated later, so keep the tensor: use `{one_line(kept)}`",
-            Fix((src.replace(node, kept),), UNSAFE if has_comment(dropped) else SAFE),
-        )
     if needs_parens(tensor, ast.Attribute, src):
         text = f"({text})"
     fixed = f"{text}.item()"
@@ -148,37 +135,6 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         f"`{src.quote(node)}` {why}; use `{one_line(fixed)}`",
         Fix((src.replace(node, fixed),), safety),
     )
-
-
-#: attributes that only a tensor with autograd history is asked for
-_GRAPH_USES = frozenset(("backward", "grad_fn"))
-
-
-def _backpropagated_target(ctx: Context, node: ast.Subscript) -> Optional[str]:
-    """The name ``node`` (``E[0]``, through arithmetic) is assigned to when that
-    name is backpropagated in the function (``l = l.sum()[0] / n`` then
-    ``l.backward()``), else ``None``: there the value must stay a tensor."""
-    child: ast.AST = node
-    for parent in reversed(ctx.parents):
-        if isinstance(parent, (ast.BinOp, ast.UnaryOp)):
-            child = parent
-            continue
-        if (isinstance(parent, ast.Assign) and parent.value is child
-                and len(parent.targets) == 1):
-            target = key(parent.targets[0])
-            break
-        return None
-    else:
-        return None
-    if target is None:
-        return None
-    function = ctx.scope.function()
-    where = function.node if function is not None else ctx.tree
-    for sub in ast.walk(where):
-        if (isinstance(sub, ast.Attribute) and sub.attr in _GRAPH_USES
-                and key(sub.value) == target):
-            return target
-    return None
 
 
 def _indexed_as_sequence(flow: Flow, tensor: ast.AST) -> bool:
