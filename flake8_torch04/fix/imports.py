@@ -73,8 +73,9 @@ def import_line(tree: ast.Module) -> int:
     i = 1 if _is_docstring(body[0]) else 0
     while i < len(body) and isinstance(body[i], (ast.Import, ast.ImportFrom)):
         i += 1
-    if i == 0:
-        return body[0].lineno
+    if i == 0:  # (a decorated definition starts at its first decorator)
+        return min([body[0].lineno] + [d.lineno for d in
+                                       getattr(body[0], "decorator_list", ())])
     return body[i - 1].end_lineno + 1
 
 
