@@ -5,10 +5,12 @@ fails when they drift: ``python -m flake8_torch04.ruledocs`` rewrites them.
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
+from functools import lru_cache
 from pathlib import Path
-from typing import Dict
+from typing import Dict, Iterable, Optional
 
 from .analysis.registry import Rule, all_rules
 
@@ -18,12 +20,68 @@ TABLE_START, TABLE_END = "<!-- rules-table:start -->", "<!-- rules-table:end -->
 DOCS_START, DOCS_END = "<!-- rules-docs:start -->", "<!-- rules-docs:end -->"
 
 
+#: the distribution whose metadata names the project's home
+DISTRIBUTION = "flake8-torch04"
+#: the project's home when the installed metadata names none (an editable
+#: install made before setup.cfg named it)
+HOME = "https://github.com/flake8-torch04/flake8-torch04"
+#: labels of ``Project-URL`` entries that name the repository
+_HOME_LABELS = ("source", "source code", "repository", "code", "homepage", "home")
+
+
+def rule_url(code: str) -> str:
+    """The URL of rule ``code``'s page, ``docs/rules/TVnnn.md``.
+
+    ``TORCH04_DOCS_URL`` wins: the base URL of the pages (``/TVnnn.md`` is
+    appended), or a template in which ``{code}`` is replaced.  Otherwise the
+    page in the repository named by the installed package's metadata
+    (``Project-URL: Source, ...`` or ``Home-page``), whatever the install kind
+    (editable or not), else :data:`HOME`'s: always an https URL.
+    """
+    base = os.environ.get("TORCH04_DOCS_URL")
+    if base:
+        if "{code}" in base:
+            return base.replace("{code}", code)
+        return f"{base.rstrip('/')}/{code}.md"
+    return f"{project_home()}/blob/main/docs/rules/{code}.md"
+
+
+@lru_cache(maxsize=None)
+def project_home() -> str:
+    """The repository's URL from the installed package's metadata (see :func:`rule_url`)."""
+    from importlib import metadata
+
+    try:
+        meta = metadata.metadata(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return HOME
+    return home_of(meta.get_all("Project-URL") or (), meta.get("Home-page")) or HOME
+
+
+def home_of(project_urls: Iterable[str], home_page: Optional[str] = None) -> Optional[str]:
+    """The https repository URL among ``Project-URL`` entries (``label, url``)
+    and ``Home-page``, or ``None``."""
+    for entry in project_urls:
+        label, _, url = entry.partition(",")
+        url = url.strip()
+        if label.strip().lower() in _HOME_LABELS and url.startswith("https://"):
+            return url.rstrip("/")
+    if home_page and home_page.startswith("https://"):
+        return home_page.rstrip("/")
+    return None
+
+
 def missing_sections(rule: Rule):
     return [s for s in SECTIONS if s not in rule.doc]
 
 
 def summary(rule: Rule) -> str:
-    return rule.doc.split("\n", 1)[0].strip()
+    """The docstring's first paragraph on one line (a sentence may wrap)."""
+    return " ".join(_first_paragraph(rule.doc).split())
+
+
+def _first_paragraph(doc: str) -> str:
+    return doc.strip().split("\n\n", 1)[0]
 
 
 def fix_summary(rule: Rule) -> str:
@@ -87,7 +145,8 @@ def rule_table(rules: Dict[str, Rule]) -> str:
 def rule_docs(rules: Dict[str, Rule]) -> str:
     parts = []
     for rule in rules.values():
-        body = rule.doc.split("\n", 1)[1].strip() if "\n" in rule.doc else ""
+        first = _first_paragraph(rule.doc)
+        body = rule.doc.strip()[len(first):].strip()
         body = body.replace("## ", "#### ")
         parts.append(f"### {rule.code} {rule.name}\n\n{summary(rule)}\n\n{body}")
     return "\n\n".join(parts)

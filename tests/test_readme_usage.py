@@ -219,11 +219,11 @@ def test_configuration_examples_are_accepted(tmp_path):
     shutil.copy(EXAMPLE, tmp_path / "legacy_train.py")
     (tmp_path / "setup.cfg").write_text(ini, encoding="utf-8")
     out = torch04(["check", "--statistics", "."], tmp_path)
-    assert "Found 21 findings" in out, out
+    assert "Found 22 findings" in out, out
     (tmp_path / "pyproject.toml").write_text(toml, encoding="utf-8")
     out = torch04(["check", "--statistics", "."], tmp_path)
     # TV006 ignored; TV004 ignored outside src/ by the negated per-file-ignores pattern
-    assert "Found 11 findings" in out and "TV004" not in out and "TV006" not in out, out
+    assert "Found 12 findings" in out and "TV004" not in out and "TV006" not in out, out
     proc = subprocess.run([sys.executable, "-m", "flake8", "--select", "TV", "."],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 1 and proc.stdout.count(": TV") == 21, proc.stderr
+    assert proc.returncode == 1 and proc.stdout.count(": TV") == 22, proc.stderr
