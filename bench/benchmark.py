@@ -8,7 +8,7 @@ Not a test: it prints numbers.  Usage::
     python bench/benchmark.py --torch-source --torch-python /path/to/venv/bin/python
     python bench/benchmark.py --fixer-only              # sections [6] and [7] alone
     python bench/benchmark.py --project-only [--summaries] CORPUS_DIR   # section [8]
-    python bench/benchmark.py --scaling-only [--scaling-sizes 12500,50000,200000]  # [9]
+    python bench/benchmark.py --scaling-only [--scaling-sizes 12500,50000,200000]  # [10]
 
 It measures, on the same files:
 
@@ -39,17 +39,22 @@ It measures, on the same files:
    the same for ``flake8 --select TV -j1`` (``--project-only`` runs this alone;
    ``--summaries`` also compares its module summaries with astroid's, see
    ``flake8_torch04/analysis/project/``).
-9. scaling (issue 31): a generated legacy module of the usual shape with dense
-   findings (one import block, then many small training and evaluation
-   functions with ``Variable(...)``, ``p.data.add_(-lr, g)``, ``loss.data[0]``,
-   ``volatile=True``, ``type(x) == torch.FloatTensor``, softmax without dim) at
-   12,500, 50,000 and 200,000 lines: per-line CPU time and peak memory of
-   ``torch04 check``, ``flake8 --select TV -j1`` (and the plugin alone, as
-   flake8 calls it), ``torch04 check --fix`` and ``--fix --unsafe-fixes``,
-   each in a fresh process, beside ``ast.parse`` of the same file in the same
-   interpreter.  Targets: per-line CPU at the largest size within 1.5x of the
-   smallest's; peak memory at most 2x that of ``ast.parse`` (``--scaling-only``
-   runs this section alone).
+9. the importer search at scale (issue 32): ``torch04 check --fix -j1`` over a
+   generated project of 1,000, 2,500 and 5,000 modules, each importing
+   ``Variable`` (every module asks which others take it), and the fix of one
+   module beside them; CPU seconds, per module (``--importers-only`` runs this
+   alone).  Linear: the per-module cost stays flat.
+10. scaling (issue 31): a generated legacy module of the usual shape with dense
+    findings (one import block, then many small training and evaluation
+    functions with ``Variable(...)``, ``p.data.add_(-lr, g)``, ``loss.data[0]``,
+    ``volatile=True``, ``type(x) == torch.FloatTensor``, softmax without dim) at
+    12,500, 50,000 and 200,000 lines: per-line CPU time and peak memory of
+    ``torch04 check``, ``flake8 --select TV -j1`` (and the plugin alone, as
+    flake8 calls it), ``torch04 check --fix`` and ``--fix --unsafe-fixes``,
+    each in a fresh process, beside ``ast.parse`` of the same file in the same
+    interpreter.  Targets: per-line CPU at the largest size within 1.5x of the
+    smallest's; peak memory at most 2x that of ``ast.parse`` (``--scaling-only``
+    runs this section alone).
 
 Times are CPU seconds (user + system) of each child process.  Where Linux
 ``perf`` can count them, each comparison also shows the ratio of user-space
@@ -518,8 +523,8 @@ def scale_step(step: str, path: Path, *args: str) -> Tuple[float, int]:
 
 
 def scaling_section(sizes: Sequence[int]) -> None:
-    """[9]: per-line CPU time and peak memory by file size (issue 31)."""
-    print(f"\n[9] scaling on the dense legacy shape (a fresh process per step; CPU of the "
+    """[10]: per-line CPU time and peak memory by file size (issue 31)."""
+    print(f"\n[10] scaling on the dense legacy shape (a fresh process per step; CPU of the "
           f"step alone, peak RSS of the process; {platform.python_version()})")
     steps = [
         ("torch04 check", "torch04", ("check", "--quiet", "-j1", "--isolated")),
@@ -597,6 +602,45 @@ def project_section(python: str, names: Sequence[str], pairs: int) -> None:
               f"{m_on / m_off:.3f}; astroid imported: {' '.join(astroid) or '?'}")
 
 
+IMPORTERS_MODULE = ("import torch\nfrom torch.autograd import Variable\n\n\n"
+                    "def f{i}(x):\n    return Variable(x) + {i}\n")
+
+
+def importers_project(directory: Path, modules: int) -> None:
+    """``modules`` modules to fix, and a ``train.py`` that takes ``Variable`` from
+    the first with a star import (so its import is kept)."""
+    directory.mkdir()
+    for i in range(modules):
+        (directory / f"m{i:05}.py").write_text(IMPORTERS_MODULE.format(i=i))
+    (directory / "train.py").write_text("from m00000 import *\ny = Variable(1)\n")
+
+
+IMPORTERS_RUN = """
+import sys
+sys.path.insert(0, sys.argv.pop(1))
+from flake8_torch04.cli import main
+sys.exit(main(["check", "--fix", "-q", "-j1", "--select", "TV001", *sys.argv[1:]]))
+"""
+
+
+def importers_section(sizes: Sequence[int] = (1000, 2500, 5000)) -> None:
+    """[9]: a whole-project fix, and one module's, as the project grows (issue 32)."""
+    print("\n[9] the importer search by project size (torch04 check --fix -j1, CPU s)")
+    for size in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            project = Path(tmp) / "project"
+            importers_project(project, size)
+            one, _ = run([sys.executable, "-c", IMPORTERS_RUN, str(ROOT),
+                          str(project / f"m{size - 1:05}.py")])
+            whole, peak = run([sys.executable, "-c", IMPORTERS_RUN, str(ROOT), str(project)])
+            kept = "from torch.autograd import Variable" in (project / "m00000.py").read_text()
+            removed = "autograd" not in (project / f"m{size // 2:05}.py").read_text()
+            print(f"    {size:>5} modules: whole project {whole:7.2f} s "
+                  f"({whole / size * 1000:5.2f} ms/module, peak {peak / 1024:.0f} MiB); "
+                  f"one module {one:5.2f} s; import kept where taken: {kept}, "
+                  f"removed elsewhere: {removed}")
+
+
 def summaries_section(files: Sequence[Path]) -> None:
     """The standard library's module summaries against astroid's, file by file."""
     checkout()
@@ -666,16 +710,21 @@ def main(argv=None) -> int:
                         help="only project resolution's cost ([8])")
     parser.add_argument("--summaries", action="store_true",
                         help="with [8]: compare module summaries with astroid's")
+    parser.add_argument("--importers-only", action="store_true",
+                        help="only the importer search by project size ([9])")
     parser.add_argument("--project-python", default=sys.executable,
                         help="interpreter with flake8-torch04 installed, for [8]")
     parser.add_argument("--scaling-only", action="store_true",
-                        help="only the scaling on the dense legacy shape ([9])")
+                        help="only the scaling on the dense legacy shape ([10])")
     parser.add_argument("--scaling-sizes", default="12500,50000,200000",
-                        help="file sizes in lines for [9], comma-separated")
+                        help="file sizes in lines for [10], comma-separated")
     args = parser.parse_args(argv)
     sizes = [int(size) for size in args.scaling_sizes.split(",")]
     if args.fixer_only:
         fixer_sections()
+        return 0
+    if args.importers_only:
+        importers_section()
         return 0
     if args.scaling_only:
         scaling_section(sizes)
@@ -785,6 +834,7 @@ def main(argv=None) -> int:
     if args.summaries:
         summaries_section(files)
     fixer_sections()
+    importers_section()
     scaling_section(sizes)
     return 0
 

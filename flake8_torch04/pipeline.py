@@ -133,9 +133,8 @@ def _analyse(doc: Document, codes: Sequence[str], analyse) -> Union[_Analysed, s
 def _fix(doc: Document, analysed: _Analysed, analyse, unsafe: bool) -> _Fixed:
     """Fix: the fixer's result, described for the document."""
     hidden = doc.notebook.hidden if doc.notebook is not None else ""
-    kept: List[str] = []
     result = fix_text(analysed.start, analyse, unsafe, hidden=hidden, first=analysed.analysis,
-                      taken=_taken_by(doc.name, kept))
+                      path=doc.name)
     if analysed.start is not doc.text:
         result.fixed["TV101"] += analysed.rescued_sites
     dropped = tuple(_describe_dropped(doc, d) for d in result.dropped)
@@ -143,7 +142,7 @@ def _fix(doc: Document, analysed: _Analysed, analyse, unsafe: bool) -> _Fixed:
     notes: Tuple[str, ...] = ()
     if not result.converged:
         notes = ("fixes did not reach a fixpoint; run again",)
-    notes += tuple(kept)
+    notes += result.notes
     text, fixed, analysis = doc.text, Counter(), analysed.analysis
     if doc.notebook is not None and result.text != doc.text:
         result, unmapped = _keep_mapped(doc, result, analysed.analysis, analyse)
@@ -195,20 +194,6 @@ def _keep_mapped(doc: Document, result, before: Analysis, analyse):
     # (no fix adds a finding of any code: what went is what the kept cells fixed)
     fixed = Counter(f.code for f in before.findings) - Counter(f.code for f in after.findings)
     return result._replace(text=text, fixed=fixed, analysis=after), unmapped
-
-
-def _taken_by(name: str, notes: List[str]):
-    """``taken`` for ``fix_text``: asks the project's other modules, and notes why."""
-
-    def taken(bound: str) -> Optional[str]:
-        from .analysis.project.importers import taken_by
-
-        why = taken_by(name, bound)
-        if why is not None:
-            notes.append(f"kept the import of `{bound}` (no use is left here): {why}")
-        return why
-
-    return taken
 
 
 def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool,

@@ -275,6 +275,9 @@ def _check_all(jobs: List[Tuple[str, Options]], processes: int,
 
 
 def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..analysis.project.importers import forget
+
+    forget()  # (one index of the project's importers per run)
     settings = _settings(args)
     unsafe = bool(settings.unsafe_fixes) if args.unsafe_fixes is None else args.unsafe_fixes
     fmt = "concise" if args.output_format == "text" else args.output_format
