@@ -359,3 +359,18 @@ def test_many_loaded_models_are_followed_without_a_pass_per_name(monkeypatch):
     assert len(findings) == 60 and all("(called)" in f.message for f in findings)
     assert len(searches) <= whole_object_load._PRUNED_WORDS
     assert len(bodies) <= 60 + 1 + 2 * whole_object_load._PRUNED_WORDS
+
+
+def test_module_level_wraps_look_for_changes_in_one_search(monkeypatch):
+    """Whether ``x = Variable(y)`` is then changed in place (``x.requires_grad =
+    True``) was one regular expression per name over the module's text."""
+    from flake8_torch04.rules import variable_wrap
+
+    counting = _CountingPattern(variable_wrap._WORD_START)
+    monkeypatch.setattr(variable_wrap, "_WORD_START", counting)
+    source = _script(60, "inp_{i} = Variable(images_{i})\ninp_{i}.requires_grad = True\n"
+                         "out_{i} = Variable(o_{i})\n")
+    findings = check_source(source, "t.py", ["TV001"])
+    assert [f.fix.edits[0].text for f in findings[:4]] == [
+        "images_0.detach()", "o_0", "images_1.detach()", "o_1"]
+    assert counting.calls == 1
