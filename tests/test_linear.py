@@ -131,31 +131,41 @@ class Net(torch.nn.Module):
 '''
 
 
+def _alive_after(run):
+    """How many of the objects ``run()`` returns weak references to are still
+    alive once it has returned, with the collector off (a collection would hide
+    a cycle: only reference counting frees them here)."""
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        refs = run()
+        return sum(ref() is not None for ref in refs)
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def test_a_checked_files_tree_is_freed_when_the_check_returns():
     """No cycle made by the rules keeps the tree alive: freed by reference
     counting, a file's tree never reaches the cyclic collector (which would
     scan it again and again while later files are checked)."""
-    import gc
     import weakref
 
     from flake8_torch04.analysis.run import check
     from flake8_torch04.source.text import lines_of
 
-    enabled = gc.isenabled()
-    gc.disable()  # (a collection would hide a cycle: only reference counting frees here)
-    try:
+    def run():
         tree = ast.parse(FLOWING)
         # (``Load``, ``Add`` and the like are shared singletons: only nodes with a position)
         nodes = [weakref.ref(node) for node in ast.walk(tree) if hasattr(node, "lineno")]
         assert len(nodes) > 60
         findings = check(tree, lines_of(FLOWING), "train.py")
         assert {f.code for f in findings} >= {"TV001", "TV002", "TV003", "TV123"}
-        del tree
-        alive = sum(ref() is not None for ref in nodes)
-    finally:
-        if enabled:
-            gc.enable()
-    assert alive == 0
+        return nodes
+
+    assert _alive_after(run) == 0
 
 
 def test_check_leaves_the_collector_as_it_found_it():
@@ -247,28 +257,26 @@ def test_the_fixer_s_trees_go_with_their_round():
     """pyflakes' checker holds the tree it read in a reference cycle: with the
     collector off while a file is checked, each round's tree stayed to the end
     (a 50,000-line file's fix peaked at three trees)."""
-    import gc
     import weakref
 
     from flake8_torch04.fix.analysis import Analysis
     from flake8_torch04.fix.fixer import fix_text
 
     source = _many_functions(5)
-    trees = []
     original = ast.parse
 
-    def parse(*args, **kwargs):
-        tree = original(*args, **kwargs)
-        if isinstance(tree, ast.Module) and len(tree.body) > 5:
-            # (a Module has no weak reference; its import and a function's
-            # argument are held by pyflakes' bindings)
-            trees.append(weakref.ref(tree.body[0]))
-            trees.append(weakref.ref(tree.body[-1].args.args[0]))
-        return tree
+    def run():
+        trees = []
 
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+        def parse(*args, **kwargs):
+            tree = original(*args, **kwargs)
+            if isinstance(tree, ast.Module) and len(tree.body) > 5:
+                # (a Module has no weak reference; its import and a function's
+                # argument are held by pyflakes' bindings)
+                trees.append(weakref.ref(tree.body[0]))
+                trees.append(weakref.ref(tree.body[-1].args.args[0]))
+            return tree
+
         ast.parse = parse
         try:
             result = fix_text(source, lambda text: Analysis(text, ["TV004", "TV005", "TV126"]),
@@ -276,12 +284,9 @@ def test_the_fixer_s_trees_go_with_their_round():
         finally:
             ast.parse = original
         assert result.text != source and len(trees) >= 4
-        del result
-        alive = sum(ref() is not None for ref in trees)
-    finally:
-        if enabled:
-            gc.enable()
-    assert alive == 0
+        return trees
+
+    assert _alive_after(run) == 0
 
 
 class _CountingPattern:
