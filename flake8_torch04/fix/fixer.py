@@ -55,7 +55,7 @@ class _Built(NamedTuple):
     broken: Dict[int, str]  # fix index -> why that fix is wrong
 
 
-class _Round:
+class Round:
     """One round's text and what a build of some of its fixes must keep."""
 
     def __init__(self, text: str, tree: Optional[ast.Module], newline: str,
@@ -142,7 +142,7 @@ def _syntax(exc: SyntaxError) -> str:
     return f"{exc.msg or exc} (line {exc.lineno})" if exc.lineno else str(exc)
 
 
-def _settle(round_: _Round, fixes: List[Finding], reject: Callable[[Finding, str], None],
+def _settle(round_: Round, fixes: List[Finding], reject: Callable[[Finding, str], None],
             check_findings: bool = False) -> Tuple[List[Finding], Optional[_Built]]:
     """The fixes of ``fixes`` that can be applied together, found by halving:
     a build of them all when it is valid, else the valid parts of each half
@@ -280,7 +280,7 @@ def fix_text(
         if undefined is None and tree is not None:
             undefined = undefined_names(tree)
         counts = Counter(f.code for f in analysis.findings)
-        round_ = _Round(text, tree, newline, undefined, counts, analyse)
+        round_ = Round(text, tree, newline, undefined, counts, analyse)
         chosen, built = _settle(round_, chosen, reject)
         if not chosen:
             continue  # every fix rejected: look again without them
@@ -314,7 +314,7 @@ def fix_text(
     if fixed and variables:
         taken = project_users(path, notes) if path else None
         try:
-            new = _checked(remove_variable_imports(
+            new = checked_text(remove_variable_imports(
                 text, variables, newline, getattr(analysis, "tree", None), taken), text)
         except BadEdit:
             new = text
@@ -323,7 +323,7 @@ def fix_text(
     return FixResult(text, fixed, dropped, converged, analysis, tuple(notes))
 
 
-def _checked(new: str, old: str) -> str:
+def checked_text(new: str, old: str) -> str:
     try:
         parse(new)
     except SyntaxError:
