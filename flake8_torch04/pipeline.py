@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import FrozenSet, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from .analysis.findings import Finding
 from .analysis.run import collector_off
@@ -45,6 +45,8 @@ class Options(NamedTuple):
     quiet: bool = False
     #: give each finding its ``source`` lines (``full`` and ``gitlab`` show them)
     snippets: bool = True
+    #: the codes whose fixes may be applied (``--fixable``/``--unfixable``); None: all
+    fixable: Optional[FrozenSet[str]] = None
 
 
 class FileResult(NamedTuple):
@@ -80,7 +82,9 @@ def check_document(doc: Document, options: Options) -> FileResult:
     codes = options.codes
 
     def analyse(text: str) -> Analysis:
-        return Analysis(text, codes, doc.name, doc.locked)
+        analysis = Analysis(text, codes, doc.name, doc.locked)
+        analysis.fixable_codes = options.fixable
+        return analysis
 
     doc.set_text(doc.text)
     analysed = _analyse(doc, codes, analyse)

@@ -47,18 +47,23 @@ FIX_ALL_COMMAND = "torch04.fixAll"
 
 
 def settings_for(path: str) -> Tuple[Tuple[str, ...], bool]:
-    """The codes to report for ``path`` and whether unsafe fixes are offered,
-    as ``torch04 check`` decides them for that file: from the configuration
-    found walking up from it (``[tool.torch04]``, else ``[flake8]``).  Unsafe
-    fixes are offered as code actions (marked as such) unless the
-    configuration says ``unsafe-fixes = false``."""
+    """The codes to report for ``path`` and whether unsafe fixes are offered, from
+    the one configuration model (``config/settings.py``), as ``torch04 check``
+    decides them for that file: the closest ``[tool.torch04]``, else ``[flake8]``
+    as flake8 finds it (from the server's directory when the file lies under it,
+    else from the file's).  A file the configuration excludes gets no diagnostics,
+    as in Ruff's server.  Unsafe fixes are offered as code actions (marked as
+    such) unless the configuration says ``unsafe-fixes = false``."""
     from .config import settings as config_settings
     from .config.select import UsageError
 
+    where = path if os.path.isabs(path) else None
     try:
-        settings = config_settings.load(path if os.path.isabs(path) else None)
+        settings = config_settings.load(where)
     except UsageError:
-        settings = config_settings.load(path if os.path.isabs(path) else None, isolated=True)
+        settings = config_settings.load(where, isolated=True)
+    if where is not None and settings.excluded(path):
+        return (), False
     return settings.codes_for(path), settings.unsafe_fixes is not False
 
 
