@@ -159,24 +159,11 @@ class Positions:
 
 
 def docs_href(code: str, name: str) -> Optional[str]:
-    """A link to the rule's section of the README, where one can be linked.
+    """The address of the rule's page (``ruledocs.rule_url``: the repository's
+    ``docs/rules/TVnnn.md``, or ``TORCH04_DOCS_URL``)."""
+    from .ruledocs import rule_url
 
-    ``TORCH04_DOCS_URL`` (a URL to which ``#tvnnn-name`` is appended) wins;
-    otherwise the README of the checkout the package runs from, when there is
-    one.  Without either, diagnostics carry no link (``torch04 explain CODE``
-    prints the same text).
-    """
-    anchor = f"#{code.lower()}-{name}"
-    base = os.environ.get("TORCH04_DOCS_URL")
-    if base:
-        return base + anchor
-    readme = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                          "README.md")
-    if os.path.isfile(readme):
-        from pathlib import Path
-
-        return Path(readme).as_uri() + anchor
-    return None
+    return rule_url(code)
 
 
 def _rule_name(code: str) -> str:

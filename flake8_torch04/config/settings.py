@@ -492,9 +492,11 @@ class Resolver:
     def flake8_file(self) -> Optional[str]:
         """The ``[flake8]`` file flake8 run in ``cwd`` reads (flake8's own search)."""
         if self._flake8_file is None:
-            from flake8.options.config import _find_config_file
+            found = None
+            if _any_flake8_text(self.cwd):  # (else flake8's search would find nothing)
+                from flake8.options.config import _find_config_file
 
-            found = _find_config_file(self.cwd)
+                found = _find_config_file(self.cwd)
             self._flake8_file = (os.path.abspath(found) if found else None,)
         return self._flake8_file[0]
 
@@ -531,6 +533,23 @@ class Resolver:
                 matcher = skips[id(settings)] = settings.skip(replaced)
             return matcher(path, is_dir, parent)
         return skip
+
+
+def _any_flake8_text(directory: str) -> bool:
+    """Whether a file flake8 would read, in ``directory`` or above, says ``[flake8``
+    at all (a section flake8 takes cannot be written without it)."""
+    while True:
+        for name in FLAKE8_FILES:
+            try:
+                with open(os.path.join(directory, name), "rb") as handle:
+                    if b"[flake8" in handle.read():
+                        return True
+            except OSError:
+                pass
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return False
+        directory = parent
 
 
 def _depth(config: str, directory: str) -> int:
@@ -625,14 +644,6 @@ def _has_tool_table(path: str) -> bool:
     if b"torch04" not in data:  # (most pyproject.toml files: no TOML parser needed)
         return False
     return _read_toml(path) is not None
-
-
-def _has_flake8_section(path: str) -> bool:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return any(re.match(r"\s*\[flake8\]", line) for line in handle)
-    except OSError:
-        return False
 
 
 def _toml_module():
