@@ -146,7 +146,7 @@ class Settings:
         self._by_ignores: Dict[Tuple[str, ...], Tuple[str, ...]] = {}
 
     def _origin(self, key: str) -> str:
-        return f"{self.path} [{'tool.torch04' if self.style == 'torch04' else 'flake8'}] {key}"
+        return f"{_shown(self.path)} [{'tool.torch04' if self.style == 'torch04' else 'flake8'}] {key}"
 
     # -- selection ---------------------------------------------------------
 
@@ -275,17 +275,20 @@ class Settings:
             origin = self.origins.get(key, "default")
             return f"{key} = {value!r}  # {origin}"
 
-        out = [f"configuration = {self.path!r}  # "
+        out = [f"configuration = {_shown(self.path)!r}  # "
                + (f"[{'tool.torch04' if self.style == 'torch04' else 'flake8'}]"
                   if self.path else "none found (defaults)"),
-               f"root = {self.root!r}"]
+               f"root = {_shown(self.root)!r}"]
         if path is not None:
             out.append(line("codes", ",".join(self.codes_for(path)) or "(none)")
                        .replace("# default", "# select/ignore/per-file-ignores"))
             out.append(f"excluded = {self.excluded(path)!r}")
         if self.flake8 is not None:
             for key in FLAKE8_KEYS:
-                out.append(line(key, self.flake8.value(key)))
+                value = self.flake8.value(key)
+                if key == "exclude" and key not in self.flake8.in_file:
+                    value = "(default)"  # (torch04's, not flake8's: see the docstring)
+                out.append(line(key, value))
         else:
             for layer, source in zip(self.layers, [self.path or "defaults", "command line"]):
                 for key, code in layer.selectors():
@@ -301,6 +304,14 @@ class Settings:
         out.append(line("unfixable", self.unfixable))
         out.append(line("extend-fixable", self.extend_fixable))
         return out
+
+
+def _shown(path: Optional[str]) -> Optional[str]:
+    """``path`` relative to the current directory when it lies under it."""
+    if path is None:
+        return None
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
 
 
 class _Flake8:
