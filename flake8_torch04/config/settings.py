@@ -146,7 +146,8 @@ class Settings:
         self._by_ignores: Dict[Tuple[str, ...], Tuple[str, ...]] = {}
 
     def _origin(self, key: str) -> str:
-        return f"{_shown(self.path)} [{'tool.torch04' if self.style == 'torch04' else 'flake8'}] {key}"
+        section = "tool.torch04" if self.style == "torch04" else "flake8"
+        return f"{_shown(self.path)} [{section}] {key}"
 
     # -- selection ---------------------------------------------------------
 
@@ -290,7 +291,8 @@ class Settings:
                     value = "(default)"  # (torch04's, not flake8's: see the docstring)
                 out.append(line(key, value))
         else:
-            for layer, source in zip(self.layers, [self.path or "defaults", "command line"]):
+            sources = ([_shown(self.path)] if self.path else []) + ["command line"]
+            for layer, source in zip(self.layers, sources):
                 for key, code in layer.selectors():
                     out.append(f"{key} += {code!r}  # {source}")
             out.append(line("per-file-ignores", [(("!" if n else "") + p, list(c))
