@@ -69,6 +69,24 @@ FIXES = [
      "    def forward(self, x):\n        return self.sm(x.view(x.size(0), -1))\n",
      "class N(nn.Module):\n    def __init__(self):\n        self.sm = nn.LogSoftmax(dim=1)\n"
      "    def forward(self, x):\n        return self.sm(x.view(x.size(0), -1))\n"),
+    # values followed, not shapes (issue 26): a size read from a tensor is a number,
+    # so ``torch.zeros(seq_len)`` is 1-D and 0.3 normalised over dim 0
+    ("TV123", "def f(x):\n    seq_len = x.size(0)\n    attn = torch.zeros(seq_len)\n"
+     "    return F.softmax(attn)\n",
+     "def f(x):\n    seq_len = x.size(0)\n    attn = torch.zeros(seq_len)\n"
+     "    return F.softmax(attn, dim=0)\n"),
+    # a 3-D input made in a function of the file: dim 0, as 0.3 chose
+    ("TV123", "def scores():\n    return torch.randn(2, 3, 4)\n\n\ny = F.softmax(scores())\n",
+     "def scores():\n    return torch.randn(2, 3, 4)\n\n\ny = F.softmax(scores(), dim=0)\n"),
+    # the output of a 2-D layer built in ``__init__``: dim 1
+    ("TV123",
+     "class N(nn.Module):\n    def __init__(self):\n        self.fc = nn.Linear(4, 2)\n"
+     "    def forward(self):\n        return F.softmax(self.fc(torch.zeros(8, 4)))\n",
+     "class N(nn.Module):\n    def __init__(self):\n        self.fc = nn.Linear(4, 2)\n"
+     "    def forward(self):\n        return F.softmax(self.fc(torch.zeros(8, 4)), dim=1)\n"),
+    # a parameter may hold a whole shape: the rank is unknown, the fix unsafe
+    ("TV123", "def f(n):\n    return F.softmax(torch.zeros(n))\n",
+     "def f(n):\n    return F.softmax(torch.zeros(n), dim=1)\n", True),
     # TV124
     ("TV124", "y = F.upsample(x, size=s, mode='bilinear')\n",
      "y = F.interpolate(x, size=s, mode='bilinear', align_corners=True)\n"),

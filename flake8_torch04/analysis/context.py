@@ -86,10 +86,14 @@ class Context:
 
     def flow(self):
         """Data-flow facts of the innermost function (or module) around the node."""
-        from .flow import Flow
-
         scope = self.scope.function() or self.scope.module()
-        facts = self._flows.get(scope.node)
+        return self.flow_of(scope.node)
+
+    def flow_of(self, scope_node: ast.AST):
+        """Data-flow facts of the function (or module) ``scope_node`` (made once)."""
+        from .flow import Flow  # (loaded on the first rule that asks)
+
+        facts = self._flows.get(scope_node)
         if facts is None:
-            facts = self._flows[scope.node] = Flow(scope.node, self)
+            facts = self._flows[scope_node] = Flow(scope_node, self)
         return facts

@@ -6,10 +6,9 @@ from typing import Iterator, List, Optional
 
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
-from ..analysis.flow import Flow
-from ..analysis.nodes import every_node
 from ..analysis.registry import rule
 from ..analysis.resolve import key
+from ..analysis.values import TENSOR, values
 from .shared.calls import append_arguments, argument, plain_arguments
 
 _FUNCTIONS = {
@@ -26,170 +25,12 @@ _MODULES = {
     "torch.nn.modules.activation.Softmin": "Softmin",
 }
 
-# -- the rank of a value, from simple evidence in the file -----------------
-
-#: methods and functions whose result has the rank of their receiver / first argument
-_SAME_RANK_METHODS = frozenset((
-    "contiguous", "float", "double", "half", "cuda", "cpu", "clone", "detach", "to",
-    "type_as", "relu", "tanh", "sigmoid", "exp", "log", "abs", "neg", "sqrt",
-))
-_SAME_RANK_FUNCTIONS = frozenset(
-    [f"torch.nn.functional.{f}" for f in (
-        "relu", "relu6", "elu", "selu", "celu", "gelu", "leaky_relu", "dropout", "tanh",
-        "sigmoid", "linear", "softplus", "hardtanh")]
-    + [f"torch.{f}" for f in ("relu", "tanh", "sigmoid", "exp", "log", "abs")]
-    + ["torch.autograd.Variable"]
-)
-#: modules whose output has the rank of their input (nn.Linear keeps the leading dims)
-_SAME_RANK_MODULES = frozenset(f"torch.nn.{m}" for m in (
-    "Linear", "ReLU", "ReLU6", "ELU", "SELU", "LeakyReLU", "Tanh", "Sigmoid", "Dropout",
-    "Softplus",
-))
-_FACTORIES = frozenset(f"torch.{f}" for f in ("randn", "rand", "zeros", "ones", "empty"))
-_MATRIX = {"mm": 2, "matmul": None, "bmm": 3}
-_DEPTH = 12
-
-
-def _int(node: ast.AST) -> bool:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        node = node.operand
-    return isinstance(node, ast.Constant) and type(node.value) is int
-
-
-def _number(node: ast.AST) -> bool:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        node = node.operand
-    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
-
-
-def _shape_length(args: List[ast.AST]) -> Optional[int]:
-    """How many dimensions ``view(*args)`` / ``torch.zeros(*args)`` gives."""
-    if not args or any(isinstance(a, ast.Starred) for a in args):
-        return None
-    if len(args) > 1:
-        return len(args)  # each argument is one size
-    only = args[0]
-    if isinstance(only, (ast.Tuple, ast.List)):
-        if any(isinstance(e, ast.Starred) for e in only.elts):
-            return None
-        return len(only.elts)
-    return 1 if _int(only) else None  # a name may hold a whole shape
-
-
-class Ranks:
-    """Ranks of expressions, followed through assignments in one function."""
-
-    def __init__(self, ctx: Context, flow: Flow) -> None:
-        self.ctx = ctx
-        self.flow = flow
-
-    def of(self, node: ast.AST, depth: int = 0) -> Optional[int]:
-        if depth > _DEPTH:
-            return None
-        depth += 1
-        if isinstance(node, (ast.Name, ast.Attribute)) and key(node):
-            return self._assigned(node, depth)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            return self.of(node.operand, depth)
-        if isinstance(node, ast.BinOp):
-            if _number(node.left):
-                return self.of(node.right, depth)
-            if _number(node.right):
-                return self.of(node.left, depth)
-            return None
-        if isinstance(node, ast.Call) and all(kw.arg is not None for kw in node.keywords):
-            return self._call(node, depth)
-        return None
-
-    def _assigned(self, node: ast.AST, depth: int) -> Optional[int]:
-        defs = self.flow.reaching(node)
-        if not defs:
-            return None
-        ranks = set()
-        for d in defs:
-            if d.kind != "assign" or d.value is None:
-                return None
-            ranks.add(self.of(d.value, depth))
-            if len(ranks) > 1 or None in ranks:
-                return None
-        return ranks.pop()
-
-    def _call(self, node: ast.Call, depth: int) -> Optional[int]:
-        func = node.func
-        args = node.args
-        qualname = self.ctx.resolve(func)
-        if qualname in _SAME_RANK_FUNCTIONS and args:
-            return self.of(args[0], depth)
-        if qualname in _FACTORIES:
-            return _shape_length(args)
-        if isinstance(func, ast.Attribute) and qualname is None:
-            attr = func.attr
-            if attr in ("view", "reshape"):
-                return _shape_length(args)
-            if attr == "unsqueeze" and len(args) == 1:
-                inner = self.of(func.value, depth)
-                return inner + 1 if inner is not None else None
-            if attr == "flatten" and not node.keywords:
-                if not args:
-                    return 1
-                if len(args) == 1 and isinstance(args[0], ast.Constant) and type(
-                        args[0].value) is int and args[0].value >= 0:
-                    return args[0].value + 1
-                return None
-            if attr in _SAME_RANK_METHODS and len(args) <= 1:
-                return self.of(func.value, depth)
-            if attr in _MATRIX and len(args) == 1 and _MATRIX[attr]:
-                return _MATRIX[attr]
-        if len(args) == 1 and self._rank_keeping_module(func):
-            return self.of(args[0], depth)
-        return None
-
-    def _rank_keeping_module(self, func: ast.AST) -> bool:
-        """``self.fc`` / ``fc`` bound only to ``nn.Linear(...)`` (or an activation)."""
-        values = module_values(self.ctx, self.flow, func)
-        return bool(values) and all(
-            isinstance(v, ast.Call) and self.ctx.resolve(v.func) in _SAME_RANK_MODULES
-            for v in values
-        )
-
 
 def _enclosing_class(ctx: Context) -> Optional[ast.ClassDef]:
     for parent in reversed(ctx.parents):
         if isinstance(parent, ast.ClassDef):
             return parent
     return None
-
-
-def module_values(ctx: Context, flow: Flow, func: ast.AST) -> List[ast.AST]:
-    """What ``self.NAME`` (assigned anywhere in the enclosing class) or a local
-    ``NAME`` (in this function) is assigned."""
-    if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-            and func.value.id == "self"):
-        cls = _enclosing_class(ctx)
-        if cls is None:
-            return []
-        values = []
-        for node in every_node(cls):  # (in any order: one node that says no is enough)
-            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    if (isinstance(target, ast.Attribute) and target.attr == func.attr
-                            and isinstance(target.value, ast.Name)
-                            and target.value.id == "self"):
-                        if isinstance(node, ast.AugAssign) or node.value is None:
-                            return []
-                        values.append(node.value)
-                    elif not isinstance(target, (ast.Name, ast.Attribute, ast.Subscript)):
-                        if any(isinstance(t, ast.Attribute) and t.attr == func.attr
-                               for t in ast.walk(target)):
-                            return []
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
-                    node.func.id in ("setattr", "delattr")):
-                return []
-        return values
-    if isinstance(func, ast.Name):
-        return list(flow.assigned.get(func.id, [])) if func.id in flow.assigned else []
-    return []
 
 
 def implicit_dim(rank: int) -> int:
@@ -310,15 +151,15 @@ def softmax_dim(ctx: Context, node: ast.Call) -> Iterator[Report]:
         return
     if missing is None:
         return
-    flow = ctx.flow()
     rank = None
     if qualname in _MODULES:
         uses = _module_uses(ctx, node)
         if uses:
             inputs = _call_inputs(ctx, uses)
     if inputs:
-        ranks = {Ranks(ctx, flow if qualname in _FUNCTIONS else _flow_of(ctx, i)).of(i)
-                 for i in inputs}
+        facts = values(ctx)
+        found = [facts.of(i, _function_of(ctx, i)) for i in inputs]
+        ranks = {v.rank if v.kind in (TENSOR, None) else None for v in found}
         if len(ranks) == 1:
             rank = ranks.pop()
     if rank is not None:
@@ -358,17 +199,11 @@ def _call_inputs(ctx: Context, uses: List[ast.AST]) -> Optional[List[ast.AST]]:
     return inputs
 
 
-def _flow_of(ctx: Context, node: ast.AST) -> Flow:
-    """The flow of the function around ``node`` (found in the enclosing class)."""
-    cls = _enclosing_class(ctx)
-    if cls is not None:
-        for sub in ast.walk(cls):
-            if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                for inner in ast.walk(sub):
-                    if inner is node:
-                        cache = ctx.memo.setdefault("TV123-flows", {})
-                        flow = cache.get(id(sub))
-                        if flow is None:
-                            flow = cache[id(sub)] = Flow(sub, ctx)
-                        return flow
-    return ctx.flow()
+def _function_of(ctx: Context, node: ast.AST) -> ast.AST:
+    """The function (or module) around ``node``."""
+    parents = ctx.file_parents()
+    parent = parents.get(id(node))
+    while parent is not None and not isinstance(
+            parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        parent = parents.get(id(parent))
+    return parent if parent is not None else ctx.tree

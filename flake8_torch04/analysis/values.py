@@ -1,0 +1,761 @@
+"""What an expression is, where the code makes it evident: the value facts rules ask.
+
+:func:`value_of` answers, for an expression at its place in a file, a :class:`Value`:
+its kind (a tensor, a Python number, a numpy array, a list, a tuple, a dict, a
+string, or :data:`UNKNOWN`), and for tensors and arrays their rank (``0`` for a
+0-dim value) and dtype family (``"int"``, ``"float"``, ``"bool"``, ``"uint8"``).
+
+Values are followed through what one file makes evident:
+
+- assignments, augmented assignments and tuple unpacking in the enclosing function
+  (reaching definitions: every definition that reaches a read must agree);
+- loop targets: ``for t in x`` (an element of ``x``), ``zip``, ``enumerate``;
+- the torch operations that fix a rank or a dtype: constructors with sizes or data,
+  reductions with and without ``dim``, ``max(d)``/``min(d)`` pairs, indexing,
+  ``view``/``reshape``/``unsqueeze``/``squeeze(d)``/``t()``, casts
+  (``.long()``, ``.byte()``, ...), comparisons, ``.data``, ``.item()``, ``.numpy()``;
+- the returns of functions defined in the file, and ``self.x`` bound in the
+  methods of the enclosing class.
+
+What is not followed stays unknown, on purpose: a parameter (its callers are
+not read), a value from another module, a name bound more than once with
+different facts, a call of anything unresolved.  Rules ask, and say nothing
+(or offer no safe fix) where the answer is unknown.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, Optional, Sequence
+
+from ..source.record import record
+from .resolve import key
+
+TENSOR = "tensor"
+NUMBER = "number"
+NDARRAY = "ndarray"
+LIST = "list"
+TUPLE = "tuple"
+DICT = "dict"
+STRING = "string"
+MODULE = "module"
+
+
+class Value(record("kind rank dtype parts name", defaults=(None, None, None, None, None))):
+    """``kind`` (``None``: unknown); ``rank`` and ``dtype`` of tensors and arrays
+    (``None``: unknown); ``parts``, the values of a tuple's items, or the one value
+    of every element of a list (a 1-tuple); ``name``, the class of a module."""
+
+    __slots__ = ()
+
+    @property
+    def tensor(self) -> bool:
+        return self.kind == TENSOR
+
+    def element(self) -> "Value":
+        """The value of ``self[i]`` for an integer ``i``."""
+        if self.kind == TENSOR or self.kind == NDARRAY:
+            if self.rank is not None and self.rank >= 1:
+                return Value(self.kind, self.rank - 1, self.dtype)
+            return Value(self.kind, None, self.dtype)
+        if self.kind == LIST and self.parts:
+            return self.parts[0]
+        return UNKNOWN
+
+
+UNKNOWN = Value()
+_NUMBER = Value(NUMBER)
+_INT = Value(NUMBER, dtype="int")
+_FLOAT = Value(NUMBER, dtype="float")
+
+#: the most steps an answer may take through definitions and calls
+_DEPTH = 16
+
+
+def join(values: Sequence[Value]) -> Value:
+    """What holds of every one of ``values``: a fact they disagree on is unknown."""
+    if not values:
+        return UNKNOWN
+    first = values[0]
+    kind, rank, dtype, parts, name = first
+    for v in values[1:]:
+        if v.kind != kind:
+            return UNKNOWN
+        if v.rank != rank:
+            rank = None
+        if v.dtype != dtype:
+            dtype = None
+        if v.parts != parts:
+            parts = None
+        if v.name != name:
+            name = None
+    return Value(kind, rank, dtype, parts, name)
+
+
+def _tensor(rank: Optional[int], dtype: Optional[str] = None) -> Value:
+    return Value(TENSOR, rank, dtype)
+
+
+# ---------------------------------------------------------------------------
+# tables
+
+#: torch constructors that take sizes (``torch.zeros(3, 4)``, ``torch.zeros((3, 4))``)
+_SIZED = frozenset(f"torch.{f}" for f in (
+    "zeros", "ones", "empty", "rand", "randn", "randint_like", "full"))
+#: legacy typed constructors: sizes or data (``torch.FloatTensor(3)``, ``([1, 2])``)
+_TYPED = {
+    **{f"torch.{t}Tensor": "float" for t in ("Float", "Double", "Half", "BFloat16")},
+    **{f"torch.cuda.{t}Tensor": "float" for t in ("Float", "Double", "Half")},
+    **{f"torch.{t}Tensor": "int" for t in ("Long", "Int", "Short", "Char")},
+    **{f"torch.cuda.{t}Tensor": "int" for t in ("Long", "Int", "Short", "Char")},
+    "torch.ByteTensor": "uint8", "torch.cuda.ByteTensor": "uint8",
+    "torch.BoolTensor": "bool", "torch.cuda.BoolTensor": "bool",
+    "torch.Tensor": "float",
+}
+_DTYPES = {
+    **{f"torch.{d}": "float" for d in ("float", "float32", "double", "float64", "half",
+                                       "float16", "bfloat16")},
+    **{f"torch.{d}": "int" for d in ("long", "int64", "int", "int32", "short", "int16",
+                                     "int8")},
+    "torch.uint8": "uint8", "torch.bool": "bool",
+}
+#: methods whose result has the receiver's rank and dtype
+_SAME = frozenset((
+    "contiguous", "clone", "detach", "cuda", "cpu", "abs", "neg", "clamp", "clamp_",
+    "relu", "tanh", "sigmoid", "exp", "log", "sqrt", "pow", "mul", "add", "sub", "div",
+    "mul_", "add_", "sub_", "div_", "abs_", "neg_", "fill_", "zero_", "copy_", "pin_memory",
+    "requires_grad_", "detach_", "masked_fill", "masked_fill_", "transpose", "permute",
+    "expand_as", "type_as", "sign", "floor", "ceil", "round", "exp_", "log_", "sqrt_",
+))
+_CASTS = {"float": "float", "double": "float", "half": "float", "long": "int", "int": "int",
+          "short": "int", "char": "int", "byte": "uint8", "bool": "bool"}
+_COMPARISONS = frozenset(("eq", "ne", "lt", "gt", "le", "ge"))
+#: reductions: no dim gives a 0-dim tensor, a dim removes one (unless keepdim)
+_REDUCTIONS = frozenset(("sum", "mean", "prod", "std", "var", "norm", "all", "any",
+                         "logsumexp", "median", "mode"))
+_PAIRED = frozenset(("max", "min", "sort", "topk", "kthvalue", "median", "mode"))
+_INDEX = frozenset(("argmax", "argmin"))
+#: element-wise torch functions: the broadcast rank of their tensor arguments
+_ELEMENTWISE_FUNCTIONS = frozenset(
+    [f"torch.{f}" for f in ("abs", "exp", "log", "sqrt", "sigmoid", "tanh", "relu", "neg",
+                            "clamp", "add", "sub", "mul", "div", "pow", "sign")]
+    + [f"torch.nn.functional.{f}" for f in (
+        "relu", "relu6", "elu", "selu", "celu", "gelu", "leaky_relu", "dropout", "tanh",
+        "sigmoid", "softplus", "hardtanh", "softmax", "log_softmax", "softmin")]
+)
+_ARRAY_MODULES = ("numpy", "np")
+#: ``torch.nn`` modules whose output has the rank of their input (``Linear`` keeps
+#: the leading dimensions)
+_SAME_RANK_MODULES = frozenset(f"torch.nn.{m}" for m in (
+    "Linear", "ReLU", "ReLU6", "ELU", "SELU", "LeakyReLU", "Tanh", "Sigmoid", "Dropout",
+    "Softplus", "Softmax", "LogSoftmax", "BatchNorm1d", "BatchNorm2d", "Identity",
+))
+#: ``torch.nn`` modules whose output has a fixed rank
+_FIXED_RANK_MODULES = {"torch.nn.Conv1d": 3, "torch.nn.Conv2d": 4, "torch.nn.Conv3d": 5,
+                       "torch.nn.MaxPool2d": 4, "torch.nn.AvgPool2d": 4}
+#: torch functions that are the method of their first argument
+_TORCH_METHODS = frozenset(f"torch.{f}" for f in (
+    "max", "min", "sum", "mean", "prod", "argmax", "argmin", "sort", "topk", "squeeze",
+    "unsqueeze", "t", "transpose", "eq", "ne", "lt", "gt", "le", "ge", "std", "var", "norm"))
+_LIKE = frozenset(f"torch.{f}_like" for f in ("zeros", "ones", "rand", "randn", "empty"))
+_BUILTINS = frozenset(("len", "int", "float", "round", "abs", "list", "sorted", "str", "zip",
+                       "enumerate", "range"))
+
+
+# ---------------------------------------------------------------------------
+# the answers
+
+
+class Values:
+    """Value facts of one file, asked through a rule's :class:`Context`.
+
+    Answers are remembered per node for the file (one instance per file: see
+    :func:`values`)."""
+
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+        self._memo: Dict[int, Value] = {}
+        self._returns: Dict[int, Value] = {}
+        self._functions: Optional[Dict[str, ast.AST]] = None
+
+    # -- entry ---------------------------------------------------------------
+
+    def of(self, node: ast.AST, scope: Optional[ast.AST] = None, depth: int = 0) -> Value:
+        """The value of ``node``, read in ``scope`` (the innermost function around
+        the node being visited by default)."""
+        if depth > _DEPTH:
+            return UNKNOWN
+        found = self._memo.get(id(node))
+        if found is None:
+            self._memo[id(node)] = UNKNOWN  # (a definition that reaches itself)
+            found = self._memo[id(node)] = self._of(node, scope, depth + 1)
+        return found
+
+    def _flow(self, scope: Optional[ast.AST]):
+        if scope is None:
+            return self.ctx.flow()
+        return self.ctx.flow_of(scope)
+
+    def _of(self, node: ast.AST, scope, depth: int) -> Value:
+        if isinstance(node, ast.Constant):
+            value = node.value
+            if isinstance(value, bool) or value is None:
+                return UNKNOWN
+            if isinstance(value, int):
+                return _INT
+            if isinstance(value, float):
+                return _FLOAT
+            if isinstance(value, str):
+                return Value(STRING)
+            return UNKNOWN
+        if isinstance(node, ast.JoinedStr):
+            return Value(STRING)
+        if isinstance(node, ast.List):
+            return Value(LIST, parts=(self._elements(node.elts, scope, depth),))
+        if isinstance(node, ast.Tuple):
+            if any(isinstance(e, ast.Starred) for e in node.elts):
+                return Value(TUPLE)
+            return Value(TUPLE, parts=tuple(self.of(e, scope, depth) for e in node.elts))
+        if isinstance(node, (ast.Dict, ast.DictComp)):
+            return Value(DICT)
+        if isinstance(node, ast.ListComp):
+            return Value(LIST, parts=(UNKNOWN,))
+        if isinstance(node, ast.UnaryOp):
+            inner = self.of(node.operand, scope, depth)
+            if isinstance(node.op, ast.Not):
+                return UNKNOWN
+            return inner if inner.kind in (TENSOR, NUMBER, NDARRAY) else UNKNOWN
+        if isinstance(node, ast.BinOp):
+            return self._binop(node, scope, depth)
+        if isinstance(node, ast.Compare) and len(node.comparators) == 1:
+            left = self.of(node.left, scope, depth)
+            right = self.of(node.comparators[0], scope, depth)
+            if isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
+                return UNKNOWN
+            if left.tensor or right.tensor:
+                return _tensor(_broadcast(left, right), "bool")
+            return UNKNOWN
+        if isinstance(node, ast.Subscript):
+            return self._subscript(node, scope, depth)
+        if isinstance(node, ast.Call):
+            return self._call(node, scope, depth)
+        if isinstance(node, ast.Attribute):
+            if node.attr == "data":
+                inner = self.of(node.value, scope, depth)
+                if inner.tensor:
+                    return inner
+            if node.attr == "shape":
+                inner = self.of(node.value, scope, depth)
+                if inner.kind in (TENSOR, NDARRAY):
+                    return Value(TUPLE)
+            if key(node) is not None:
+                return self._named(node, scope, depth)
+            return UNKNOWN
+        if isinstance(node, ast.Name):
+            return self._named(node, scope, depth)
+        return UNKNOWN
+
+    def _elements(self, elts: Sequence[ast.AST], scope, depth: int) -> Value:
+        if not elts or any(isinstance(e, ast.Starred) for e in elts):
+            return UNKNOWN
+        return join([self.of(e, scope, depth) for e in elts])
+
+    # -- names ---------------------------------------------------------------
+
+    def _named(self, node: ast.AST, scope, depth: int) -> Value:
+        flow = self._flow(scope)
+        defs = flow.reaching(node)
+        if not defs:
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id == "self":
+                return self._self_attribute(node, depth)
+            return UNKNOWN
+        return join([self._def(d, scope, depth) for d in defs])
+
+    def _def(self, d, scope, depth: int) -> Value:
+        kind = d.kind
+        if kind == "assign" and d.value is not None:
+            return self.of(d.value, scope, depth)
+        if kind == "unpack" and d.value is not None:
+            index = _unpack_index(d)
+            if index is None:
+                return UNKNOWN
+            whole = self.of(d.value, scope, depth)
+            if whole.kind == TUPLE and whole.parts and index < len(whole.parts):
+                return whole.parts[index]
+            return UNKNOWN
+        if kind == "augassign" and d.value is not None:
+            return UNKNOWN  # (what it adds to is another definition)
+        if kind == "for" and d.value is not None:
+            return self._loop_element(d, scope, depth)
+        return UNKNOWN
+
+    def _loop_element(self, d, scope, depth: int) -> Value:
+        loop = d.node
+        target = getattr(loop, "target", None)
+        iterable = d.value
+        if target is None:
+            return UNKNOWN
+        if isinstance(target, ast.Name) and target.id == d.key:
+            return self._iterated(iterable, scope, depth)
+        if isinstance(target, ast.Tuple) and isinstance(iterable, ast.Call):
+            name = self._callee(iterable.func)
+            position = next((i for i, e in enumerate(target.elts)
+                             if isinstance(e, ast.Name) and e.id == d.key), None)
+            if position is None:
+                return UNKNOWN
+            if name == "zip" and len(iterable.args) == len(target.elts):
+                return self._iterated(iterable.args[position], scope, depth)
+            if name == "enumerate" and len(target.elts) == 2 and iterable.args:
+                if position == 0:
+                    return _INT
+                return self._iterated(iterable.args[0], scope, depth)
+        return UNKNOWN
+
+    def _iterated(self, iterable: ast.AST, scope, depth: int) -> Value:
+        whole = self.of(iterable, scope, depth)
+        if whole.kind in (TENSOR, NDARRAY, LIST):
+            return whole.element()
+        if isinstance(iterable, ast.Call) and self._callee(iterable.func) == "range":
+            return _INT
+        return UNKNOWN
+
+    def _self_attribute(self, node: ast.Attribute, depth: int) -> Value:
+        """``self.x``: what every ``self.x = value`` in the class's methods makes it."""
+        parents = self.ctx.file_parents()
+        cls = parents.get(id(node))
+        while cls is not None and not isinstance(cls, ast.ClassDef):
+            cls = parents.get(id(cls))
+        if cls is None:
+            return UNKNOWN
+        found: List[Value] = []
+        for method in cls.body:
+            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for stmt in ast.walk(method):
+                if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                    for t in targets:
+                        if isinstance(t, ast.Attribute) and t.attr == node.attr and \
+                                isinstance(t.value, ast.Name) and t.value.id == "self":
+                            if isinstance(stmt, ast.AugAssign) or stmt.value is None:
+                                return UNKNOWN
+                            found.append(self.of(stmt.value, method, depth))
+                        elif not isinstance(t, (ast.Name, ast.Attribute, ast.Subscript)):
+                            for sub in ast.walk(t):  # unpacked into self.x: not followed
+                                if isinstance(sub, ast.Attribute) and sub.attr == node.attr:
+                                    return UNKNOWN
+        return join(found)
+
+    # -- operators -----------------------------------------------------------
+
+    def _binop(self, node: ast.BinOp, scope, depth: int) -> Value:
+        left = self.of(node.left, scope, depth)
+        right = self.of(node.right, scope, depth)
+        if left.kind == NUMBER and right.kind == NUMBER:
+            if isinstance(node.op, ast.Div) or "float" in (left.dtype, right.dtype):
+                return _FLOAT
+            if left.dtype == right.dtype == "int" and \
+                    isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)):
+                return _INT
+            return _NUMBER
+        if left.tensor or right.tensor:
+            if not all(v.kind in (TENSOR, NUMBER) for v in (left, right)):
+                return _tensor(None)
+            dtype = _binop_dtype(node.op, left, right)
+            return _tensor(_broadcast(left, right), dtype)
+        if NDARRAY in (left.kind, right.kind):
+            return Value(NDARRAY)
+        if left.kind == STRING and isinstance(node.op, ast.Mod):
+            return Value(STRING)
+        return UNKNOWN
+
+    def _subscript(self, node: ast.Subscript, scope, depth: int) -> Value:
+        whole = self.of(node.value, scope, depth)
+        index = node.slice
+        if isinstance(index, ast.Index):  # (Python 3.8)
+            index = index.value  # pragma: no cover
+        if whole.kind == TUPLE and whole.parts is not None:
+            if isinstance(index, ast.Constant) and type(index.value) is int \
+                    and -len(whole.parts) <= index.value < len(whole.parts):
+                return whole.parts[index.value]
+            return UNKNOWN
+        if whole.kind == LIST:
+            return whole.element() if not isinstance(index, ast.Slice) else whole
+        if whole.kind not in (TENSOR, NDARRAY):
+            return UNKNOWN
+        items = index.elts if isinstance(index, ast.Tuple) else [index]
+        rank = whole.rank
+        for item in items:
+            if isinstance(item, ast.Slice):
+                continue
+            if isinstance(item, ast.Constant) and item.value is None or \
+                    isinstance(item, ast.Constant) and item.value is Ellipsis:
+                return Value(whole.kind, None, whole.dtype)
+            if self.of(item, scope, depth).kind != NUMBER:
+                return Value(whole.kind, None, whole.dtype)  # a tensor index: any rank
+            rank = rank - 1 if rank is not None else None
+        if rank is not None and rank < 0:
+            return UNKNOWN
+        return Value(whole.kind, rank, whole.dtype)
+
+    # -- calls ---------------------------------------------------------------
+
+    def _callee(self, func: ast.AST) -> Optional[str]:
+        """The qualified name a call resolves to, or the builtin it names."""
+        name = self.ctx.resolve(func)
+        if name is None and isinstance(func, ast.Name) and func.id in _BUILTINS \
+                and not self.ctx.scope.binds(func.id):
+            return func.id
+        return name
+
+    def _call(self, node: ast.Call, scope, depth: int) -> Value:
+        func = node.func
+        name = self._callee(func)
+        if name is not None:
+            return self._function(name, node, scope, depth)
+        if isinstance(func, ast.Attribute):
+            receiver = self.of(func.value, scope, depth)
+            if receiver.kind is None and key(func) is not None:
+                module = self.of(func, scope, depth)  # (``self.fc(x)``)
+                if module.kind == MODULE:
+                    return self._module_output(module.name, node, scope, depth)
+            return self._method(func.attr, receiver, node, scope, depth)
+        if isinstance(func, ast.Name):
+            module = self.of(func, scope, depth)
+            if module.kind == MODULE:
+                return self._module_output(module.name, node, scope, depth)
+        if isinstance(func, ast.Name):
+            return self._returned(func, scope, depth)
+        return UNKNOWN
+
+    def _module_output(self, name: Optional[str], node: ast.Call, scope,
+                       depth: int) -> Value:
+        """What calling an ``nn`` module built in the file gives."""
+        if len(node.args) != 1 or node.keywords or name is None:
+            return UNKNOWN
+        if name in _SAME_RANK_MODULES:
+            inner = self.of(node.args[0], scope, depth)
+            return _tensor(inner.rank if inner.tensor else None, "float")
+        if name in _FIXED_RANK_MODULES:
+            return _tensor(_FIXED_RANK_MODULES[name], "float")
+        if name == "torch.nn.Embedding":
+            inner = self.of(node.args[0], scope, depth)
+            return _tensor(inner.rank + 1 if inner.tensor and inner.rank is not None
+                           else None, "float")
+        return UNKNOWN
+
+    def _function(self, name: str, node: ast.Call, scope, depth: int) -> Value:
+        args = node.args
+        if name in ("len", "int") or name == "round" and len(args) == 1:
+            return _INT
+        if name == "float":
+            return _FLOAT
+        if name in ("abs", "round") and args:
+            inner = self.of(args[0], scope, depth)
+            return inner if inner.kind == NUMBER else UNKNOWN
+        if name in ("list", "sorted"):
+            return Value(LIST, parts=(UNKNOWN,))
+        if name == "str":
+            return Value(STRING)
+        if name.split(".")[0] in _ARRAY_MODULES:
+            return Value(NDARRAY)
+        if name in _SIZED:
+            dtype = self._dtype_keyword(node) or ("int" if name == "torch.randint_like"
+                                                  else "float")
+            return _tensor(self._sizes_rank(args if name != "torch.full" else args[:1],
+                                            scope, depth), dtype)
+        if name in ("torch.randint",):
+            sizes = args[-1] if args else None
+            rank = self._sizes_rank([sizes], scope, depth) if sizes is not None else None
+            return _tensor(rank, self._dtype_keyword(node) or "int")
+        if name in _TYPED:
+            dtype = _TYPED[name]
+            if len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
+                return _tensor(_nesting(args[0]), dtype)
+            if args and not node.keywords:
+                return _tensor(self._sizes_rank(args, scope, depth), dtype)
+            return _tensor(None, dtype)
+        if name == "torch.tensor" and args:
+            data = self.of(args[0], scope, depth)
+            dtype = self._dtype_keyword(node)
+            if data.kind == NUMBER:
+                return _tensor(0, dtype)
+            if isinstance(args[0], (ast.List, ast.Tuple)):
+                return _tensor(_nesting(args[0]), dtype)
+            return _tensor(None, dtype)
+        if name == "torch.arange":
+            return _tensor(1, self._dtype_keyword(node))
+        if name == "torch.from_numpy" and args:
+            inner = self.of(args[0], scope, depth)
+            return _tensor(inner.rank if inner.kind == NDARRAY else None)
+        if name == "torch.autograd.Variable" and args:
+            inner = self.of(args[0], scope, depth)
+            return inner if inner.tensor else _tensor(None)
+        if name in _TORCH_METHODS and args:
+            # ``torch.max(x, 1)`` is ``x.max(1)``, and ``x`` is a tensor
+            inner = self.of(args[0], scope, depth)
+            if inner.kind is None:
+                inner = _tensor(None)
+            return self._method(name.split(".")[1], inner, node, scope, depth, args[1:])
+        if name in _ELEMENTWISE_FUNCTIONS:
+            tensors = [self.of(a, scope, depth) for a in args[:2]]
+            if tensors and tensors[0].tensor:
+                rank = tensors[0].rank
+                if len(tensors) > 1 and tensors[1].tensor:
+                    rank = _broadcast(tensors[0], tensors[1])
+                return _tensor(rank, None if name.endswith(("div", "softmax", "sigmoid"))
+                               else tensors[0].dtype)
+            return _tensor(None) if name.startswith("torch.nn.functional.") else UNKNOWN
+        if name == "torch.nn.Parameter" and args:
+            inner = self.of(args[0], scope, depth)
+            return inner if inner.tensor else _tensor(None)
+        if name.startswith("torch.nn.") and name[9:10].isupper() and name.count(".") == 2:
+            return Value(MODULE, name=name)  # (``nn.Linear(4, 2)``: a module)
+        if name == "torch.nn.functional.linear" and args:
+            inner = self.of(args[0], scope, depth)
+            return _tensor(inner.rank if inner.tensor else None, "float")
+        if name in _LIKE:
+            inner = self.of(args[0], scope, depth) if args else UNKNOWN
+            return _tensor(inner.rank if inner.tensor else None)
+        return UNKNOWN
+
+    def _method(self, attr: str, receiver: Value, node: ast.Call, scope, depth: int,
+                args: Optional[List[ast.AST]] = None) -> Value:
+        if args is None:
+            args = node.args
+        if attr == "item" and not args:
+            if receiver.tensor:
+                return Value(NUMBER, dtype=receiver.dtype if receiver.dtype in ("int", "float")
+                             else None)
+            return _NUMBER if receiver.kind is None else UNKNOWN
+        if attr == "size" and len(args) == 1 and receiver.kind in (None, TENSOR) and \
+                isinstance(args[0], ast.Constant) and type(args[0].value) is int:
+            return _INT  # (``x.size(0)``: numpy's ``size`` is not called)
+        if not receiver.tensor:
+            if receiver.kind == NDARRAY:
+                return Value(NDARRAY)
+            if receiver.kind is None and attr in ("view", "reshape") and args:
+                # (numpy's ``view`` takes a dtype; ``reshape`` of an array has the
+                # same rank: the rank is known, whatever the value is)
+                return Value(TENSOR if attr == "view" else None,
+                             self._sizes_rank(args, scope, depth))
+            return UNKNOWN
+        rank, dtype = receiver.rank, receiver.dtype
+        keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg is not None}
+        if any(kw.arg is None for kw in node.keywords) or \
+                any(isinstance(a, ast.Starred) for a in args):
+            return _tensor(None)
+        if attr in ("tolist",):
+            return Value(LIST) if rank else _NUMBER
+        if attr == "numpy":
+            return Value(NDARRAY, rank, dtype)
+        if attr in ("size", "dim", "numel", "nelement", "ndimension") and args:
+            return _INT if attr == "size" else UNKNOWN
+        if attr in ("dim", "numel", "nelement", "ndimension"):
+            return _INT
+        if attr in _CASTS and not args:
+            return _tensor(rank, _CASTS[attr])
+        if attr in _COMPARISONS and len(args) == 1:
+            return _tensor(_broadcast(receiver, self.of(args[0], scope, depth)), "bool")
+        if attr in ("view", "reshape", "expand", "repeat") and args:
+            return _tensor(self._sizes_rank(args, scope, depth), dtype)
+        if attr in ("view_as", "reshape_as", "expand_as") and len(args) == 1:
+            other = self.of(args[0], scope, depth)
+            return _tensor(other.rank if other.tensor else None, dtype)
+        if attr == "unsqueeze" and len(args) == 1:
+            return _tensor(rank + 1 if rank is not None else None, dtype)
+        if attr == "squeeze":
+            if args or "dim" in keywords:
+                return _tensor(None, dtype)  # (a dim of size 1 goes, other dims stay)
+            return _tensor(None, dtype)
+        if attr == "t" and not args:
+            return _tensor(2 if rank is None or rank == 2 else rank, dtype)
+        if attr == "flatten" and not keywords:
+            if not args:
+                return _tensor(1, dtype)
+            start = args[0]
+            if len(args) == 1 and isinstance(start, ast.Constant) and type(start.value) is int \
+                    and start.value >= 0:
+                return _tensor(start.value + 1, dtype)
+            return _tensor(None, dtype)
+        if attr in ("mm", "bmm") and len(args) == 1:
+            return _tensor(2 if attr == "mm" else 3, dtype)
+        if attr in _SAME:
+            return _tensor(rank, dtype)
+        if attr in ("to", "type") and args and not keywords:
+            target = self.ctx.resolve(args[0])
+            if target in _DTYPES:
+                return _tensor(rank, _DTYPES[target])
+            if target in _TYPED:
+                return _tensor(rank, _TYPED[target])
+            return _tensor(rank)
+        if attr in _INDEX:
+            if not args and "dim" not in keywords:
+                return _tensor(0, "int")
+            return _tensor(self._reduced(rank, args, keywords), "int")
+        if attr in _PAIRED and (args or "dim" in keywords):
+            if attr in ("max", "min") and args and self.of(args[0], scope, depth).tensor:
+                return _tensor(_broadcast(receiver, self.of(args[0], scope, depth)), dtype)
+            if attr in ("sort", "topk"):
+                return Value(TUPLE, parts=(_tensor(rank, dtype), _tensor(rank, "int")))
+            reduced = self._reduced(rank, args, keywords)
+            return Value(TUPLE, parts=(_tensor(reduced, dtype), _tensor(reduced, "int")))
+        if attr in _REDUCTIONS or attr in _PAIRED:
+            if not args and "dim" not in keywords:
+                return _tensor(0, "float" if attr in ("mean", "std", "var", "norm") and
+                               dtype == "float" else (dtype if attr in ("max", "min", "median")
+                                                      else _sum_dtype(dtype, attr)))
+            return _tensor(self._reduced(rank, args, keywords), dtype if attr != "mean"
+                           else "float")
+        return _tensor(None)
+
+    def _reduced(self, rank: Optional[int], args: Sequence[ast.AST],
+                 keywords: Dict[str, ast.AST]) -> Optional[int]:
+        keep = keywords.get("keepdim")
+        if keep is None and len(args) >= 2:
+            keep = args[1]
+        if keep is not None:
+            if isinstance(keep, ast.Constant) and keep.value is True:
+                return rank
+            if not (isinstance(keep, ast.Constant) and keep.value is False):
+                return None
+        dim = args[0] if args else keywords.get("dim")
+        if isinstance(dim, (ast.Tuple, ast.List)):
+            return rank - len(dim.elts) if rank is not None else None
+        return rank - 1 if rank is not None and rank >= 1 else None
+
+    def _sizes_rank(self, args: Sequence[ast.AST], scope, depth: int) -> Optional[int]:
+        """How many dimensions ``zeros(*args)`` / ``view(*args)`` gives."""
+        if not args or any(isinstance(a, ast.Starred) for a in args):
+            return None
+        if len(args) == 1:
+            only = args[0]
+            if isinstance(only, (ast.Tuple, ast.List)):
+                if any(isinstance(e, ast.Starred) for e in only.elts):
+                    return None
+                return len(only.elts)
+            # a name may hold a whole shape: one size only where it is a number
+            return 1 if self.of(only, scope, depth).kind == NUMBER else None
+        return len(args)
+
+    def _dtype_keyword(self, node: ast.Call) -> Optional[str]:
+        for kw in node.keywords:
+            if kw.arg == "dtype":
+                return _DTYPES.get(self.ctx.resolve(kw.value) or "")
+        return None
+
+    # -- functions of the file -----------------------------------------------
+
+    def _returned(self, func: ast.Name, scope, depth: int) -> Value:
+        """What a function defined once at the top of the file returns (every
+        ``return`` must agree; a ``yield``, a bare ``return`` or none: unknown)."""
+        if self._functions is None:
+            counts: Dict[str, int] = {}
+            found: Dict[str, ast.AST] = {}
+            for stmt in self.ctx.tree.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    counts[stmt.name] = counts.get(stmt.name, 0) + 1
+                    found[stmt.name] = stmt
+            self._functions = {n: f for n, f in found.items()
+                               if counts[n] == 1 and not isinstance(f, ast.ClassDef)}
+        definition = self._functions.get(func.id)
+        if definition is None or any(d.kind != "def" for d in
+                                     self._flow(scope).reaching(func) or ()):
+            return UNKNOWN
+        known = self._returns.get(id(definition))
+        if known is not None:
+            return known
+        self._returns[id(definition)] = UNKNOWN
+        results: List[Value] = []
+        for sub in _own_nodes(definition):
+            if isinstance(sub, (ast.Yield, ast.YieldFrom)):
+                results = []
+                break
+            if isinstance(sub, ast.Return):
+                if sub.value is None:
+                    results = []
+                    break
+                results.append(self.of(sub.value, definition, depth))
+        value = self._returns[id(definition)] = join(results)
+        return value
+
+
+def _own_nodes(func: ast.AST):
+    """The nodes of ``func``'s body outside nested functions and classes."""
+    stack = list(func.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                      ast.ClassDef)):
+                stack.append(child)
+
+
+def _unpack_index(d) -> Optional[int]:
+    """The position of ``d``'s name in the tuple it is unpacked into."""
+    stmt = d.node
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
+    for target in targets:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if any(isinstance(e, ast.Starred) for e in target.elts):
+                return None
+            for i, e in enumerate(target.elts):
+                if key(e) == d.key:
+                    return i
+    return None
+
+
+def _nesting(node: ast.AST) -> Optional[int]:
+    """The rank of a tensor made from a literal list (``[[1, 2], [3, 4]]``: 2)."""
+    rank = 0
+    while isinstance(node, (ast.List, ast.Tuple)):
+        if not node.elts:
+            return rank + 1
+        rank += 1
+        node = node.elts[0]
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        return rank
+    return None
+
+
+def _broadcast(a: Value, b: Value) -> Optional[int]:
+    ranks = [v.rank if v.tensor else 0 if v.kind == NUMBER else None for v in (a, b)]
+    if None in ranks:
+        return None
+    return max(ranks)
+
+
+def _binop_dtype(op: ast.operator, left: Value, right: Value) -> Optional[str]:
+    dtypes = {v.dtype if v.tensor else ("number" if v.kind == NUMBER else None)
+              for v in (left, right)}
+    if None in dtypes:
+        return None
+    if isinstance(op, ast.Div):
+        return "float"
+    if dtypes <= {"int", "number"} and "int" in dtypes:
+        return None  # (an int tensor times a Python float is float: unknown here)
+    if "float" in dtypes:
+        return "float"
+    return None
+
+
+def _sum_dtype(dtype: Optional[str], attr: str) -> Optional[str]:
+    if attr in ("all", "any"):
+        return "bool"
+    if dtype in ("bool", "uint8", "int"):
+        return "int"  # (a sum of bools or bytes is int64)
+    return dtype
+
+
+def values(ctx) -> Values:
+    """The file's :class:`Values` (made once per file)."""
+    found = ctx.memo.get("values")
+    if found is None:
+        found = ctx.memo["values"] = Values(ctx)
+    return found
+
+
+def value_of(ctx, node: ast.AST) -> Value:
+    """The value of ``node`` where the rule visiting it stands."""
+    return values(ctx).of(node)

@@ -1,0 +1,144 @@
+"""The value facts (``analysis/values.py``): what an expression is where the code
+makes it evident, and unknown everywhere else."""
+import ast
+import textwrap
+
+import pytest
+
+from flake8_torch04.analysis.context import Context
+from flake8_torch04.analysis.gate import WALK
+from flake8_torch04.analysis.values import NDARRAY, NUMBER, TENSOR, TUPLE, Values
+from flake8_torch04.analysis.walker import Walker
+from flake8_torch04.source.text import lines_of
+
+
+def facts(source):
+    """``{expression: (kind, rank, dtype)}`` for every ``show(expression)`` call."""
+    source = textwrap.dedent(source)
+    tree = ast.parse(source)
+    ctx = Context(tree, lines_of(source), "t.py", source)
+    Walker(ctx, [WALK], None, None).run()  # (module-level imports bound, as in a rule)
+    values = Values(ctx)
+    parents = ctx.file_parents()
+
+    def scope_of(node):
+        parent = parents.get(id(node))
+        while parent is not None and not isinstance(parent, (ast.FunctionDef, ast.Module)):
+            parent = parents.get(id(parent))
+        return parent or tree
+
+    found = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "show":
+            value = values.of(node.args[0], scope_of(node))
+            found[ast.unparse(node.args[0])] = (value.kind, value.rank, value.dtype)
+    return found
+
+
+HEAD = """\
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch.autograd import Variable
+"""
+
+
+@pytest.mark.parametrize("body, expression, expected", [
+    # constructors with sizes or data
+    ("x = torch.zeros(3, 4)", "x", (TENSOR, 2, "float")),
+    ("x = torch.zeros((3, 4))", "x", (TENSOR, 2, "float")),
+    ("n = len(items)\nx = torch.zeros(n)", "x", (TENSOR, 1, "float")),
+    ("x = torch.FloatTensor([1])", "x", (TENSOR, 1, "float")),
+    ("x = torch.LongTensor([[1, 2], [3, 4]])", "x", (TENSOR, 2, "int")),
+    ("x = torch.tensor(1.)", "x", (TENSOR, 0, None)),
+    ("x = torch.zeros(3, dtype=torch.long)", "x", (TENSOR, 1, "int")),
+    # reductions, pairs, indexing
+    ("x = torch.zeros(3, 4)\ny = x.sum()", "y", (TENSOR, 0, "float")),
+    ("x = torch.zeros(3, 4)\ny = x.sum(1)", "y", (TENSOR, 1, "float")),
+    ("x = torch.zeros(3, 4)\ny = x.sum(1, keepdim=True)", "y", (TENSOR, 2, "float")),
+    ("x = torch.zeros(3, 4)\n_, p = x.max(1)", "p", (TENSOR, 1, "int")),
+    ("x = torch.zeros(3, 4)\np = x.max(1)[1]", "p", (TENSOR, 1, "int")),
+    ("x = torch.zeros(3, 4)\np = x.max(1)[1]\ne = p.data[0]", "e", (TENSOR, 0, "int")),
+    ("_, p = torch.max(out.data, 1)\nc = p.eq(t).sum()", "c", (TENSOR, 0, "int")),
+    ("x = torch.zeros(3, 4)\ny = x[0]", "y", (TENSOR, 1, "float")),
+    ("x = torch.zeros(3, 4)\ny = x[:, 0]", "y", (TENSOR, 1, "float")),
+    ("x = torch.zeros(3, 4)\ny = x.view(-1)", "y", (TENSOR, 1, "float")),
+    ("x = torch.zeros(3)\ny = x.unsqueeze(0)", "y", (TENSOR, 2, "float")),
+    ("x = torch.zeros(3)\ny = x.long()", "y", (TENSOR, 1, "int")),
+    ("x = torch.zeros(3)\ny = x > 0", "y", (TENSOR, 1, "bool")),
+    ("x = torch.zeros(3)\ny = x.item()", "y", (NUMBER, None, "float")),
+    ("x = torch.zeros(3).long()\ny = x.sum().item() // 2", "y", (NUMBER, None, "int")),
+    ("x = torch.zeros(3)\ny = x.numpy()", "y", (NDARRAY, 1, "float")),
+    # loops
+    ("for t in torch.LongTensor([1, 2]):\n    show(t)", "t", (TENSOR, 0, "int")),
+    ("for i, t in enumerate(torch.zeros(2, 3)):\n    show(t)", "t", (TENSOR, 1, "float")),
+    ("for a, b in zip(xs, torch.LongTensor([1])):\n    show(b)", "b", (TENSOR, 0, "int")),
+])
+def test_what_the_code_makes_evident(body, expression, expected):
+    source = HEAD + "def f(xs, out, t, items):\n" + textwrap.indent(body, "    ") + \
+        f"\n    show({expression})\n"
+    assert facts(source)[expression] == expected
+
+
+@pytest.mark.parametrize("body, expression", [
+    ("x = model(y)", "x"),  # a call of something unresolved
+    ("x = y.max(1)[1]", "x"),  # a method of an unknown value (numpy has max too)
+    ("x = torch.zeros(n)", "x"),  # a parameter may hold a whole shape
+    ("x = torch.zeros(3)\nif c:\n    x = torch.zeros(3, 4)", "x"),  # two ranks reach
+    ("x = f(y)", "x"),  # a function of another module
+])
+def test_unknown_stays_unknown(body, expression):
+    source = HEAD + "from helpers import f\n\n\ndef g(y, n, c, model):\n" + \
+        textwrap.indent(body, "    ") + f"\n    show({expression})\n"
+    kind, rank, _ = facts(source)[expression]
+    assert rank is None
+
+
+def test_two_definitions_that_disagree_on_the_rank_give_only_what_they_share():
+    source = HEAD + (
+        "def g(c):\n    x = torch.zeros(3)\n    if c:\n        x = torch.zeros(3, 4)\n"
+        "    show(x)\n")
+    assert facts(source)["x"] == (TENSOR, None, "float")
+
+
+def test_a_function_of_the_file_returns_what_every_return_gives():
+    source = HEAD + (
+        "def loss_of(x):\n    return (x * x).mean() if False else torch.ones(2).sum()\n\n"
+        "def helper():\n    return torch.ones(2).sum()\n\n"
+        "def g():\n    show(helper())\n")
+    assert facts(source)["helper()"] == (TENSOR, 0, "float")
+
+
+def test_a_function_with_a_bare_return_is_unknown():
+    source = HEAD + (
+        "def helper(c):\n    if c:\n        return\n    return torch.ones(2).sum()\n\n"
+        "def g():\n    show(helper(1))\n")
+    assert facts(source)["helper(1)"] == (None, None, None)
+
+
+def test_self_attributes_across_methods():
+    source = HEAD + (
+        "class M:\n    def __init__(self):\n        self.w = torch.zeros(3, 4)\n"
+        "    def g(self):\n        show(self.w)\n        show(self.w.t())\n")
+    found = facts(source)
+    assert found["self.w"] == (TENSOR, 2, "float")
+    assert found["self.w.t()"] == (TENSOR, 2, "float")
+
+
+def test_self_attribute_set_twice_differently_is_what_both_share():
+    source = HEAD + (
+        "class M:\n    def __init__(self):\n        self.w = torch.zeros(3, 4)\n"
+        "    def reset(self):\n        self.w = torch.zeros(3)\n"
+        "    def g(self):\n        show(self.w)\n")
+    assert facts(source)["self.w"] == (TENSOR, None, "float")
+
+
+def test_a_shadowed_torch_is_not_torch():
+    source = HEAD + "def g(torch):\n    x = torch.zeros(3)\n    show(x)\n"
+    assert facts(source)["x"][0] is None
+
+
+def test_tuples_of_max_with_dim():
+    source = HEAD + "def g():\n    x = torch.zeros(2, 3)\n    show(x.max(1))\n"
+    assert facts(source)["x.max(1)"][0] == TUPLE
