@@ -1,4 +1,4 @@
-"""The shipped examples and ``torch04 explain`` agree with what the tool does.
+"""The shipped examples and ``torch04 rule`` agree with what the tool does.
 
 ``examples/legacy_train_fixed.py`` is what ``torch04 check --fix --unsafe-fixes``
 makes of ``examples/legacy_train.py``; when a rule's fix changes, regenerate it:

@@ -57,8 +57,8 @@ def assert_shown_in(shown, actual, command):
         )
 
 
-def run_console(block, cwd):
-    """Run the ``$ torch04`` commands of a console block, comparing their output."""
+def console_commands(block):
+    """``(command, lines shown under it)`` of each ``$ `` line of a console block."""
     commands = []
     for line in block.splitlines():
         if line.startswith("$ "):
@@ -66,7 +66,12 @@ def run_console(block, cwd):
         else:
             assert commands, f"output before any command: {line}"
             commands[-1][1].append(line)
-    for command, shown in commands:
+    return commands
+
+
+def run_console(block, cwd):
+    """Run the ``$ torch04`` commands of a console block, comparing their output."""
+    for command, shown in console_commands(block):
         args = shlex.split(command)
         assert args[0] == "torch04", f"the walk-through runs only torch04: {command}"
         assert_shown_in(shown, torch04(args[1:], cwd), command)
@@ -298,14 +303,7 @@ def test_every_readme_command_runs_as_shown(tmp_path):
     ran = 0
     for kind, body in blocks:
         if kind == "console":
-            commands = []
-            for line in body.splitlines():
-                if line.startswith("$ "):
-                    commands.append((line[2:], []))
-                else:
-                    assert commands, f"output before any command: {line}"
-                    commands[-1][1].append(line)
-            for command, shown in commands:
+            for command, shown in console_commands(body):
                 status, actual = shell(command, tmp_path, env)
                 assert status in (0, 1), (command, actual)
                 compare(shown, actual, command)

@@ -3,7 +3,11 @@
 ``torch04 check PATH...`` lints files, directories and notebooks with the rules
 and findings of the flake8 plugin; ``--fix`` applies the safe fixes,
 ``--unsafe-fixes`` the unsafe ones too, ``--diff`` shows what ``--fix`` would
-do.  ``torch04 explain CODE`` prints a rule's documentation.
+do.  ``torch04 rule CODE`` (or ``explain``) prints a rule's page, ``rule --all``
+every page.  The configuration is one model (``config/settings.py``), read per
+file; ``--show-settings`` prints what governs a file.  Ruff's ``--fix-only``,
+``--output-file``, ``--fixable``/``--unfixable``/``--extend-fixable`` and
+``--target-version`` are here too.
 
 Exit status: 0 when no finding remains, 1 when findings remain (after fixing,
 those not fixed), when a file could not be parsed or read, or when ``--diff``
@@ -14,12 +18,13 @@ stderr.  A reader that stops reading (``torch04 check | head``) does not change
 the status.  A file that cannot be decoded or parsed is reported on stderr as
 ``PATH: cannot parse: REASON (line N)`` and left untouched.
 
-The configuration (``[tool.torch04]`` in pyproject.toml, else ``[flake8]`` in
-setup.cfg/tox.ini/.flake8) is read by ``_config``; ``--select`` and the other
-options on the command line apply over it.  Output formats (after ``--fix``, the
-findings that remain) are written by ``_output``: ``concise`` (``PATH:LINE:COL:
-CODE [*] MESSAGE``, columns 1-based as flake8 prints them, ``[*]`` when ``--fix``
-with the options given would fix it; in notebooks ``PATH:cell N, line M, col C:
+The configuration (the closest ``[tool.torch04]`` in pyproject.toml, else ``[flake8]``
+in setup.cfg/tox.ini/.flake8 as flake8 finds it) is read by ``config/settings.py``;
+``--select`` and the other options on the command line apply over it.  Output
+formats (after ``--fix``, the findings that remain) are written by
+``cli/output.py``: ``concise`` (``PATH:LINE:COL: CODE [*] MESSAGE``, columns
+1-based as flake8 prints them, ``[*]`` when ``--fix`` with the options given would
+fix it; in notebooks ``PATH:cell N, line M, col C:
 ...``), ``full``, ``json``, ``json-lines``, ``github``, ``gitlab``, ``sarif`` and
 ``junit``; with the machine formats the summary and errors go to stderr.
 ``--statistics``, ``--show-fixes``, ``--exit-zero``, ``--add-noqa`` and

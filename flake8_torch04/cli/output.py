@@ -110,7 +110,7 @@ def applicability(loc: Located, options: Options) -> str:
         return f"{fix.safety} fix, applied by {how}"
     if fix.safety == UNSAFE and not options.unsafe:
         return "unsafe fix, applied by --fix --unsafe-fixes"
-    return f"{fix.safety} fix, not applicable here (see `torch04 explain {loc.finding.code}`)"
+    return f"{fix.safety} fix, not applicable here (see `torch04 rule {loc.finding.code}`)"
 
 
 def format_full(result: FileResult, out: TextIO, options: Options,
