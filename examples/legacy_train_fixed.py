@@ -77,7 +77,7 @@ def evaluate(model, loader):
     for data, target in loader:
         output = model(data)
         pred = output.data.max(1)[1]
-        correct += pred.eq(target).sum()
+        correct += pred.eq(target).sum().item()
     return correct
 
 

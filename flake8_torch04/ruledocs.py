@@ -5,59 +5,75 @@ from here, and a test fails when they drift: ``python -m flake8_torch04.ruledocs
 rewrites them.  :func:`rule_url` is the page's address that every output able to
 carry a link gives (JSON ``url``, SARIF ``helpUri``, the server's
 ``codeDescription``, ``--output-format full``): the repository's URL from the
-package's metadata (``project_urls``/``url`` of setup.cfg; :data:`REPOSITORY`
+package's metadata (``project_urls``/``url`` of setup.cfg; :data:`HOME`
 when none is configured) + ``/blob/main/docs/rules/TVnnn.md``.  ``TORCH04_DOCS_URL``
 overrides it: the address of the directory of the pages (``TVnnn.md`` is appended),
 or a template holding ``{code}``.
 """
 from __future__ import annotations
 
-import functools
 import os
 import re
 import sys
+from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Dict, Iterable, Optional
 
 from .analysis.registry import Rule, all_rules
 
 SECTIONS = ("## What it does", "## Why is this bad?", "## Example", "Use instead:",
             "## Fix safety")
 TABLE_START, TABLE_END = "<!-- rules-table:start -->", "<!-- rules-table:end -->"
-#: the repository, when the package's metadata names none
-REPOSITORY = "https://github.com/flake8-torch04/flake8-torch04"
 PAGES = "docs/rules"
-
-
-@functools.lru_cache(maxsize=1)
-def repository_url() -> str:
-    """The repository's URL from the installed package's metadata (a ``Source`` or
-    ``Repository`` project URL, else ``Home-page``), else :data:`REPOSITORY`."""
-    try:
-        from importlib.metadata import PackageNotFoundError, metadata
-    except ImportError:  # pragma: no cover
-        return REPOSITORY
-    try:
-        meta = metadata("flake8-torch04")
-    except PackageNotFoundError:
-        return REPOSITORY
-    urls = {}
-    for entry in meta.get_all("Project-URL") or ():
-        label, _, url = entry.partition(",")
-        urls[label.strip().lower()] = url.strip()
-    for label in ("source", "repository", "homepage"):
-        if urls.get(label, "").startswith("https://"):
-            return urls[label].rstrip("/")
-    home = meta.get("Home-page") or ""
-    return home.rstrip("/") if home.startswith("https://") else REPOSITORY
+#: the distribution whose metadata names the project's home
+DISTRIBUTION = "flake8-torch04"
+#: the project's home when the installed metadata names none (an editable
+#: install made before setup.cfg named it)
+HOME = "https://github.com/flake8-torch04/flake8-torch04"
+#: labels of ``Project-URL`` entries that name the repository
+_HOME_LABELS = ("source", "source code", "repository", "code", "homepage", "home")
 
 
 def rule_url(code: str) -> str:
-    """The address of the rule's page (never empty; see the module's docstring)."""
+    """The URL of rule ``code``'s page, ``docs/rules/TVnnn.md``.
+
+    ``TORCH04_DOCS_URL`` wins: the base URL of the pages (``/TVnnn.md`` is
+    appended), or a template in which ``{code}`` is replaced.  Otherwise the
+    page in the repository named by the installed package's metadata
+    (``Project-URL: Source, ...`` or ``Home-page``), whatever the install kind
+    (editable or not), else :data:`HOME`'s: always an https URL.
+    """
     base = os.environ.get("TORCH04_DOCS_URL")
     if base:
-        return base.format(code=code) if "{code}" in base else f"{base.rstrip('/')}/{code}.md"
-    return f"{repository_url()}/blob/main/{PAGES}/{code}.md"
+        if "{code}" in base:
+            return base.replace("{code}", code)
+        return f"{base.rstrip('/')}/{code}.md"
+    return f"{project_home()}/blob/main/docs/rules/{code}.md"
+
+
+@lru_cache(maxsize=None)
+def project_home() -> str:
+    """The repository's URL from the installed package's metadata (see :func:`rule_url`)."""
+    from importlib import metadata
+
+    try:
+        meta = metadata.metadata(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return HOME
+    return home_of(meta.get_all("Project-URL") or (), meta.get("Home-page")) or HOME
+
+
+def home_of(project_urls: Iterable[str], home_page: Optional[str] = None) -> Optional[str]:
+    """The https repository URL among ``Project-URL`` entries (``label, url``)
+    and ``Home-page``, or ``None``."""
+    for entry in project_urls:
+        label, _, url = entry.partition(",")
+        url = url.strip()
+        if label.strip().lower() in _HOME_LABELS and url.startswith("https://"):
+            return url.rstrip("/")
+    if home_page and home_page.startswith("https://"):
+        return home_page.rstrip("/")
+    return None
 
 
 def missing_sections(rule: Rule):
@@ -65,7 +81,12 @@ def missing_sections(rule: Rule):
 
 
 def summary(rule: Rule) -> str:
-    return rule.doc.split("\n", 1)[0].strip()
+    """The docstring's first paragraph on one line (a sentence may wrap)."""
+    return " ".join(_first_paragraph(rule.doc).split())
+
+
+def _first_paragraph(doc: str) -> str:
+    return doc.strip().split("\n\n", 1)[0]
 
 
 def fix_summary(rule: Rule) -> str:

@@ -12,12 +12,21 @@ from pathlib import Path
 
 import pytest
 
+from flake8_torch04.analysis import era
 from flake8_torch04.analysis.registry import all_rules
 from flake8_torch04.analysis.rescue import rescue
 from flake8_torch04.analysis.run import check, check_source
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MARKER = re.compile(r"(TV\d{3}):\s*(\d+)")
+
+
+@pytest.fixture(autouse=True)
+def each_fixture_is_its_own_project(monkeypatch):
+    """The fixtures are separate files, not one project: the evidence that a
+    project is 0.3 code (``analysis/era.py``) is read from the fixture alone
+    (tests/test_era.py tests it on project directories)."""
+    monkeypatch.setattr(era, "project_is_legacy", lambda filename: False)
 
 
 def expected_findings(source, code):

@@ -65,6 +65,35 @@ def test_extraction_message_quotes_code_and_fix():
     assert (finding.line, finding.col) == (1, 4)
 
 
+BACKPROPAGATED = dedent("""
+    import torch
+
+
+    def train(model, batches, normalize, opt):
+        total = 0
+        for x in batches:
+            l = model(x)
+            l = l.sum()[0] / normalize
+            total += l.data[0]
+            l.backward()
+        return total
+""")
+
+
+def test_extraction_of_a_value_backpropagated_later_keeps_the_tensor():
+    """Seen on real code: ``.item()`` there gave a float with nothing to backpropagate."""
+    findings = check_source(BACKPROPAGATED, "t.py", ["TV003"])
+    text = apply_edits(BACKPROPAGATED, [e for f in findings for e in f.fix.edits])
+    assert "l = l.sum() / normalize\n" in text
+    assert "total += l.item()\n" in text
+    assert all(f.fix.safety == SAFE for f in findings)
+    assert "`l` is backpropagated later" in findings[0].message
+    # read as a number only: ``.item()`` stays right
+    printed = BACKPROPAGATED.replace("l.backward()", "print(l)")
+    text, _ = fixed(printed.replace("        total += l.data[0]\n", ""), "TV003")
+    assert "l = l.sum().item() / normalize\n" in text
+
+
 ACCUMULATION = [
     ("total += loss", "total += loss.item()"),
     ("total = total + loss", "total = total + loss.item()"),

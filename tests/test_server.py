@@ -44,19 +44,33 @@ class Session:
         self.diagnostics = {}
         self.published = asyncio.Event()
         self.applied = []
+        self.publications = []  # every publishDiagnostics, in order
+        self.messages = []  # window/showMessage
+        self.traces = []  # $/logTrace
 
         @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def publish(params):
             self.diagnostics[params.uri] = params.diagnostics
+            self.publications.append(params)
             self.published.set()
+
+        @self.client.feature(types.WINDOW_SHOW_MESSAGE)
+        def show(params):
+            self.messages.append(params)
+
+        @self.client.feature(types.LOG_TRACE)
+        def trace(params):
+            self.traces.append(params.message)
 
         @self.client.feature(types.WORKSPACE_APPLY_EDIT)
         def apply(params):
             self.applied.append(params.edit)
             return types.ApplyWorkspaceEditResult(applied=True)
 
-    async def start(self, root, notebooks=False):
-        await self.client.start_io(sys.executable, "-m", "flake8_torch04", "server")
+    async def start(self, root, notebooks=False, resolve=False, trace=False, **process):
+        """``resolve``: the client resolves code actions' edits (as VS Code);
+        ``trace``: the server tells each analysis; ``process``: ``env``, ``cwd``."""
+        await self.client.start_io(sys.executable, "-m", "flake8_torch04", "server", **process)
         capabilities = types.ClientCapabilities(
             general=types.GeneralClientCapabilities(
                 position_encodings=[types.PositionEncodingKind.Utf16]),
@@ -64,9 +78,18 @@ class Session:
                 synchronization=types.NotebookDocumentSyncClientCapabilities())
             if notebooks else None,
             workspace=types.WorkspaceClientCapabilities(apply_edit=True),
+            text_document=types.TextDocumentClientCapabilities(
+                code_action=types.CodeActionClientCapabilities(
+                    code_action_literal_support=types.ClientCodeActionLiteralOptions(
+                        code_action_kind=types.ClientCodeActionKindOptions(
+                            value_set=["quickfix", "source.fixAll"])),
+                    data_support=True,
+                    resolve_support=types.ClientCodeActionResolveOptions(properties=["edit"])))
+            if resolve else None,
         )
         result = await self.client.initialize_async(types.InitializeParams(
-            capabilities=capabilities, root_uri=Path(root).as_uri(), process_id=None))
+            capabilities=capabilities, root_uri=Path(root).as_uri(), process_id=None,
+            trace=types.TraceValue.Verbose if trace else None))
         self.client.initialized(types.InitializedParams())
         return result
 
@@ -87,6 +110,11 @@ class Session:
             text_document=types.TextDocumentItem(uri=uri, language_id="python",
                                                  version=version, text=text)))
         return uri, await self.wait(uri)
+
+    async def change(self, uri, version, text):
+        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
 
     async def actions(self, uri, diagnostics, line=0, end=10**6, only=None):
         return await self.client.text_document_code_action_async(types.CodeActionParams(
@@ -216,17 +244,20 @@ def test_unsafe_fixes_are_marked_and_never_preferred(tmp_path):
         source, fix.edit.document_changes[0].edits)
 
 
-def test_a_file_that_does_not_parse_gets_no_diagnostics_and_the_server_lives_on(tmp_path):
+def test_a_file_that_does_not_parse_gets_one_error_at_its_syntax_error(tmp_path):
     async def session():
         s = Session()
         await s.start(tmp_path)
-        _, broken = await s.open(tmp_path / "broken.py", "x = Variable(\n")
+        _, broken = await s.open(tmp_path / "broken.py", "import torch\nx = 'é' + Variable(\n")
         _, fine = await s.open(tmp_path / "fine.py", SOURCE)
         await s.close()
         return broken, fine
 
     broken, fine = run(session())
-    assert list(broken) == []
+    assert [(d.source, d.severity, d.range.start.line, d.range.start.character)
+            for d in broken] == [("torch04", types.DiagnosticSeverity.Error, 1,
+                                 "x = 'é' + Variable(".index("("))]
+    assert "'(' was never closed" in broken[0].message
     assert {d.code for d in fine} == {"TV001", "TV003"}
 
 
@@ -282,3 +313,266 @@ def test_a_file_with_async_keywords_gets_its_findings_in_its_own_coordinates(tmp
 
     found = sorted((d.code, d.range.start.line, d.range.start.character) for d in run(session()))
     assert found == [("TV001", 2, 4), ("TV101", 2, 33)]
+
+
+# ---------------------------------------------------------------------------
+# code actions from the last analysis, edits made when picked (codeAction/resolve)
+
+CLIP = textwrap.dedent("""\
+    from torch.nn.utils import clip_grad_norm
+
+
+    def step(model):
+        return clip_grad_norm(model.parameters(), 0.5)
+""")
+
+
+def test_actions_are_listed_without_edits_and_made_when_picked(tmp_path):
+    copy = tmp_path / "clip.py"
+    copy.write_text(CLIP, encoding="utf-8")
+    expected = torch04_fix(copy)  # the fix renames and adds the import it needs
+    assert "from torch.nn.utils import clip_grad_norm_\n" in expected
+    example = EXAMPLE.read_text(encoding="utf-8")
+    (tmp_path / "legacy_train.py").write_text(example, encoding="utf-8")
+    expected_example = torch04_fix(tmp_path / "legacy_train.py")
+
+    async def session():
+        s = Session()
+        result = await s.start(tmp_path, resolve=True)
+        assert result.capabilities.code_action_provider.resolve_provider
+        uri, diagnostics = await s.open(tmp_path / "step.py", CLIP)
+        (found,) = diagnostics
+        assert found.code == "TV122"
+        line = found.range.start.line
+        listed = await s.actions(uri, [found], line=line, end=line)
+        resolved = [await s.client.code_action_resolve_async(a) for a in listed]
+        # a line without a finding: only the lazy "Fix all"
+        elsewhere = await s.actions(uri, [], line=1, end=1)
+        example_uri, _ = await s.open(tmp_path / "legacy_train.py", example)
+        whole = await s.actions(example_uri, [], line=0, end=0)
+        fix_all = [await s.client.code_action_resolve_async(a) for a in whole]
+        await s.close()
+        return listed, resolved, elsewhere, fix_all
+
+    listed, resolved, elsewhere, fix_all = run(session())
+    assert [a.title.split(":")[0] for a in listed] == [
+        "Fix TV122", "Disable TV122 for this line", "Fix all safe TV findings"]
+    assert all(a.edit is None and a.data for a in listed)  # nothing made for a cursor move
+    assert [a.title for a in elsewhere] == ["Fix all safe TV findings"]
+    assert elsewhere[0].edit is None
+    fix, noqa, everything = (apply_edits(CLIP, a.edit.document_changes[0].edits)
+                             for a in resolved)
+    assert fix == expected  # the finding's edits and the import they need
+    assert everything == expected
+    assert "clip_grad_norm(model.parameters(), 0.5)  # noqa: TV122\n" in noqa
+    assert [a.title for a in fix_all] == ["Fix all safe TV findings"]
+    assert apply_edits(example, fix_all[0].edit.document_changes[0].edits) == expected_example
+
+
+def test_the_quick_fix_of_the_last_variable_removes_its_import(tmp_path):
+    source = ("import torch\nfrom torch.autograd import Variable\n\n"
+              "x = Variable(torch.ones(1))\n")
+
+    async def session():
+        s = Session()
+        await s.start(tmp_path, resolve=True)
+        uri, (found,) = await s.open(tmp_path / "one.py", source)
+        listed = await s.actions(uri, [found], line=3, end=3)
+        fix = await s.client.code_action_resolve_async(listed[0])
+        await s.close()
+        return fix
+
+    fix = run(session())
+    assert fix.title.startswith("Fix TV001")
+    assert apply_edits(source, fix.edit.document_changes[0].edits) == (
+        "import torch\n\nx = torch.ones(1)\n")
+
+
+# ---------------------------------------------------------------------------
+# errors shown
+
+
+def test_a_configuration_error_is_shown_once_and_on_the_configuration_file(tmp_path):
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[tool.torch04]\nselect = ["TV010"]\n', encoding="utf-8")
+
+    async def session():
+        s = Session()
+        await s.start(tmp_path)
+        _, first = await s.open(tmp_path / "a.py", SOURCE)
+        _, second = await s.open(tmp_path / "b.py", SOURCE)
+        on_config = await s.wait(pyproject.as_uri())
+        # the configuration is mended: the server is told, reads it again
+        pyproject.write_text('[tool.torch04]\nselect = ["TV001"]\n', encoding="utf-8")
+        s.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=pyproject.as_uri(),
+                                     type=types.FileChangeType.Changed)]))
+        cleared = await s.wait(pyproject.as_uri())
+        after = await s.wait((tmp_path / "a.py").as_uri())
+        await s.close()
+        return first, second, on_config, cleared, after, s.messages
+
+    first, second, on_config, cleared, after, messages = run(session())
+    # the defaults apply meanwhile
+    assert {d.code for d in first} == {d.code for d in second} == {"TV001", "TV003"}
+    (message,) = messages  # once, though two files read the configuration
+    assert message.type == types.MessageType.Error
+    assert "TV010 matches no rule" in message.message and "pyproject.toml" in message.message
+    (error,) = on_config
+    assert error.severity == types.DiagnosticSeverity.Error and error.source == "torch04"
+    assert (error.range.start.line, error.range.start.character) == (1, len('select = ["'))
+    assert "TV010" in error.message
+    assert list(cleared) == []
+    assert {d.code for d in after} == {"TV001"}
+
+
+def test_a_module_created_later_is_seen_once_the_server_is_told(tmp_path):
+    train = "import torch\nfrom model import *\n\nx = Variable(torch.ones(1))\n"
+
+    async def session():
+        s = Session()
+        await s.start(tmp_path)
+        uri, before = await s.open(tmp_path / "train.py", train)
+        # model.py appears: the project's files are read again when the client says so
+        (tmp_path / "model.py").write_text("from torch.autograd import Variable\n")
+        s.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=(tmp_path / "model.py").as_uri(),
+                                     type=types.FileChangeType.Created)]))
+        after = await s.wait(uri)
+        await s.close()
+        return before, after
+
+    before, after = run(session())
+    assert list(before) == []  # `Variable` is unknown while model.py does not exist
+    assert [(d.code, d.range.start.line) for d in after] == [("TV001", 3)]
+
+
+# ---------------------------------------------------------------------------
+# changes: analysed off the message loop, stale results never published
+
+
+def test_a_superseded_version_is_never_published(tmp_path):
+    big = EXAMPLE.read_text(encoding="utf-8") * 60  # an analysis of a few hundred ms
+
+    async def wait_version(s, uri, version):
+        for _ in range(400):
+            if any(p.uri == uri and p.version == version for p in s.publications):
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"no diagnostics for version {version}")
+
+    async def session():
+        s = Session()
+        await s.start(tmp_path, trace=True)
+        uri, _ = await s.open(tmp_path / "big.py", big)
+        s.publications.clear()
+        s.traces.clear()
+        # v2's analysis starts after the debounce; v3-v12 come while it runs
+        await s.change(uri, 2, big + "y = 1\n")
+        await asyncio.sleep(0.12)
+        for version in range(3, 13):
+            await s.change(uri, version, SOURCE if version == 12 else big + f"y = {version}\n")
+            await asyncio.sleep(0.015)
+        await wait_version(s, uri, 12)
+        # while an analysis runs, requests are answered
+        await asyncio.sleep(0.5)
+        await s.close()
+        return [p for p in s.publications if p.uri == uri], s.traces
+
+    published, traces = run(session())
+    assert [p.version for p in published] == [12]
+    assert {d.code for d in published[0].diagnostics} == {"TV001", "TV003"}
+    analysed = [t for t in traces if t.startswith("analysed") and " v1 " not in t]
+    assert 2 <= len(analysed) <= 3
+    assert "v2 " in analysed[0] and analysed[0].endswith("superseded, not published")
+    assert "v12 " in analysed[-1] and analysed[-1].endswith("published")
+
+
+# ---------------------------------------------------------------------------
+# edits and links
+
+
+def test_line_changes_turn_one_text_into_the_other():
+    import random
+
+    from flake8_torch04.server.worker import line_changes
+
+    rng = random.Random(4)
+    for _ in range(300):
+        a = [rng.choice("abcde") for _ in range(rng.randrange(0, 40))]
+        b = list(a)
+        for _ in range(rng.randrange(0, 6)):
+            at = rng.randrange(0, len(b) + 1)
+            b[at:at + rng.randrange(0, 3)] = [rng.choice("abcdef")
+                                              for _ in range(rng.randrange(0, 3))]
+        out, i = [], 0
+        changes = line_changes(a, b)
+        for i1, i2, j1, j2 in changes:
+            assert i1 >= i
+            out += a[i:i1] + b[j1:j2]
+            i = i2
+        assert out + a[i:] == b
+        assert (changes == []) == (a == b)
+
+
+def test_rule_urls_come_from_the_package_metadata(monkeypatch):
+    from importlib import metadata
+
+    from flake8_torch04 import ruledocs
+
+    class Meta:
+        def get_all(self, name):
+            return ["Documentation, https://example.org/docs",
+                    "Source, https://example.org/torch04/"] if name == "Project-URL" else None
+
+        def get(self, name):
+            return None
+
+    monkeypatch.delenv("TORCH04_DOCS_URL", raising=False)
+    monkeypatch.setattr(metadata, "metadata", lambda name: Meta())
+    ruledocs.project_home.cache_clear()
+    try:
+        assert (ruledocs.rule_url("TV003")
+                == "https://example.org/torch04/blob/main/docs/rules/TV003.md")
+    finally:
+        ruledocs.project_home.cache_clear()
+    monkeypatch.setenv("TORCH04_DOCS_URL", "https://docs.example.org/rules/")
+    assert ruledocs.rule_url("TV003") == "https://docs.example.org/rules/TV003.md"
+    monkeypatch.setenv("TORCH04_DOCS_URL", "https://docs.example.org/{code}.html")
+    assert ruledocs.rule_url("TV003") == "https://docs.example.org/TV003.html"
+
+
+def test_rule_links_after_a_non_editable_install(tmp_path):
+    import os
+    import shutil
+
+    source, site, work = tmp_path / "src", tmp_path / "site", tmp_path / "work"
+    source.mkdir()
+    for name in ("setup.cfg", "pyproject.toml", "DESCRIPTION.md", "LICENSE", "MANIFEST.in"):
+        shutil.copy(ROOT / name, source / name)
+    shutil.copytree(ROOT / "flake8_torch04", source / "flake8_torch04",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
+                    "--no-build-isolation", "--no-index", "--target", str(site), str(source)],
+                   check=True, capture_output=True)
+    (meta,) = site.glob("flake8_torch04-*.dist-info")
+    assert ("Project-URL: Source, https://github.com/flake8-torch04/flake8-torch04\n"
+            in (meta / "METADATA").read_text(encoding="utf-8"))
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "TORCH04_DOCS_URL"}
+    env["PYTHONPATH"] = str(site)
+    imported = subprocess.run([sys.executable, "-c", "import flake8_torch04; "
+                               "print(flake8_torch04.__file__)"], cwd=work, env=env,
+                              capture_output=True, text=True, check=True).stdout
+    assert imported.startswith(str(site))  # the installed copy, not a checkout
+
+    async def session():
+        s = Session()
+        await s.start(work, cwd=str(work), env=env)
+        _, diagnostics = await s.open(work / "step.py", SOURCE)
+        await s.close()
+        return diagnostics
+
+    links = {d.code: d.code_description.href for d in run(session())}
+    assert links == {code: f"https://github.com/flake8-torch04/flake8-torch04/blob/main/docs/"
+                           f"rules/{code}.md" for code in ("TV001", "TV003")}

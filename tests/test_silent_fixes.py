@@ -493,3 +493,45 @@ def test_volatile_not_flag_message_has_no_double_negation():
     (finding,) = check_source(source, codes=["TV002"])
     assert finding.message.endswith("use `with torch.set_grad_enabled(for_training):`")
     assert finding.fix is None
+
+
+# ---------------------------------------------------------------------------
+# TV143 and TV144: values that were integers / numbers in 0.3 (followed values)
+
+HEAD_03 = "import torch\nfrom torch.autograd import Variable\n\n\n"
+
+
+@pytest.mark.parametrize("code, before, after", [
+    ("TV143", "def f(out):\n    _, pred = torch.max(out.data, 1)\n    return pred / 2\n",
+     "def f(out):\n    _, pred = torch.max(out.data, 1)\n"
+     "    return torch.div(pred, 2, rounding_mode='trunc')\n"),
+    ("TV143", "def f():\n    idx = torch.LongTensor([7, -7])\n    idx /= 2\n    return idx\n",
+     "def f():\n    idx = torch.LongTensor([7, -7])\n    idx.div_(2, rounding_mode='trunc')\n"
+     "    return idx\n"),
+    ("TV144", "def f(out, y):\n    c = 0\n    _, p = torch.max(out.data, 1)\n"
+     "    c += p.eq(y).sum()\n    print('%d' % c)\n",
+     "def f(out, y):\n    c = 0\n    _, p = torch.max(out.data, 1)\n"
+     "    c += p.eq(y).sum().item()\n    print('%d' % c)\n"),
+    ("TV144", "def f(out):\n    print(out.data.max() + 1)\n",
+     "def f(out):\n    print((out.data.max() + 1).item())\n"),
+])
+def test_value_fixes(code, before, after):
+    result = fixed(HEAD_03 + before, [code], unsafe=False)
+    assert result.text == HEAD_03 + after
+
+
+@pytest.mark.parametrize("code, source", [
+    # a divisor whose type is unknown: only an unsafe fix
+    ("TV143", "def f(n):\n    idx = torch.LongTensor([7])\n    return idx / n\n"),
+    # an accumulator also used as a tensor: only an unsafe fix
+    ("TV144", "def f(out, y):\n    c = 0\n    c += out.data.eq(y).sum()\n    return c.cpu()\n"),
+])
+def test_value_fixes_that_are_not_safe(code, source):
+    assert fixed(HEAD_03 + source, [code], unsafe=False).text == HEAD_03 + source
+    assert fixed(HEAD_03 + source, [code], unsafe=True).text != HEAD_03 + source
+
+
+def test_value_rules_say_nothing_in_modern_code():
+    source = ("import torch\n\n\ndef f(out, y):\n    c = 0\n    _, p = torch.max(out, 1)\n"
+              "    c += p.eq(y).sum()\n    return p / 2, c\n")
+    assert check_source(source, codes=["TV143", "TV144"]) == []

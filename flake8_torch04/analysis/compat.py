@@ -13,7 +13,13 @@ from .context import Context
 #: compiling them all at import would cost every editor save)
 MODERN_IN_TRY = (
     r"\.item\(|no_grad|set_grad_enabled|\.detach\(|\.requires_grad_\(|"
-    r"torch\.tensor\(|reduction\s*=|isinstance\([^)]*Tensor|\.to\("
+    r"torch\.tensor\(|reduction\s*=|isinstance\([^)]*Tensor|\.to\(|"
+    # the in-place ``nn.init`` names and ``clip_grad_norm_`` (0.4; TV121, TV122),
+    # ``F.interpolate`` (0.4.1; TV124): ``try: init.xavier_uniform_(w)``
+    # ``except AttributeError: init.xavier_uniform(w)`` is compatibility code
+    r"\b(?:xavier_(?:uniform|normal)_|kaiming_(?:uniform|normal)_|orthogonal_|constant_|"
+    r"dirac_|sparse_|clip_grad_norm_|clip_grad_value_|interpolate)\(|"
+    r"\binit\.(?:normal|uniform|eye|zeros|ones)_\("
 )
 EXC_IMPORT = {"ImportError", "ModuleNotFoundError"}
 

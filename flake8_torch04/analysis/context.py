@@ -37,11 +37,14 @@ class Context:
         #: imports may resolve through the project's modules beside the file
         self.project = project_modules.applies(filename)
         #: the file works with torch tensors: imports torch, or uses
-        #: ``Variable``/``.backward(`` (helper modules often import nothing)
+        #: ``Variable``/``.backward(`` (helper modules often import nothing);
+        #: not ``tf.Variable`` (another object's attribute), the only
+        #: ``Variable`` of a TensorFlow file
         self.uses_torch = (
             self.imports_torch
             or ".backward(" in self.text
-            or bool(match_offsets(self.text, r"\bVariable\b"))
+            or bool(match_offsets(self.text, r"(?<![\w.])Variable\b"))
+            or bool(match_offsets(self.text, r"\bautograd\.(?:variable\.)?Variable\b"))
         )
 
     def release(self) -> None:

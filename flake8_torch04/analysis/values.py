@@ -40,10 +40,15 @@ STRING = "string"
 MODULE = "module"
 
 
-class Value(record("kind rank dtype parts name", defaults=(None, None, None, None, None))):
+class Value(record("kind rank dtype parts name plain",
+                   defaults=(None, None, None, None, None, False))):
     """``kind`` (``None``: unknown); ``rank`` and ``dtype`` of tensors and arrays
     (``None``: unknown); ``parts``, the values of a tuple's items, or the one value
-    of every element of a list (a 1-tuple); ``name``, the class of a module."""
+    of every element of a list (a 1-tuple); ``name``, the class of a module;
+    ``plain``: a tensor that was a plain ``torch.Tensor`` in 0.3 code, not a
+    ``Variable`` (read through ``.data``, made by a constructor, or computed from
+    one: 0.3 refused to mix the two), whose reductions and elements were Python
+    numbers there."""
 
     __slots__ = ()
 
@@ -76,7 +81,7 @@ def join(values: Sequence[Value]) -> Value:
     if not values:
         return UNKNOWN
     first = values[0]
-    kind, rank, dtype, parts, name = first
+    kind, rank, dtype, parts, name, plain = first
     for v in values[1:]:
         if v.kind != kind:
             return UNKNOWN
@@ -88,11 +93,12 @@ def join(values: Sequence[Value]) -> Value:
             parts = None
         if v.name != name:
             name = None
-    return Value(kind, rank, dtype, parts, name)
+        plain = plain and v.plain
+    return Value(kind, rank, dtype, parts, name, plain)
 
 
-def _tensor(rank: Optional[int], dtype: Optional[str] = None) -> Value:
-    return Value(TENSOR, rank, dtype)
+def _tensor(rank: Optional[int], dtype: Optional[str] = None, plain: bool = False) -> Value:
+    return Value(TENSOR, rank, dtype, plain=plain)
 
 
 # ---------------------------------------------------------------------------
@@ -156,6 +162,7 @@ _FIXED_RANK_MODULES = {"torch.nn.Conv1d": 3, "torch.nn.Conv2d": 4, "torch.nn.Con
 _TORCH_METHODS = frozenset(f"torch.{f}" for f in (
     "max", "min", "sum", "mean", "prod", "argmax", "argmin", "sort", "topk", "squeeze",
     "unsqueeze", "t", "transpose", "eq", "ne", "lt", "gt", "le", "ge", "std", "var", "norm"))
+_MADE = frozenset(("torch.tensor", "torch.arange", "torch.from_numpy", "torch.randint"))
 _LIKE = frozenset(f"torch.{f}_like" for f in ("zeros", "ones", "rand", "randn", "empty"))
 _BUILTINS = frozenset(("len", "int", "float", "round", "abs", "list", "sorted", "str", "zip",
                        "enumerate", "range"))
@@ -232,7 +239,7 @@ class Values:
             if isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
                 return UNKNOWN
             if left.tensor or right.tensor:
-                return _tensor(_broadcast(left, right), "bool")
+                return _tensor(_broadcast(left, right), "bool", left.plain or right.plain)
             return UNKNOWN
         if isinstance(node, ast.Subscript):
             return self._subscript(node, scope, depth)
@@ -242,7 +249,9 @@ class Values:
             if node.attr == "data":
                 inner = self.of(node.value, scope, depth)
                 if inner.tensor:
-                    return inner
+                    return inner._replace(plain=True)
+                if inner.kind is None:
+                    return _tensor(None, plain=True)  # (``out.data``: 0.3's tensor)
             if node.attr == "shape":
                 inner = self.of(node.value, scope, depth)
                 if inner.kind in (TENSOR, NDARRAY):
@@ -362,7 +371,7 @@ class Values:
             if not all(v.kind in (TENSOR, NUMBER) for v in (left, right)):
                 return _tensor(None)
             dtype = _binop_dtype(node.op, left, right)
-            return _tensor(_broadcast(left, right), dtype)
+            return _tensor(_broadcast(left, right), dtype, left.plain or right.plain)
         if NDARRAY in (left.kind, right.kind):
             return Value(NDARRAY)
         if left.kind == STRING and isinstance(node.op, ast.Mod):
@@ -396,7 +405,7 @@ class Values:
             rank = rank - 1 if rank is not None else None
         if rank is not None and rank < 0:
             return UNKNOWN
-        return Value(whole.kind, rank, whole.dtype)
+        return Value(whole.kind, rank, whole.dtype, plain=whole.plain)
 
     # -- calls ---------------------------------------------------------------
 
@@ -445,6 +454,12 @@ class Values:
         return UNKNOWN
 
     def _function(self, name: str, node: ast.Call, scope, depth: int) -> Value:
+        result = self._function_value(name, node, scope, depth)
+        if name in _SIZED or name in _TYPED or name in _LIKE or name in _MADE:
+            return _plain(result)  # (0.3's constructors made tensors, not Variables)
+        return result
+
+    def _function_value(self, name: str, node: ast.Call, scope, depth: int) -> Value:
         args = node.args
         if name in ("len", "int") or name == "round" and len(args) == 1:
             return _INT
@@ -489,8 +504,8 @@ class Values:
             inner = self.of(args[0], scope, depth)
             return _tensor(inner.rank if inner.kind == NDARRAY else None)
         if name == "torch.autograd.Variable" and args:
-            inner = self.of(args[0], scope, depth)
-            return inner if inner.tensor else _tensor(None)
+            inner = self.of(args[0], scope, depth)  # (a Variable: not a plain tensor)
+            return inner._replace(plain=False) if inner.tensor else _tensor(None)
         if name in _TORCH_METHODS and args:
             # ``torch.max(x, 1)`` is ``x.max(1)``, and ``x`` is a tensor
             inner = self.of(args[0], scope, depth)
@@ -521,6 +536,11 @@ class Values:
 
     def _method(self, attr: str, receiver: Value, node: ast.Call, scope, depth: int,
                 args: Optional[List[ast.AST]] = None) -> Value:
+        result = self._method_value(attr, receiver, node, scope, depth, args)
+        return _plain(result) if receiver.plain else result
+
+    def _method_value(self, attr: str, receiver: Value, node: ast.Call, scope, depth: int,
+                      args: Optional[List[ast.AST]] = None) -> Value:
         if args is None:
             args = node.args
         if attr == "item" and not args:
@@ -717,6 +737,15 @@ def _nesting(node: ast.AST) -> Optional[int]:
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
         return rank
     return None
+
+
+def _plain(value: Value) -> Value:
+    """``value`` as a plain 0.3 tensor (and the tensors of a tuple of them)."""
+    if value.tensor:
+        return value._replace(plain=True)
+    if value.kind == TUPLE and value.parts:
+        return value._replace(parts=tuple(_plain(p) for p in value.parts))
+    return value
 
 
 def _broadcast(a: Value, b: Value) -> Optional[int]:

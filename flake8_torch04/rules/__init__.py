@@ -48,6 +48,14 @@ TABLE = {
     "TV108": ("multinomial", (ast.Call,), ("multinomial",)),
     "TV109": ("normal_means", (ast.Call,), ("means",)),
     "TV110": ("iterator_next", (ast.Call,), (r"\.[\s\\]*next\b",)),
+    # a keyword ``out=`` in the call
+    "TV113": ("method_out", (ast.Call,), (r"\bout[\s\\]*=",)),
+    "TV116": ("normalize_channels", (ast.Call,), ("Normalize",), (r"\btorchvision\b",)),
+    # a ``setattr`` call, or an assignment of a dropout (only in files that say dropout)
+    "TV118": (
+        "dropout_weight", (ast.Call, ast.Assign),
+        ((r"\bsetattr\b", ast.Call), (r"\bdropout\b", ast.Assign)), (r"\bdropout\b",),
+    ),
     "TV112": (
         "torchvision_transforms", (ast.Attribute, ast.Name, ast.ImportFrom),
         ("Scale", "RandomSizedCrop"),
@@ -60,6 +68,16 @@ TABLE = {
     # a call of the builtin ``type`` (``x.type(type(y))``, ``type(y)(...)``)
     "TV141": ("tensor_type_of", (ast.Call,), (r"(?<![\w.])type[\s\\]*\(",)),
     "TV142": ("empty_dim", (ast.Call,), (r"\.[\s\\]*dim\b",)),
+    # a division (``/``, ``/=``, ``torch.div``) in 0.3 code (``analysis/era.py``)
+    "TV143": (
+        "integer_division", (ast.BinOp, ast.AugAssign, ast.Call), ("/", r"\bdiv\b"),
+        (r"\btorch\b",),
+    ),
+    # an accumulation (``+=``, ``-=``) or a ``print`` in 0.3 code (see ``tensor_numbers``)
+    "TV144": (
+        "tensor_numbers", (ast.AugAssign, ast.Call),
+        ((r"[+-]=", ast.AugAssign), (r"\bprint\b", ast.Call)), (r"\btorch\b",),
+    ),
     "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),
     "TV104": ("legacy_function", (ast.ClassDef,), ("Function",)),
     "TV106": ("whole_object_load", (ast.Call,), (r"\bload\b",)),
@@ -79,7 +97,8 @@ TABLE = {
     "TV111": (
         "removed_apis", (ast.Import, ast.ImportFrom, ast.Attribute, ast.Call),
         ("reinforce", "ffi", "trainer", "legacy", "_backend", "gels", "potrf", "potrs",
-         "trtrs", "symeig", r"\beig\b"),
+         "trtrs", "symeig", r"\beig\b", "_TensorBase", "gesv", "btrifact", "btrisolve",
+         "NLLLoss2d", "dist_backend"),
     ),
     # TV12x: deprecations that warn on PyTorch 2.13 (each marker is a name the
     # flagged statement spells, or, for byte masks, where the mask is used)
@@ -97,6 +116,9 @@ TABLE = {
     "TV127": ("saved_variables", (ast.Attribute, ast.Name), ("saved_variables", "Container")),
     "TV128": ("dataset_attributes", (ast.Attribute,), (r"\b(?:train|test)_(?:data|labels)\b",)),
     # (only in files that make byte tensors: ``byte_masks._BYTE_TEXT``)
+    "TV131": ("default_tensor_type", (ast.Call,), ("set_default_tensor_type",)),
+    # (only in files that mention numpy)
+    "TV132": ("numpy_list_tensor", (ast.Call,), ("Tensor", r"\btensor\b"), (r"\bnumpy\b",)),
     "TV129": (
         "byte_masks", (ast.Subscript, ast.Call),
         (

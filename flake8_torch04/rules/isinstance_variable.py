@@ -37,7 +37,13 @@ def isinstance_variable(ctx: Context, node: ast.AST) -> Iterator[Report]:
     left alone: its body now runs for every tensor, which for such an unwrap
     changes nothing.  ``Variable`` that is not torch's, a
     tuple that also names a tensor type (``(Variable, torch.Tensor)``: code
-    that already accepts both) and compatibility branches are not flagged.
+    that already accepts both) and compatibility branches are not flagged;
+    nor is code behind the test that converts the subject from a non-tensor
+    (``torch.from_numpy(x)``, ``torch.tensor(x)``, ``np.asarray(x)``): callers
+    pass arrays there, and that code is alive.  When an earlier test takes
+    every tensor first (``if torch.is_tensor(x): ... elif isinstance(x,
+    Variable):``, or an ``if isinstance(x, torch.Tensor):`` before it that
+    always exits), the message says that the Variable branch is what is dead.
     The message says which branch is dead, and when the Variable branch calls
     the enclosing function again with ``x.data``, that it recurses forever and
     that ``x.requires_grad`` is the test that still tells a tracked tensor
@@ -82,6 +88,13 @@ def isinstance_variable(ctx: Context, node: ast.AST) -> Iterator[Report]:
     if not _is_variable_check(ctx, test):
         return
     quoted = ctx.source.quote(test, 40)
+    caught = _caught_before(ctx, node, key(test.args[0]))
+    if caught is not None:
+        # ``if torch.is_tensor(x): ... elif isinstance(x, Variable):``: no tensor gets here
+        yield Report(test, f"`{quoted}` {_SINCE}, but the test on line {caught} takes every "
+                           "tensor first (Variables too, now): this branch is dead for "
+                           "tensors; move what it does for Variables into that one")
+        return
     dead = _dead(ctx, node, test, negated)
     if dead is not None:
         yield Report(test, f"`{quoted}` {_SINCE}: {dead}")
@@ -124,7 +137,7 @@ def _dead(ctx: Context, node: ast.AST, test: ast.Call, negated: bool) -> Optiona
     # an ``if`` (or ``elif``)
     recursion = _recursion(ctx, node, test.args[0], negated) is not None
     if negated:
-        if not _tensor_code(ctx, node.body, subject):
+        if not _tensor_code(ctx, node.body, subject) or _converts(ctx, node.body, subject):
             return None
         what = "its body is dead for tensors"
         if node.orelse:
@@ -133,6 +146,8 @@ def _dead(ctx: Context, node: ast.AST, test: ast.Call, negated: bool) -> Optiona
     dead = _dead_branch(ctx, node, subject)
     if dead is None and _always_exits(node.body) and (
             recursion or _tensor_code(ctx, _following(ctx, node), subject)):
+        if not recursion and _converts(ctx, _following(ctx, node), subject):
+            return None  # numpy input goes on there: that code is alive
         dead = "the code after this `if` is dead for tensors"
     if dead is None:
         return None
@@ -151,7 +166,7 @@ def _dead_branch(ctx: Context, node: ast.If, subject: Optional[str]) -> Optional
         if _tests_for_tensor(ctx, node.test, subject):
             return f"the `elif` on line {node.lineno} is dead"
         orelse = node.orelse
-    if orelse and _tensor_code(ctx, orelse, subject):
+    if orelse and _tensor_code(ctx, orelse, subject) and not _converts(ctx, orelse, subject):
         return "the `else` branch is dead for tensors"
     return None
 
@@ -204,6 +219,60 @@ def _tensor_code(ctx: Context, nodes: List[ast.AST], subject: Optional[str]) -> 
                 if name is not None and name.startswith("torch."):
                     return True
     return False
+
+
+#: functions that make a tensor (or an array) from what is not one: code that
+#: calls them on the subject is there for numpy arrays, lists, numbers
+_CONVERTERS = frozenset((
+    "torch.from_numpy", "torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.FloatTensor",
+    "torch.DoubleTensor", "torch.LongTensor", "torch.IntTensor", "torch.ByteTensor",
+    "torch.cuda.FloatTensor", "torch.cuda.LongTensor",
+))
+
+
+def _converts(ctx: Context, nodes: List[ast.AST], subject: Optional[str]) -> bool:
+    """Whether ``nodes`` convert the subject from a non-tensor: ``torch.from_numpy(x)``,
+    ``torch.tensor(x)``, ``np.asarray(x)`` (then they are alive for such input)."""
+    if subject is None:
+        return False
+    for root in nodes:
+        for sub in ast.walk(root):
+            if isinstance(sub, ast.Call) and any(key(a) == subject for a in sub.args):
+                name = ctx.resolve(sub.func)
+                if name is not None and (name in _CONVERTERS or name.startswith("numpy.")):
+                    return True
+    return False
+
+
+def _caught_before(ctx: Context, node: ast.AST, subject: Optional[str]) -> Optional[int]:
+    """The line of an earlier test that takes every tensor before ``node`` is
+    reached: the ``if``/``elif`` before it in its chain, or an ``if`` before it
+    in its block whose body always exits."""
+    if subject is None or not isinstance(node, ast.If):
+        return None
+    child: ast.AST = node
+    for parent in reversed(ctx.parents):
+        if isinstance(parent, ast.If) and parent.orelse == [child]:
+            if _tests_for_tensor(ctx, parent.test, subject):
+                return parent.lineno
+            child = parent
+            continue
+        break
+    for stmt in _preceding(ctx, child):
+        if (isinstance(stmt, ast.If) and _tests_for_tensor(ctx, stmt.test, subject)
+                and _always_exits(stmt.body)):
+            return stmt.lineno
+    return None
+
+
+def _preceding(ctx: Context, node: ast.AST) -> List[ast.stmt]:
+    """The statements before ``node`` in its block."""
+    parent = ctx.file_parents().get(id(node), ctx.tree)
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(parent, field, None)
+        if isinstance(block, list) and node in block:
+            return block[:block.index(node)]
+    return []
 
 
 def _following(ctx: Context, node: ast.stmt) -> List[ast.stmt]:

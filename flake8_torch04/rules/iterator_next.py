@@ -9,7 +9,7 @@ from ..analysis.findings import SAFE, Fix, Report
 from ..analysis.lines import lines_matching
 from ..analysis.nodes import walk_hits
 from ..analysis.registry import rule
-from ..analysis.resolve import key
+from ..analysis.resolve import builtin_call, key
 from ..source.text import has_comment
 
 _DATA_LOADERS = ("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")
@@ -21,9 +21,10 @@ def iterator_next(ctx: Context, node: ast.Call) -> Iterator[Report]:
     """Flags ``it.next()`` where ``it`` is an iterator of a torch ``DataLoader``.
 
     ## What it does
-    Flags a call ``X.next()`` without arguments where ``X`` is ``iter(L)``
+    Flags a call ``X.next()`` without arguments where ``X`` is ``iter(L)``,
+    ``enumerate(L)``, ``enumerate(L, start)`` or ``iter(enumerate(L))``
     itself, or a name or attribute (``data_iter``, ``self.data_iter``) that
-    every assignment in the file sets to ``iter(L)``; and ``L`` is evidently a
+    every assignment in the file sets to one of those; and ``L`` is evidently a
     torch ``DataLoader``: a call of ``torch.utils.data.DataLoader`` (resolved
     through imports), a name or attribute assigned such a call somewhere in
     the file, or, in a file that imports torch, a name or attribute whose last
@@ -41,22 +42,29 @@ def iterator_next(ctx: Context, node: ast.Call) -> Iterator[Report]:
     raises ``AttributeError: '_SingleProcessDataLoaderIter' object has no
     attribute 'next'`` and the program stops (typically a GAN's
     ``data = data_iter.next()``, or a tutorial's first look at a batch).
+    ``enumerate(loader, 0).next()`` (a test batch in a 2017 training loop)
+    only ever worked on Python 2: on Python 3 it raises ``AttributeError:
+    'enumerate' object has no attribute 'next'``.  (``zip(...).next()`` never
+    worked on either, since Python 2's ``zip`` made a list: not flagged.)
 
     ## Example
     ```python
     data_iter = iter(train_loader)
     images, labels = data_iter.next()
+    j, data = enumerate(test_loader, 0).next()
     ```
 
     Use instead:
     ```python
     data_iter = iter(train_loader)
     images, labels = next(data_iter)
+    j, data = next(enumerate(test_loader, 0))
     ```
 
     ## Fix safety
     ``next(X)`` is *safe*: it is exactly what ``X.next()`` did on 0.3's
-    iterator (``StopIteration`` at the end included).
+    iterator, and on Python 2's ``enumerate`` (``StopIteration`` at the end
+    included).
     """
     func = node.func
     if not (
@@ -80,22 +88,30 @@ def iterator_next(ctx: Context, node: ast.Call) -> Iterator[Report]:
     fix = None
     if not has_comment(src.text(node)):
         fix = Fix((src.replace(node, f"next({receiver_text})"),), SAFE)
-    yield Report(
-        node,
-        "a DataLoader iterator has no `.next()` since PyTorch 0.4 (AttributeError); "
-        f"use `next({receiver_text})`",
-        fix,
+    what = (
+        "an `enumerate` object has no `.next()` in Python 3 (AttributeError)"
+        if _enumerates(ctx, receiver) else
+        "a DataLoader iterator has no `.next()` since PyTorch 0.4 (AttributeError)"
     )
+    yield Report(node, f"{what}; use `next({receiver_text})`", fix)
 
 
 def _iter_of_loader(ctx: Context, value: ast.AST) -> bool:
-    """``iter(L)`` where ``L`` is evidently a torch DataLoader."""
-    if not (
-        isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+    """``iter(L)``, ``enumerate(L[, start])`` or ``iter(enumerate(L))`` where
+    ``L`` is evidently a torch DataLoader."""
+    if not isinstance(value, ast.Call):
+        return False
+    if _enumerate(ctx, value):
+        loader = value.args[0]
+    elif (
+        isinstance(value.func, ast.Name)
         and value.func.id == "iter" and len(value.args) == 1 and not value.keywords
     ):
+        loader = value.args[0]
+        if _enumerate(ctx, loader):
+            loader = loader.args[0]  # type: ignore[attr-defined]
+    else:
         return False
-    loader = value.args[0]
     if _is_loader_call(ctx, loader):
         return True
     if isinstance(loader, ast.Subscript):  # ``dataloaders['train']``: by its name only
@@ -106,6 +122,25 @@ def _iter_of_loader(ctx: Context, value: ast.AST) -> bool:
     if any(v is not None and _is_loader_call(ctx, v) for v in _assignments(ctx, k)):
         return True
     return _named_loader(ctx, k)
+
+
+def _enumerate(ctx: Context, value: ast.AST) -> bool:
+    """A call of the builtin ``enumerate`` with an iterable and, perhaps, a start."""
+    return any(builtin_call(value, ctx.scope, "enumerate", count) for count in (1, 2))
+
+
+def _enumerates(ctx: Context, receiver: ast.AST) -> bool:
+    """Whether the flagged iterator is an ``enumerate`` object (or a name bound to one)."""
+    values = ([receiver] if isinstance(receiver, ast.Call)
+              else _assignments(ctx, key(receiver) or ""))
+    for value in values:
+        if isinstance(value, ast.Call) and value.func.__class__ is ast.Name and (
+            value.func.id == "iter" and value.args  # type: ignore[attr-defined]
+        ):
+            value = value.args[0]
+        if value is not None and _enumerate(ctx, value):
+            return True
+    return False
 
 
 def _named_loader(ctx: Context, k: Optional[str]) -> bool:

@@ -16,7 +16,8 @@ _NOT_GIVEN = object()
 
 
 def _loss(qualname: Optional[str]) -> bool:
-    """A function of ``torch.nn.functional`` or a ``torch.nn`` class named ``...Loss``."""
+    """A function of ``torch.nn.functional`` or a ``torch.nn`` class named ``...Loss``
+    (or ``NLLLoss2d``)."""
     if not qualname:
         return False
     if qualname.startswith(_FUNCTIONAL):
@@ -24,7 +25,7 @@ def _loss(qualname: Optional[str]) -> bool:
     for prefix in _MODULES:
         if qualname.startswith(prefix):
             name = qualname[len(prefix):]
-            if "." not in name and name.endswith("Loss") and not name.startswith("_"):
+            if "." not in name and name.endswith(("Loss", "Loss2d")) and not name.startswith("_"):
                 return True
     return False
 
@@ -56,7 +57,8 @@ def loss_reduction(ctx: Context, node: ast.Call) -> Iterator[Report]:
     Flags the keywords ``size_average=`` and ``reduce=`` in calls of
     ``torch.nn.functional`` functions (``F.nll_loss``, ``F.mse_loss``,
     ``F.cross_entropy``...) and of ``torch.nn`` classes named ``...Loss``
-    (``nn.CrossEntropyLoss``, ``nn.MSELoss``...), resolved through imports.
+    (``nn.CrossEntropyLoss``, ``nn.MSELoss``...) or ``nn.NLLLoss2d``,
+    resolved through imports.
     Position: the first of the two keywords.  Not flagged: a project's own
     loss, ``reduction=`` alone, both keywords given as ``None`` (which torch
     ignores without a warning), and a wrapper handing its own parameters on

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Iterator, Optional
 
 from ..analysis.context import Context
-from ..analysis.findings import Report
+from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.project.importers import mentioned_by
 from ..analysis.registry import rule
 from ..source.text import shorten
+from .shared.calls import rename
 
 #: removed modules: name -> (what torch 2.13 does, what to use instead)
 MODULES = {
@@ -23,6 +26,23 @@ FUNCTIONS = {
     "trtrs": "torch.linalg.solve_triangular(A, B, upper=...)",
     "symeig": "torch.linalg.eigh(A) (uses the lower triangle by default)",
     "eig": "torch.linalg.eig(A) (complex results)",
+    "gesv": "torch.linalg.solve(A, B) (note: arguments swapped; it returns the solution only)",
+    "btrifact": "torch.linalg.lu_factor(A) (returns LU, pivots)",
+    "btrifact_with_info": "torch.linalg.lu_factor_ex(A) (returns LU, pivots, info)",
+    "btrisolve": "torch.linalg.lu_solve(LU, pivots, B) (note: arguments reversed; "
+                 "B of shape (*, n, k))",
+}
+#: removed attributes (resolved through imports) -> replacement
+ATTRIBUTES = {
+    "torch._TensorBase": "torch.Tensor (`isinstance(x, torch.Tensor)`)",
+    "torch.distributed._backend": "torch.distributed.get_backend() (a string: 'gloo', 'nccl'...)",
+    "torch.distributed.dist_backend": "torch.distributed.Backend (`Backend.GLOO == 'gloo'`)",
+}
+#: deprecated classes renamed to a drop-in successor (warn on 2.13; fixed by renaming)
+RENAMED_CLASSES = {
+    "torch.nn.NLLLoss2d": "NLLLoss",
+    "torch.nn.modules.NLLLoss2d": "NLLLoss",
+    "torch.nn.modules.loss.NLLLoss2d": "NLLLoss",
 }
 #: what calling a removed function does on torch 2.13
 _FUNCTION_ERRORS = {
@@ -46,27 +66,40 @@ def removed_apis(ctx: Context, node: ast.AST) -> Iterator[Report]:
     Flags ``E.reinforce(r)``; imports and uses of ``torch.utils.ffi``,
     ``torch.utils.trainer`` and ``torch.legacy``; ``m._backend`` (the THNN
     backend of a module, read on ``self`` in an ``nn.Module`` subclass or used
-    as ``X._backend.Name``); and ``torch.gels``, ``torch.potrf``,
-    ``torch.potrs``, ``torch.trtrs``, ``torch.symeig``, ``torch.eig``, resolved
-    through imports, and their tensor-method forms (``A.potrf()``) in files
-    that import torch.  The message names the replacement.  Imports in a
-    ``try`` whose handler catches ``ImportError`` (a fallback for new versions)
-    and a project's own ``eig``/``gels`` (resolved elsewhere) are left alone.
+    as ``X._backend.Name``); ``torch._TensorBase`` and
+    ``torch.distributed._backend`` / ``dist_backend``; and ``torch.gels``, ``torch.potrf``,
+    ``torch.potrs``, ``torch.trtrs``, ``torch.symeig``, ``torch.eig``,
+    ``torch.gesv``, ``torch.btrifact``, ``torch.btrifact_with_info``,
+    ``torch.btrisolve``, resolved through imports, and their tensor-method
+    forms (``A.potrf()``, ``A.btrifact()``) in files that import torch.  The
+    message names the replacement.  It also flags ``nn.NLLLoss2d``, which
+    still exists but is deprecated in favour of ``nn.NLLLoss``, where it is
+    called or subclassed (the uses that warn; a mere reference, as in a list
+    of classes, is left alone), and renames it.
+    Imports in a ``try`` whose handler catches ``ImportError`` (a fallback for
+    new versions) and a project's own ``eig``/``gels`` (resolved elsewhere)
+    are left alone.
 
     ## Why is this bad?
     On PyTorch 2.13 these stop the program: ``reinforce()`` raises
     ``RuntimeError: reinforce() was removed`` (stochastic functions were
     replaced by ``torch.distributions`` in 0.4); the modules raise
-    ``ModuleNotFoundError``; ``m._backend``, ``torch.gels``, ``potrf``,
-    ``potrs`` and ``trtrs`` raise ``AttributeError``; ``torch.symeig`` and
-    ``torch.eig`` raise ``RuntimeError: This function was deprecated since
-    version 1.9 and is now removed``.
+    ``ModuleNotFoundError``; ``m._backend``, ``torch._TensorBase``,
+    ``torch.distributed._backend`` and ``dist_backend``, ``torch.gels``, ``potrf``, ``potrs``,
+    ``trtrs``, ``gesv``, ``btrifact`` and ``btrisolve`` raise
+    ``AttributeError`` (``module 'torch' has no attribute 'gesv'``);
+    ``torch.symeig`` and ``torch.eig`` raise ``RuntimeError: This function was
+    deprecated since version 1.9 and is now removed``.  ``nn.NLLLoss2d(...)``
+    runs but warns ``FutureWarning: `NLLLoss2d` has been deprecated. Please
+    use `NLLLoss` instead as a drop-in replacement``.
 
     ## Example
     ```python
     action = probs.multinomial(1)
     action.reinforce(reward)
     eigvals, eigvecs = torch.symeig(A, eigenvectors=True)
+    X, LU = torch.gesv(B, A)
+    criterion = nn.NLLLoss2d(weight)
     ```
 
     Use instead:
@@ -75,12 +108,21 @@ def removed_apis(ctx: Context, node: ast.AST) -> Iterator[Report]:
     action = dist.sample()
     (-dist.log_prob(action) * reward).backward()
     eigvals, eigvecs = torch.linalg.eigh(A)
+    X = torch.linalg.solve(A, B)
+    criterion = nn.NLLLoss(weight)
     ```
 
     ## Fix safety
-    No automatic fix: each replacement has different arguments or semantics
-    (``lstsq`` swaps its arguments, ``eigh`` reads the other triangle, the
-    REINFORCE loss is a rewrite of the training step).
+    Renaming ``nn.NLLLoss2d`` to ``nn.NLLLoss`` is *safe*: on 2.13 the old
+    class is a subclass of ``NLLLoss`` that only adds the warning, with the
+    same arguments and results (a bare imported ``NLLLoss2d`` becomes
+    ``NLLLoss`` and the fixer imports it).  No fix is given when the file or
+    another file of its project names ``NLLLoss2d`` in a string (a test's
+    ``mock.patch("torch.nn.NLLLoss2d")`` would break): the message says so.
+    The removed APIs get no automatic fix: each replacement has different
+    arguments or semantics (``lstsq`` and ``solve`` swap their arguments,
+    ``eigh`` reads the other triangle, the REINFORCE loss is a rewrite of the
+    training step).
     """
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         if not _guarded_import(ctx, node):
@@ -160,11 +202,16 @@ def _guarded_import(ctx: Context, node: ast.AST) -> bool:
 
 
 def _attribute(ctx: Context, node: ast.Attribute) -> Optional[Report]:
-    if node.attr == "_backend":
-        return _backend(ctx, node)
     if not isinstance(node.ctx, ast.Load):
         return None
     name = ctx.resolve(node)
+    if name in ATTRIBUTES:
+        return Report(node, f"`{ctx.source.quote(node)}` was removed from PyTorch "
+                            f"(AttributeError on 2.13); use {ATTRIBUTES[name]}")
+    if name in RENAMED_CLASSES:
+        return _renamed_class(ctx, node, name) if _constructed(ctx, node) else None
+    if node.attr == "_backend":
+        return _backend(ctx, node)
     if name is None:
         return None
     module = _removed_module(name)
@@ -180,7 +227,7 @@ def _attribute(ctx: Context, node: ast.Attribute) -> Optional[Report]:
 
 def _backend(ctx: Context, node: ast.Attribute) -> Optional[Report]:
     """``self._backend`` in an ``nn.Module`` subclass, or ``X._backend.Name``."""
-    if not ctx.uses_torch or not isinstance(node.ctx, ast.Load):
+    if not ctx.uses_torch:
         return None
     parent = ctx.parent
     thnn_use = (
@@ -208,6 +255,9 @@ def _in_module_class(ctx: Context) -> bool:
 
 def _method(ctx: Context, node: ast.Call) -> Optional[Report]:
     func = node.func
+    if isinstance(func, ast.Name):  # ``NLLLoss2d(...)`` imported by name
+        name = ctx.resolve(func)
+        return _renamed_class(ctx, func, name) if name in RENAMED_CLASSES else None
     if not isinstance(func, ast.Attribute):
         return None
     src = ctx.source
@@ -233,3 +283,36 @@ def _own_method(ctx: Context, func: ast.Attribute) -> bool:
     if isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
         return True
     return f"def {func.attr}(" in ctx.text
+
+
+def _constructed(ctx: Context, node: ast.AST) -> bool:
+    """``node`` is called, or is a base of a class (whose ``__init__`` calls it):
+    the uses that warn (a mere reference, as in a list of classes, does not)."""
+    parent = ctx.parent
+    if isinstance(parent, ast.Call):
+        return parent.func is node
+    return isinstance(parent, ast.ClassDef) and node in parent.bases
+
+
+def _renamed_class(ctx: Context, node: ast.AST, name: str) -> Report:
+    """``nn.NLLLoss2d``: renamed, with a fix unless a string names the old class."""
+    old = name.rsplit(".", 1)[1]
+    new = RENAMED_CLASSES[name]
+    src = ctx.source
+    spelled = src.quote(node)
+    module = name.rsplit(".", 1)[0]
+    made = rename(ctx, node, new, module)
+    why = "is deprecated (FutureWarning on 2.13)"
+    use = spelled[:len(spelled) - len(old)] + new
+    pattern = re.compile(r"""["'][\w.]*\b""" + re.escape(old) + r"\b")
+    where = None
+    if pattern.search(ctx.text):
+        where = "this file"
+    elif made is not None:
+        where = mentioned_by(ctx.filename, pattern)
+    if where is not None:
+        return Report(node, f"`{spelled}` {why}; use `{use}` (a drop-in replacement); "
+                            f"no automatic fix: {where} names `{old}` in a string "
+                            f"(a mock.patch target?), rename it there too")
+    fix = Fix((made[0],), SAFE, made[1]) if made is not None else None
+    return Report(node, f"`{spelled}` {why}; use `{use}` (a drop-in replacement)", fix)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..analysis.context import Context
@@ -32,7 +33,9 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     evidence from the code, because ``losses[0]`` on a Python list is common,
     and a ``*_function(...)`` callee (scipy's ``loss_function``) is a loss call
     only through ``.data``/``.numpy()``/``.tolist()``.  A bare ``E[0]`` and form
-    (b) need torch in the file (an import, ``Variable`` or ``.backward(``).
+    (b) need torch in the file (an import, torch's ``Variable`` — not
+    ``tf.Variable`` — or ``.backward(``); in a file that imports TensorFlow,
+    JAX, Keras (or another framework) and not torch, nothing is flagged.
 
     Form (b): inside a ``for``/``while`` body, flags ``acc += E``,
     ``acc = acc + E`` and ``accs.append(E)`` (also ``E * n``, ``E / n``) where
@@ -88,9 +91,15 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ## Fix safety
     ``E.data[0]`` (and the other forms of (a)) -> ``E.item()`` is *safe*: it
     gives the same number ``E.data[0]`` gave under 0.3 (a Python float where the
-    old numpy path gave a numpy scalar).  ``acc += E`` -> ``acc += E.item()`` is
+    old numpy path gave a numpy scalar).  Where the value is assigned to a
+    name that is backpropagated later, ``E[0]`` -> ``E`` (the 0-dim tensor,
+    what 0.3's one-element Variable became) is *safe*.  ``acc += E`` -> ``acc += E.item()`` is
     *unsafe*: the accumulator becomes a Python float, and ``.item()`` raises if
-    ``E`` has more than one element; the same fix turns the accumulator's later
+    ``E`` has more than one element; the sum is then kept in double precision
+    (a Python float) where 0.3 summed float32 tensors, so its last digits can
+    differ, and where it re-enters tensor or numpy arithmetic
+    (``np.mean(losses)``) the result is float64, not float32 (the message
+    says so); the same fix turns the accumulator's later
     ``acc.item()`` and ``acc.data[0]`` into ``acc`` (a float has no ``.item()``),
     and there is no automatic fix when another use needs a tensor
     (``acc.cpu()``).  A fix whose removed text holds a comment is unsafe.
@@ -108,8 +117,8 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         return None
     tensor, steps = peel(node.value)
     by_name = any(step in ("data", "numpy", "tolist") for step in steps)
-    if not by_name and not ctx.uses_torch:
-        return None  # scipy's ``rho[0]``, sklearn's ``loss_[0]``: not tensors
+    if not ctx.uses_torch and (not by_name or _other_framework(ctx)):
+        return None  # scipy's ``rho[0]``, sklearn's ``loss_[0]``, TensorFlow's ``loss.numpy()[0]``
     evidence = Evidence(ctx)
     if not (evidence.may_be_scalar(tensor, by_name) and evidence.scalar(tensor, by_name)):
         return None
@@ -118,6 +127,19 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         return None
     src = ctx.source
     text = src.text(tensor)
+    graph = not any(step in ("data", "numpy", "tolist") for step in steps)
+    target = _backpropagated_target(ctx, node) if graph else None
+    if target is not None:
+        # ``l = l.sum()[0] / n`` then ``l.backward()``: 0.3's ``[0]`` kept a
+        # one-element Variable, with its graph; the 0-dim tensor is that value
+        kept = src.text(node.value)
+        dropped = src.between(src.end(node.value), src.end(node))
+        return Report(
+            node,
+            f"`{src.quote(node)}` raises IndexError on a 0-dim tensor since PyTorch 0.4; "
+            f"`{target}` is backpropagated later, so keep the tensor: use `{one_line(kept)}`",
+            Fix((src.replace(node, kept),), UNSAFE if has_comment(dropped) else SAFE),
+        )
     if needs_parens(tensor, ast.Attribute, src):
         text = f"({text})"
     fixed = f"{text}.item()"
@@ -135,6 +157,50 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         f"`{src.quote(node)}` {why}; use `{one_line(fixed)}`",
         Fix((src.replace(node, fixed),), safety),
     )
+
+
+#: a file that imports one of these (and not torch) computes with their arrays
+_OTHER_FRAMEWORKS = re.compile(
+    r"^[ \t]*(?:import|from)[ \t]+(?:tensorflow|jax|keras|mxnet|chainer|paddle|theano)\b",
+    re.MULTILINE)
+
+
+def _other_framework(ctx: Context) -> bool:
+    found = ctx.memo.get("TV003.other framework")
+    if found is None:
+        found = ctx.memo["TV003.other framework"] = bool(_OTHER_FRAMEWORKS.search(ctx.text))
+    return found  # type: ignore[return-value]
+
+
+#: attributes that only a tensor with autograd history is asked for
+_GRAPH_USES = frozenset(("backward", "grad_fn"))
+
+
+def _backpropagated_target(ctx: Context, node: ast.Subscript) -> Optional[str]:
+    """The name ``node`` (``E[0]``, through arithmetic) is assigned to when that
+    name is backpropagated in the function (``l = l.sum()[0] / n`` then
+    ``l.backward()``), else ``None``: there the value must stay a tensor."""
+    child: ast.AST = node
+    for parent in reversed(ctx.parents):
+        if isinstance(parent, (ast.BinOp, ast.UnaryOp)):
+            child = parent
+            continue
+        if (isinstance(parent, ast.Assign) and parent.value is child
+                and len(parent.targets) == 1):
+            target = key(parent.targets[0])
+            break
+        return None
+    else:
+        return None
+    if target is None:
+        return None
+    function = ctx.scope.function()
+    where = function.node if function is not None else ctx.tree
+    for sub in ast.walk(where):
+        if (isinstance(sub, ast.Attribute) and sub.attr in _GRAPH_USES
+                and key(sub.value) == target):
+            return target
+    return None
 
 
 def _indexed_as_sequence(flow: Flow, tensor: ast.AST) -> bool:
@@ -257,7 +323,8 @@ def _accumulation(ctx: Context, node: ast.AST) -> Optional[Report]:
     whole = src.between(src.start(node), src.start(leak)) + fixed + src.between(
         src.end(leak), src.end(node))
     message = (f"`{src.quote(node)}` keeps every iteration's autograd graph alive (losses "
-               f"are tensors since PyTorch 0.4); use `{one_line(whole)}`")
+               f"are tensors since PyTorch 0.4); use `{one_line(whole)}` (a Python float: "
+               "summed in float64, not float32)")
     fix: Optional[Fix] = None
     if isinstance(node, (ast.AugAssign, ast.Assign)):
         later = _tensor_uses(ctx, flow.node, acc, node)

@@ -81,8 +81,9 @@ def torchvision_transforms(ctx: Context, node: ast.AST) -> Iterator[Report]:
     if isinstance(node, ast.Attribute):
         line, end = ctx.source.end(node)
         fix = Fix((Edit((line, end - len(node.attr)), (line, end), new),), SAFE)
-        yield Report(node, f"`transforms.{old}` was removed from torchvision (AttributeError); "
-                           f"use `transforms.{new}`", fix)
+        base = ctx.source.quote(node.value, 30)  # the user's spelling: ``T.``, ``tv.transforms.``
+        yield Report(node, f"`{base}.{old}` was removed from torchvision (AttributeError); "
+                           f"use `{base}.{new}`", fix)
     elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
         yield Report(node, f"`{old}` was removed from torchvision.transforms; "
                            f"import `{new}` and use it instead")

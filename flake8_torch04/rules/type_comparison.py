@@ -322,15 +322,21 @@ def _names(ctx: Context, op: ast.cmpop, other: ast.AST) -> Tuple[str, ...]:
 
 def torch_name(ctx: Context) -> Tuple[str, Tuple[str, ...]]:
     """The name bound to ``torch`` here, with the import needed when there is none."""
-    if ctx.resolve(ast.Name("torch")) == "torch":
-        return "torch", ()
+    name = name_bound_to(ctx, "torch")
+    return (name, ()) if name is not None else ("torch", ("torch",))
+
+
+def name_bound_to(ctx: Context, module: str) -> Optional[str]:
+    """A name bound to the module ``module`` here (its own name first), or ``None``."""
+    if ctx.resolve(ast.Name(module)) == module:
+        return module
     scope: Optional[Scope] = ctx.scope
     while scope is not None:
         for name in sorted(scope.bindings):
-            if ctx.resolve(ast.Name(name)) == "torch":
-                return name, ()
+            if ctx.resolve(ast.Name(name)) == module:
+                return name
         scope = scope.parent
-    return "torch", ("torch",)
+    return None
 
 
 def _subject_text(ctx: Context, e: ast.AST) -> str:

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import ast
-import re
 from typing import Iterator, List, Optional
 
 from ..analysis.context import Context
+from ..analysis.era import legacy
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.registry import rule
 from .shared.calls import append_arguments, argument, plain_arguments, rename
@@ -16,19 +16,6 @@ _MODULES = ("torch.nn.Upsample", "torch.nn.modules.upsampling.Upsample",
             "torch.nn.modules.Upsample")
 #: the interpolating modes of PyTorch 0.3, which behaved as ``align_corners=True``
 _OLD_LINEAR = ("bilinear", "trilinear")
-#: a file that uses torch's ``Variable`` was written for PyTorch 0.3
-_VARIABLE = re.compile(
-    r"\bfrom[ \t]+torch\.autograd(?:\.variable)?[ \t]+import[ \t]+[^\n]*\bVariable\b"
-    r"|\bautograd\.(?:variable\.)?Variable\b"
-)
-
-
-def old_file(ctx: Context) -> bool:
-    """Whether the file uses torch's ``Variable`` (evidence it was written for 0.3)."""
-    found = ctx.memo.get("variable-file")
-    if found is None:
-        found = ctx.memo["variable-file"] = bool(_VARIABLE.search(ctx.text))
-    return found
 
 
 def _mode(call: ast.Call, index: int) -> Optional[object]:
@@ -47,12 +34,15 @@ def upsample(ctx: Context, node: ast.Call) -> Iterator[Report]:
 
     ## What it does
     Flags calls of ``torch.nn.functional.upsample``, ``upsample_nearest`` and
-    ``upsample_bilinear`` (resolved through imports), and, in a file that uses
-    torch's ``Variable`` (evidence that it was written for PyTorch 0.3),
+    ``upsample_bilinear`` (resolved through imports), and, in 0.3 code,
     ``nn.Upsample(mode='bilinear')`` or ``mode='trilinear'`` without
     ``align_corners``.  Position: the call.  ``F.interpolate`` did not exist
     before 0.4.1, so it is never flagged; nor is ``nn.UpsamplingBilinear2d``
-    (which keeps ``align_corners=True``).
+    (which keeps ``align_corners=True``).  "0.3 code" is a file of a project
+    with evidence that it was written for PyTorch 0.3 — in the file or in any
+    other module of the project: torch's ``Variable``, ``volatile=True``,
+    ``.data[0]`` —, or any file when the setting ``target-version = "0.3"``
+    says so (see ``flake8_torch04/analysis/era.py``).
 
     ## Why is this bad?
     On PyTorch 2.13 each call of the functions warns ``UserWarning:
@@ -82,19 +72,19 @@ def upsample(ctx: Context, node: ast.Call) -> Iterator[Report]:
     The fixes are *safe*: ``F.upsample`` becomes ``F.interpolate`` with the
     same arguments (the same numbers), ``upsample_bilinear(x, ...)`` becomes
     ``interpolate(x, ..., mode='bilinear', align_corners=True)``, which is what
-    it calls, and in a file that uses ``Variable`` a constant bilinear or
-    trilinear mode without ``align_corners`` gets ``align_corners=True``, which
-    gives the numbers 0.3 gave.  In a file without that evidence
+    it calls, and in 0.3 code a constant bilinear or trilinear mode without
+    ``align_corners`` gets ``align_corners=True``, which gives the numbers 0.3
+    gave.  Where neither the file nor its project is 0.3 code
     ``F.upsample`` is only renamed (the numbers of today are kept; the
     message says that 0.3 used ``align_corners=True``).  When the mode is not
-    a constant, the renaming fix is *unsafe* in a 0.3 file: add
+    a constant, the renaming fix is *unsafe* in 0.3 code: add
     ``align_corners=True`` yourself if the mode is bilinear.
     """
     qualname = ctx.resolve(node.func)
     if qualname in _FUNCTIONS:
         if node.args or node.keywords:
             yield from _function(ctx, node, qualname.rsplit(".", 1)[1])
-    elif qualname in _MODULES and old_file(ctx) and plain_arguments(node):
+    elif qualname in _MODULES and legacy(ctx) and plain_arguments(node):
         mode = _mode(node, 2)
         if mode in _OLD_LINEAR and argument(node, 3, "align_corners") is None:
             edit = append_arguments(ctx, node, "align_corners=True")
@@ -119,11 +109,11 @@ def _function(ctx: Context, node: ast.Call, name: str) -> Iterator[Report]:
     elif name == "upsample" and argument(node, 4, "align_corners") is None:
         mode = _mode(node, 3)
         if mode in _OLD_LINEAR:
-            if old_file(ctx):
+            if legacy(ctx):
                 added = "align_corners=True"
             else:
                 note = " (0.3 computed align_corners=True)"
-        elif mode is None and old_file(ctx):
+        elif mode is None and legacy(ctx):
             safety = UNSAFE
             note = " and align_corners=True if the mode is bilinear"
     if added and edits is not None:

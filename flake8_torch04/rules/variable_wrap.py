@@ -9,6 +9,8 @@ from ..analysis.canonical import VARIABLE
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.markers import at_line_start
+from ..analysis.nodes import LOOPS
+from ..analysis.reaching import params_of
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..source.text import Edit, has_comment, needs_parens, one_line, shorten
@@ -78,7 +80,9 @@ def variable_wrap(ctx: Context, node: ast.Call) -> Iterator[Report]:
     is exactly what ``Variable(x)`` does since 0.4.  Moving
     ``requires_grad=True`` into a torch factory call is *safe*.  Any other
     ``requires_grad=`` becomes ``x.requires_grad_()``: *unsafe*, because ``x``
-    itself now requires grad (the exact form is ``x.detach().requires_grad_()``).
+    itself now requires grad; where the tensor ``x`` names is used again (read
+    elsewhere in the function, a parameter, or wrapped in a loop) it becomes
+    the exact form ``x.detach().requires_grad_()``, a new leaf as 0.3 made.
     A wrap with ``volatile=`` other than ``False`` gets no fix: TV002 asks for a
     ``torch.no_grad()`` region first.  A wrap whose text holds a comment is
     unsafe to rewrite.
@@ -276,7 +280,8 @@ def _wrap_report(ctx: Context, node: ast.Call) -> Report:
         if factory is not None:
             new = factory
         else:
-            new = _suffix(ctx, data, data_text, f".requires_grad_({rg_text})")
+            detach = ".detach()" if _reused(ctx, node, data) else ""
+            new = _suffix(ctx, data, data_text, f"{detach}.requires_grad_({rg_text})")
             safety = UNSAFE
     suggestion = one_line(new)
     if volatile is not None and not _is_const(volatile, False):
@@ -414,3 +419,47 @@ def _factory_with_requires_grad(
     if inner.endswith(","):
         separator = " "
     return f"{inner}{separator}requires_grad={ctx.source.text(requires_grad)})"
+
+
+#: methods that may return the tensor they are called on (``x.cuda()`` of a
+#: CUDA tensor, ``x.float()`` of a float tensor)
+_MAY_RETURN_SELF = frozenset((
+    "cuda", "cpu", "float", "double", "half", "long", "int", "byte", "type", "type_as",
+    "to", "contiguous",
+))
+
+
+def _reused(ctx: Context, node: ast.Call, data: ast.AST) -> bool:
+    """Whether ``x.requires_grad_()`` in place of ``Variable(x, requires_grad=True)``
+    would flip a tensor the program uses again: ``x``'s name is read elsewhere
+    in the function (or module), is a parameter (the caller's tensor), or the
+    wrap is in a loop.  ``x = Variable(x, ...)`` outside loops rebinds the name:
+    later reads see the new leaf.  A fresh value (a call
+    that makes a new tensor) is never reused."""
+    while (isinstance(data, ast.Call) and isinstance(data.func, ast.Attribute)
+           and data.func.attr in _MAY_RETURN_SELF):
+        data = data.func.value
+    root = data
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name) or key(data) is None:
+        return False
+    name = root.id
+    function = ctx.scope.function()
+    where = function.node if function is not None else ctx.tree
+    if function is not None and isinstance(where, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                   ast.Lambda)):
+        if any(arg.arg == name for arg in params_of(where)):
+            return True
+    if any(isinstance(p, LOOPS) for p in ctx.parents):
+        return True  # the next round reads what this one flipped (or the loop's source does)
+    statement = next((p for p in reversed(ctx.parents) if isinstance(p, ast.stmt)), None)
+    if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and key(statement.targets[0]) == key(data)):
+        return False  # ``x = Variable(x, requires_grad=True)``: later reads see the new leaf
+    inside = {id(n) for n in ast.walk(node)}
+    return any(
+        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+        and id(n) not in inside
+        for n in ast.walk(where)
+    )

@@ -3,34 +3,22 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from .lookup import attribute
-from .modules import applies, find, is_file, root_of
-from .summary import file_stamp
+from .modules import applies, find, is_file, project_files, root_of
+from .summary import cached_text, file_stamp
 
 # ---------------------------------------------------------------------------
 # who takes a name from a module (for the fixer)
 
-#: directories never searched for project files
-_SKIP_DIRS = frozenset((
-    "__pycache__", "node_modules", "site-packages", "dist-packages", "build", "dist",
-    "venv", "env", ".venv", ".env", ".tox", ".nox", ".git", ".hg",
-))
 #: at most this many files are read when looking for the modules that import one
 MAX_FILES = 5000
 
 
 def _project_files(root: str) -> Iterator[str]:
-    count = 0
-    for directory, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
-        for name in sorted(files):
-            if name.endswith(".py"):
-                count += 1
-                if count > MAX_FILES:
-                    return
-                yield os.path.join(directory, name)
+    return project_files(root, MAX_FILES)
 
 
 class _Imports:
@@ -153,3 +141,36 @@ def _taken_by(filename: str, name: str) -> Optional[str]:
 def _exports(path: str, name: str) -> bool:
     """Whether ``from path's module import *`` takes ``name``."""
     return attribute(path, name, star=True)[0]
+
+
+# ---------------------------------------------------------------------------
+# where the project spells a name in its text (for rename fixes)
+
+
+def mentioned_by(filename: str, pattern: "re.Pattern[str]") -> Optional[str]:
+    """Another file of ``filename``'s project (a ``.py`` file under the
+    project's root, found as :func:`taken_by` finds them) whose text matches
+    ``pattern``, as a path relative to the working directory, or ``None``.
+
+    A rename fix asks it whether a test patches the old dotted name by string
+    (``mock.patch("torch.nn.NLLLoss2d")``): renaming only the code would break
+    that test.  The file itself is the caller's to search (its text may be
+    ahead of the disk's while the fixer works).  When the files cannot be
+    read it answers with the file (a fix is then withheld rather than risked).
+    """
+    if not applies(filename):
+        return None
+    try:
+        target = os.path.abspath(filename)
+        if not is_file(target):
+            return None
+        for path in _project_files(root_of(target)):
+            if os.path.abspath(path) == target:
+                continue
+            text = cached_text(path)
+            if text is not None and pattern.search(text):
+                rel = os.path.relpath(path)
+                return os.path.abspath(path) if rel.startswith(os.pardir) else rel
+    except Exception:  # never raise from a rule; answer "maybe" instead
+        return filename
+    return None

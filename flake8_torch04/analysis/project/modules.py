@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 import os
 import sys
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 #: top-level names that are installed software, never a project's module
 KNOWN = frozenset((
@@ -172,8 +172,37 @@ def _find(filename: str, module: Optional[str], level: int = 0,
     return found
 
 
+def forget_files() -> None:
+    """Forget which paths were files or directories and where modules were
+    found: a long-lived process (the language server) calls it when files may
+    have been created or deleted.  The caches of texts and summaries stay:
+    they are checked against each file's size and modification time."""
+    for cache in (_ISFILE, _ISDIR, _ROOTS, _FOUND, _FOUND_IN):
+        cache.clear()
+
+
 def submodule_path(path: str, name: str) -> Optional[str]:
     """The file of submodule ``name`` of the package whose ``__init__.py`` is ``path``."""
     if os.path.basename(path) != "__init__.py":
         return None
     return _module_in(os.path.dirname(path), [name])
+
+
+#: directories never searched for project files
+SKIP_DIRS = frozenset((
+    "__pycache__", "node_modules", "site-packages", "dist-packages", "build", "dist",
+    "venv", "env", ".venv", ".env", ".tox", ".nox", ".git", ".hg",
+))
+
+
+def project_files(root: str, limit: int) -> Iterator[str]:
+    """The ``.py`` files below ``root`` in a stable order, at most ``limit`` of them."""
+    count = 0
+    for directory, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        for name in sorted(files):
+            if name.endswith(".py"):
+                count += 1
+                if count > limit:
+                    return
+                yield os.path.join(directory, name)

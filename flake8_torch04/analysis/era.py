@@ -1,0 +1,110 @@
+"""Whether the code being checked was written for PyTorch 0.3 (or earlier).
+
+Some fixes keep 0.3's numbers only when they know the code is 0.3 code: since
+PyTorch 0.4 bilinear upsampling defaults to ``align_corners=False`` while 0.3
+computed ``align_corners=True`` (TV124).  Such a rule asks :func:`legacy`, the
+one notion of "this is 0.3 code" every rule reads:
+
+1. an explicit setting wins, both ways: :data:`configured_target` (the front
+   ends set it from ``target-version = "0.3"`` in the configuration, or
+   ``--target-version 0.3``; see :func:`target`).  ``"0.3"`` and lower mean
+   0.3 code; ``"0.4"`` and later mean modern code whatever the files say;
+2. otherwise evidence in the file itself (:data:`EVIDENCE`: torch's
+   ``Variable`` imported or named through ``autograd``, ``volatile=True``,
+   ``.data[0]`` read as a number, ``async=True``);
+3. otherwise the same evidence in any other module of the same project: the
+   ``.py`` files below the project's root (:func:`..project.modules.root_of`,
+   the directory above the file's packages; not the directory above that,
+   which may hold anyone's scripts, as ``/tmp`` does).  Their text
+   is searched with one regular expression, once per process and root, at most
+   :data:`MAX_FILES` files of at most :data:`MAX_BYTES` each, stopping at the
+   first file that has evidence.  (A long-lived process, the language server,
+   keeps the answer for the root.  The file itself, as it is on disk, is one
+   of them: a fix that removes ``Variable`` does not make the next round of
+   fixes forget that the file was 0.3 code.  A project does not turn from 0.3
+   code into modern code while it is being edited; if it does, the setting
+   says so.)
+
+Without a file name (standard input) only the setting and the file count.
+"""
+from __future__ import annotations
+
+import os
+import re
+from typing import Dict, Optional
+
+from .context import Context
+from .project.modules import applies, project_files, root_of
+
+#: the target version the front end was given (``target-version``), or ``None``.
+#: The configuration model and the command line set it (see module docstring);
+#: tests may set it and must reset it to ``None``.
+configured_target: Optional[str] = None
+
+#: pre-0.4 idioms: text that code written for PyTorch 0.4 or later never holds
+EVIDENCE = re.compile(
+    r"\bfrom[ \t]+torch\.autograd(?:\.variable)?[ \t]+import[ \t]+[^\n]*\bVariable\b"
+    r"|\bautograd\.(?:variable\.)?Variable\b"
+    r"|\bvolatile[ \t]*=[ \t]*True\b"
+    r"|\.data\[0\](?![ \t]*[\[:.(])"
+    r"|\basync[ \t]*=[ \t]*True\b"
+)
+#: at most this many project files are read, each at most this many bytes
+MAX_FILES = 3000
+MAX_BYTES = 1 << 20
+
+_PROJECTS: Dict[str, bool] = {}
+
+
+def target() -> Optional[bool]:
+    """What the setting says: ``True`` for 0.3 code, ``False`` for modern
+    code, ``None`` when there is no (readable) setting."""
+    given = configured_target
+    if not given:
+        return None
+    match = re.match(r"\s*(\d+)(?:\.(\d+))?", str(given))
+    if match is None:
+        return None
+    major, minor = int(match.group(1)), int(match.group(2) or 0)
+    return (major, minor) < (0, 4)
+
+
+def file_evidence(text: str) -> bool:
+    """Whether ``text`` holds a pre-0.4 idiom."""
+    return EVIDENCE.search(text) is not None
+
+
+def legacy(ctx: Context) -> bool:
+    """Whether the file being checked is 0.3 code (see the module docstring)."""
+    found = ctx.memo.get("era")
+    if found is None:
+        setting = target()
+        if setting is not None:
+            found = setting
+        else:
+            found = file_evidence(ctx.text) or project_is_legacy(ctx.filename)
+        ctx.memo["era"] = found
+    return found  # type: ignore[return-value]
+
+
+def project_is_legacy(filename: str) -> bool:
+    """Whether another module of ``filename``'s project holds a pre-0.4 idiom."""
+    if not applies(filename):
+        return False
+    path = os.path.abspath(filename)
+    if not os.path.isfile(path):
+        return False
+    root = root_of(path)
+    found = _PROJECTS.get(root)
+    if found is None:
+        found = _PROJECTS[root] = any(_says(p) for p in project_files(root, MAX_FILES))
+    return found
+
+
+def _says(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES)
+    except OSError:
+        return False
+    return file_evidence(data.decode("utf-8", "replace"))

@@ -1,0 +1,258 @@
+"""TV116: torchvision ``Normalize`` with more values than the images have channels."""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Iterator, List, Optional, Tuple
+
+from ..analysis.context import Context
+from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.registry import rule
+from ..source.text import has_comment
+from .shared.calls import argument
+
+_TRANSFORMS = ("torchvision.transforms", "torchvision.transforms.transforms")
+_DATASETS = ("torchvision.datasets", "torchvision.datasets.mnist", "torchvision.datasets.usps",
+             "torchvision.datasets.semeion")
+#: torchvision datasets whose images are one-channel (PIL mode ``L``): class ->
+#: the position of ``transform`` in its constructor (``None``: keyword only)
+GRAY_DATASETS: Dict[str, Optional[int]] = {
+    "MNIST": 2, "FashionMNIST": 2, "KMNIST": 2, "EMNIST": None, "QMNIST": None,
+    "USPS": 2, "SEMEION": 1,
+}
+#: transforms that keep the number of channels of the image they are given
+KEEP_CHANNELS = frozenset((
+    "ToTensor", "ToPILImage", "ConvertImageDtype", "Resize", "Scale", "CenterCrop",
+    "RandomCrop", "RandomResizedCrop", "RandomSizedCrop", "RandomHorizontalFlip",
+    "RandomVerticalFlip", "RandomRotation", "RandomAffine", "RandomPerspective", "Pad",
+    "ColorJitter", "GaussianBlur", "RandomErasing", "RandomInvert", "RandomPosterize",
+    "RandomSolarize", "RandomAdjustSharpness", "RandomAutocontrast", "RandomEqualize",
+))
+_MEMO = "TV116.names"
+
+
+def _transform(ctx: Context, node: ast.AST) -> Optional[str]:
+    """``Resize`` for ``transforms.Resize(...)`` (a call of a torchvision transform)."""
+    if not isinstance(node, ast.Call):
+        return None
+    module, _, name = (ctx.resolve(node.func) or "").rpartition(".")
+    return name if module in _TRANSFORMS else None
+
+
+def _values(node: Optional[ast.AST]) -> Optional[List[ast.AST]]:
+    """The elements of a literal tuple or list of numbers."""
+    if not isinstance(node, (ast.Tuple, ast.List)):
+        return None
+    for elt in node.elts:
+        inner = elt.operand if isinstance(elt, ast.UnaryOp) else elt
+        if not (isinstance(inner, ast.Constant) and type(inner.value) in (int, float)):
+            return None
+    return node.elts
+
+
+_Names = Tuple[Dict[str, int], Dict[str, List[ast.AST]], Dict[str, List[ast.Name]]]
+
+
+def _names(ctx: Context) -> _Names:
+    """For every name in the file: how many times it is bound, the values of its
+    plain assignments (``name = value``), and its reads."""
+    found = ctx.memo.get(_MEMO)
+    if found is None:
+        binds: Dict[str, int] = {}
+        values: Dict[str, List[ast.AST]] = {}
+        read: Dict[str, List[ast.Name]] = {}
+        for node in ast.walk(ctx.tree):
+            bound = None
+            if isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Load):
+                    read.setdefault(node.id, []).append(node)
+                else:
+                    bound = node.id
+            elif isinstance(node, ast.Assign):
+                if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                    values.setdefault(node.targets[0].id, []).append(node.value)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound = node.name
+            elif isinstance(node, ast.arg):
+                bound = node.arg
+            elif isinstance(node, ast.alias):
+                bound = node.asname or node.name.split(".", 1)[0]
+            if bound is not None:
+                binds[bound] = binds.get(bound, 0) + 1
+        found = ctx.memo[_MEMO] = (binds, values, read)
+    return found  # type: ignore[return-value]
+
+
+def _places(ctx: Context, node: ast.AST) -> List[ast.AST]:
+    """Where the value of ``node`` goes: ``node`` itself, or, when it is the value
+    of ``name = node`` (the file's one binding of ``name``), each read of ``name``."""
+    parent = ctx.file_parents().get(id(node))
+    if not (isinstance(parent, ast.Assign) and parent.value is node):
+        return [node]
+    target = parent.targets[0] if len(parent.targets) == 1 else None
+    if not isinstance(target, ast.Name):
+        return []
+    binds, values, read = _names(ctx)
+    if binds.get(target.id) != 1 or values.get(target.id) != [node]:
+        return []
+    return list(read.get(target.id, []))
+
+
+def _composes(ctx: Context, normalize: ast.Call) -> List[Tuple[ast.Call, int]]:
+    """The ``Compose([...])`` calls the transform is an element of, with its index."""
+    found = []
+    parents = ctx.file_parents()
+    for place in _places(ctx, normalize):
+        seq = parents.get(id(place))
+        if not isinstance(seq, (ast.List, ast.Tuple)):
+            return []
+        compose = parents.get(id(seq))
+        if not (_transform(ctx, compose) == "Compose" and argument(compose, 0, "transforms")
+                is seq):  # type: ignore[arg-type]
+            return []
+        found.append((compose, seq.elts.index(place)))
+    return found
+
+
+def _channels_before(ctx: Context, elts: List[ast.AST], index: int) -> Tuple[Optional[int], bool]:
+    """What the transforms before ``index`` say: the channel count a ``Grayscale``
+    sets (``None`` if none does), and whether all of them keep the channels
+    of the image they are given."""
+    channels: Optional[int] = None
+    keep = True
+    for elt in elts[:index]:
+        name = _transform(ctx, elt)
+        if name == "Grayscale":
+            count = argument(elt, 0, "num_output_channels")  # type: ignore[arg-type]
+            if count is None:
+                channels, keep = 1, True
+            elif isinstance(count, ast.Constant) and count.value in (1, 3):
+                channels, keep = count.value, True
+            else:
+                channels, keep = None, False
+        elif name not in KEEP_CHANNELS:
+            channels, keep = None, False
+    return channels, keep
+
+
+def _gray_dataset(ctx: Context, compose: ast.Call) -> Optional[str]:
+    """The one-channel dataset (``MNIST``) that every use of ``compose`` is the
+    ``transform`` of, or ``None``."""
+    parents = ctx.file_parents()
+    datasets = set()
+    places = _places(ctx, compose)
+    if not places:
+        return None
+    for place in places:
+        parent = parents.get(id(place))
+        if isinstance(parent, ast.keyword) and parent.arg == "transform":
+            call = parents.get(id(parent))
+            index = None
+        elif isinstance(parent, ast.Call) and place in parent.args:
+            call, index = parent, parent.args.index(place)
+        else:
+            return None
+        if not isinstance(call, ast.Call):
+            return None
+        module, _, name = (ctx.resolve(call.func) or "").rpartition(".")
+        if module not in _DATASETS or name not in GRAY_DATASETS:
+            return None
+        if index is not None and index != GRAY_DATASETS[name]:
+            return None
+        datasets.add(name)
+    return " / ".join(sorted(datasets))
+
+
+@rule("TV116")
+def normalize_channels(ctx: Context, node: ast.Call) -> Iterator[Report]:
+    """Flags ``transforms.Normalize`` with more mean/std values than the images have channels.
+
+    ## What it does
+    Flags a call of torchvision's ``transforms.Normalize`` (resolved through
+    imports of ``torchvision.transforms``) whose ``mean`` or ``std`` is a
+    literal tuple or list of more than one number, where the images it
+    normalizes evidently have one channel: it is an element of a
+    ``transforms.Compose([...])`` (written there, or bound to a name that is
+    only used there) in which a ``Grayscale()`` /
+    ``Grayscale(num_output_channels=1)`` comes before it; or the ``Compose``
+    (written in the call, or bound to a name every use of which is such an
+    argument) is the ``transform`` of a one-channel torchvision dataset
+    (``MNIST``, ``FashionMNIST``, ``KMNIST``, ``EMNIST``, ``QMNIST``,
+    ``USPS``, ``SEMEION``) and every transform before it keeps the number of
+    channels (``ToTensor``, ``Resize``, ``RandomCrop``, flips...).  A
+    ``Lambda`` or any other transform before it (``x.repeat(3, 1, 1)``),
+    ``Grayscale(num_output_channels=3)``, a three-channel dataset, a
+    ``Compose`` also used elsewhere, and values that are not literals are
+    left alone.
+
+    ## Why is this bad?
+    The torchvision of the 0.3 era normalized channel by channel with
+    ``zip(tensor, mean, std)``, which silently ignored the extra values:
+    ``Normalize((0.5, 0.5, 0.5), (0.5, 0.5, 0.5))`` on MNIST worked.  Today's
+    ``Normalize`` broadcasts the values over the channels, and on a
+    one-channel image it raises ``RuntimeError: output with shape [1, 28, 28]
+    doesn't match the broadcast shape [3, 28, 28]``: the program stops at its
+    first batch.
+
+    ## Example
+    ```python
+    transform = transforms.Compose([
+        transforms.ToTensor(),
+        transforms.Normalize((0.5, 0.5, 0.5), (0.5, 0.5, 0.5)),
+    ])
+    mnist = datasets.MNIST('./data', train=True, transform=transform)
+    ```
+
+    Use instead:
+    ```python
+    transform = transforms.Compose([
+        transforms.ToTensor(),
+        transforms.Normalize((0.5,), (0.5,)),
+    ])
+    mnist = datasets.MNIST('./data', train=True, transform=transform)
+    ```
+
+    ## Fix safety
+    The fix is *safe*: it keeps the first value of ``mean`` and of ``std``
+    (in a tuple or list as written), which are the only values the old
+    torchvision used on a one-channel image, so the images get the same
+    numbers.
+    """
+    if _transform(ctx, node) != "Normalize":
+        return
+    mean, std = argument(node, 0, "mean"), argument(node, 1, "std")
+    means, stds = _values(mean), _values(std)
+    if means is None or stds is None or max(len(means), len(stds)) < 2:
+        return
+    composes = _composes(ctx, node)
+    if not composes:
+        return
+    evidence = None
+    for compose, index in composes:
+        elts = argument(compose, 0, "transforms").elts  # type: ignore[union-attr]
+        channels, keep = _channels_before(ctx, elts, index)
+        if channels == 1:
+            found = "after `Grayscale()`"
+        elif channels is None and keep:
+            dataset = _gray_dataset(ctx, compose)
+            if dataset is None:
+                return
+            found = f"for {dataset}"
+        else:
+            return
+        evidence = evidence or found
+    src = ctx.source
+    edits = []
+    for seq, elts in ((mean, means), (std, stds)):
+        if len(elts) > 1:
+            first = src.text(elts[0])
+            edits.append(src.replace(seq, f"({first},)" if isinstance(seq, ast.Tuple)
+                                     else f"[{first}]"))
+    fix = None if has_comment(src.text(node)) else Fix(tuple(edits), SAFE)
+    shown = ", ".join(f"({src.text(e[0])},)" for e in (means, stds))
+    yield Report(
+        node,
+        f"`Normalize` with {max(len(means), len(stds))} values {evidence} (one channel) raises "
+        f"RuntimeError with today's torchvision (old torchvision ignored the extra values); "
+        f"use `Normalize({shown})`",
+        fix,
+    )

@@ -1,0 +1,127 @@
+"""TV144: a 0-dim tensor where PyTorch 0.3 gave a Python number, accumulated or printed."""
+from __future__ import annotations
+
+import ast
+from typing import Iterator, Optional
+
+from ..analysis.context import Context
+from ..analysis.era import legacy
+from ..analysis.findings import SAFE, UNSAFE, Fix, Report
+from ..analysis.registry import rule
+from ..analysis.resolve import key
+from ..analysis.values import Value, values
+from ..source.text import Edit, has_comment, needs_parens, shorten
+
+#: formatting calls whose arguments are only shown
+_SHOWN = frozenset(("print",))
+
+
+def _number_in_03(value: Value) -> bool:
+    """A 0-dim plain tensor: a reduction or an element of a 0.3 ``Tensor``, which 0.3
+    returned as a Python number."""
+    return value.tensor and value.rank == 0 and value.plain
+
+
+def _item(ctx: Context, node: ast.AST) -> Optional[Edit]:
+    src = ctx.source
+    text = src.text(node)
+    if "\n" in text or has_comment(text):
+        return None
+    if needs_parens(node, ast.Attribute, src):
+        return src.replace(node, f"({text}).item()")
+    return Edit(src.end(node), src.end(node), ".item()")
+
+
+def _tensor_uses(ctx: Context, scope: ast.AST, k: str) -> bool:
+    """Whether ``k`` is read as a tensor in ``scope``: a method or attribute of it
+    (``acc.item()``, ``acc.cpu()``), or an argument of a torch function."""
+    parents = ctx.file_parents()
+    for node in ast.walk(scope):
+        if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) \
+                and key(node) == k:
+            parent = parents.get(id(node))
+            if isinstance(parent, ast.Attribute) and parent.value is node:
+                return True
+            if isinstance(parent, ast.Call) and node in parent.args and \
+                    (ctx.resolve(parent.func) or "").startswith("torch."):
+                return True
+    return False
+
+
+@rule("TV144")
+def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
+    """Flags 0-dim tensors accumulated or printed where PyTorch 0.3 had a number.
+
+    ## What it does
+    In 0.3 code (the file or its project shows 0.3 idioms, or the
+    configuration says so: see ``analysis/era.py``), flags ``acc += value`` and ``print(value)`` where ``value`` is a reduction
+    (``sum()``, ``mean()``, ``max()`` ... without ``dim``) or an element of a
+    0.3 *tensor* — one read through ``.data``, made by a constructor, or
+    computed from one, such as ``pred.eq(target.data).sum()`` with ``pred``
+    from ``output.data.max(1)[1]``.  Values are followed through assignments
+    in the function (see "How values are followed" in the README); a value of
+    a ``Variable`` is TV003's.  Position: the value.
+
+    ## Why is this bad?
+    In 0.3, reducing a tensor gave a Python number.  Since 0.4 it gives a 0-dim
+    tensor, so ``correct += pred.eq(target.data).sum()`` makes ``correct`` a
+    tensor: ``print(correct)`` shows ``tensor(24)``, ``100. * correct / n`` is a
+    tensor, and the accumulator keeps a tensor where the program meant a number
+    (on a GPU, every use synchronises).
+
+    ## Example
+    ```python
+    correct = 0
+    _, pred = torch.max(output.data, 1)
+    correct += pred.eq(target.data).sum()
+    print('accuracy', 100. * correct / total)
+    ```
+
+    Use instead:
+    ```python
+    correct = 0
+    _, pred = torch.max(output.data, 1)
+    correct += pred.eq(target.data).sum().item()
+    print('accuracy', 100. * correct / total)
+    ```
+
+    ## Fix safety
+    The fix, ``.item()`` at the source, is *safe* where the accumulator is only
+    accumulated, printed, formatted or compared (then the program computes and
+    prints 0.3's numbers); where it is also used as a tensor (``acc.cpu()``,
+    an argument of a torch function) the fix is *unsafe*.  A printed value is
+    only shown, so its fix is safe.
+    """
+    if not ctx.uses_torch or not legacy(ctx):
+        return
+    facts = values(ctx)
+    if isinstance(node, ast.AugAssign):
+        if not isinstance(node.op, (ast.Add, ast.Sub)) or key(node.target) is None:
+            return
+        if not _number_in_03(facts.of(node.value)):
+            return
+        edit = _item(ctx, node.value)
+        scope = ctx.flow().node
+        safe = not _tensor_uses(ctx, scope, key(node.target))
+        fix = Fix((edit,), SAFE if safe else UNSAFE) if edit is not None else None
+        src = ctx.source
+        yield Report(
+            node.value,
+            f"`{src.quote(node.value, 40)}` was a Python number on PyTorch 0.3 and is a "
+            f"0-dim tensor since 0.4, so `{shorten(src.text(node.target), 20)}` becomes a "
+            f"tensor; add `.item()`",
+            fix,
+        )
+        return
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id in _SHOWN and not ctx.scope.binds(node.func.id):
+        for arg in node.args:
+            if isinstance(arg, ast.Starred) or not _number_in_03(facts.of(arg)):
+                continue
+            edit = _item(ctx, arg)
+            yield Report(
+                arg,
+                f"`{ctx.source.quote(arg, 40)}` was a Python number on PyTorch 0.3 and is a "
+                f"0-dim tensor since 0.4: it prints as `tensor(...)`; add `.item()`",
+                Fix((edit,), SAFE) if edit is not None else None,
+            )

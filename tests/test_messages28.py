@@ -1,0 +1,62 @@
+"""Messages that must say what is true (issue 28): the advice of a finding
+must not break the callers of the code it is about, and a summary must not be
+cut before the words that say what a rule is about."""
+from pathlib import Path
+
+from flake8_torch04.analysis.run import check_source
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def messages(source, code):
+    return {f.line: f.message for f in check_source(source, "t.py", [code])}
+
+
+def test_tv140_when_an_earlier_test_takes_tensors_it_does_not_advise_the_variable_branch():
+    source = (FIXTURES / "TV140.py").read_text(encoding="utf-8")
+    found = messages(source, "TV140")
+    lines = source.splitlines()
+    caught = [n for n, line in enumerate(lines, 1)
+              if "def caught_first" in line or "def caught_before" in line]
+    assert len(caught) == 2
+    for start in caught:
+        line = next(n for n in range(start, start + 6) if n in found)
+        assert "takes every tensor first" in found[line]
+        assert "keep the Variable branch only" not in found[line]
+    for name in ("def to_var", "def to_tensor", "def as_array"):
+        start = next(n for n, line in enumerate(lines, 1) if name in line)
+        assert not any(start <= n < start + 8 for n in found), name
+
+
+def test_every_summary_is_a_whole_sentence_and_tv128s_names_the_labels():
+    from flake8_torch04 import ruledocs
+    from flake8_torch04.analysis.registry import all_rules
+
+    rules = all_rules()
+    for code, rule in rules.items():
+        assert ruledocs.summary(rule).endswith("."), code
+    tv128 = ruledocs.summary(rules["TV128"])
+    assert "``train_labels``, ``test_labels`` of torchvision datasets" in tv128
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    assert tv128 in readme
+
+
+def test_tv112_quotes_the_users_alias():
+    source = ("import torchvision\nfrom torchvision import transforms as T\n"
+              "a = T.RandomSizedCrop(32)\nb = torchvision.transforms.Scale(8)\n")
+    found = messages(source, "TV112")
+    assert found[3].startswith("`T.RandomSizedCrop` was removed")
+    assert found[3].endswith("use `T.RandomResizedCrop`")
+    assert found[4].startswith("`torchvision.transforms.Scale` was removed")
+
+
+def test_tv003_accumulation_says_the_sum_becomes_float64():
+    from flake8_torch04 import ruledocs
+    from flake8_torch04.analysis.registry import all_rules
+
+    source = ("import torch\n\n\ndef train(loader, criterion, model):\n    total = 0\n"
+              "    for x, y in loader:\n        loss = criterion(model(x), y)\n"
+              "        total += loss\n    print(total)\n")
+    [message] = messages(source, "TV003").values()
+    assert "float64, not float32" in message
+    assert "float64, not float32" in ruledocs.section(all_rules()["TV003"], "## Fix safety")
