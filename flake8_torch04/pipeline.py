@@ -8,6 +8,7 @@ import os
 from collections import Counter
 from typing import FrozenSet, List, NamedTuple, Optional, Sequence, Tuple, Union
 
+from .analysis import era
 from .analysis.findings import Finding
 from .analysis.run import collector_off
 from .fix.analysis import Analysis
@@ -47,6 +48,8 @@ class Options(NamedTuple):
     snippets: bool = True
     #: the codes whose fixes may be applied (``--fixable``/``--unfixable``); None: all
     fixable: Optional[FrozenSet[str]] = None
+    #: ``target-version`` of the configuration that governs the file (``analysis/era.py``)
+    target_version: Optional[str] = None
 
 
 class FileResult(NamedTuple):
@@ -80,6 +83,7 @@ def check_document(doc: Document, options: Options) -> FileResult:
     if not doc.applies:
         return FileResult(doc.name, [], Counter())
     codes = options.codes
+    era.configured_target = options.target_version  # (what the rules read: era.target)
 
     def analyse(text: str) -> Analysis:
         analysis = Analysis(text, codes, doc.name, doc.locked)

@@ -109,7 +109,9 @@ def hook(root, files):
 
 
 def server(root, files):
-    from flake8_torch04 import server as lsp
+    import gc
+
+    from flake8_torch04.server import worker
 
     old = os.getcwd()
     os.chdir(root)  # (an editor starts the server in the workspace's root)
@@ -117,10 +119,12 @@ def server(root, files):
         found = set()
         for name in files:
             path = str(root / name)
-            document = lsp.Document(Path(path).as_uri(), (root / name).read_text(), path)
-            found |= {(name, f.line, f.code) for f in document.findings}
+            uri = Path(path).as_uri()
+            result = worker.run_analysis(uri, None, (root / name).read_text(), path, "utf-16")
+            found |= {(name, d.line, d.code) for d in result.by_uri.get(uri, ())}
         return found
     finally:
+        gc.unfreeze()
         os.chdir(old)
 
 

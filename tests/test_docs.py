@@ -62,11 +62,11 @@ def test_rule_urls_come_from_the_metadata_or_the_environment(monkeypatch):
         raise importlib.metadata.PackageNotFoundError(name)
 
     monkeypatch.setattr(importlib.metadata, "metadata", missing)
-    ruledocs.repository_url.cache_clear()
+    ruledocs.project_home.cache_clear()
     try:
-        assert ruledocs.rule_url("TV001") == f"{ruledocs.REPOSITORY}/blob/main/docs/rules/TV001.md"
+        assert ruledocs.rule_url("TV001") == f"{ruledocs.HOME}/blob/main/docs/rules/TV001.md"
     finally:
-        ruledocs.repository_url.cache_clear()
+        ruledocs.project_home.cache_clear()
     monkeypatch.setenv("TORCH04_DOCS_URL", "https://docs.example/rules/")
     assert ruledocs.rule_url("TV001") == "https://docs.example/rules/TV001.md"
     monkeypatch.setenv("TORCH04_DOCS_URL", "https://docs.example/{code}.html")
@@ -119,7 +119,7 @@ def test_every_output_that_can_carry_a_link_carries_the_rule_page(monkeypatch):
 
     from cli_runner import in_process
 
-    from flake8_torch04.server import docs_href
+    from flake8_torch04.server.protocol import rule_url
 
     monkeypatch.delenv("TORCH04_DOCS_URL", raising=False)
     example = str(README.parent / "examples" / "legacy_train.py")
@@ -132,4 +132,4 @@ def test_every_output_that_can_carry_a_link_carries_the_rule_page(monkeypatch):
     assert {r["id"]: r["helpUri"] for r in rules}["TV003"] == url
     _, out, _ = in_process("check", "--output-format", "full", example)
     assert f"= docs: {url}\n" in out
-    assert docs_href("TV003", "scalar-extraction") == url
+    assert rule_url("TV003") == url  # (the server's codeDescription: tests/test_server.py)

@@ -97,3 +97,28 @@ def test_show_settings_prints_and_checks_nothing(tmp_path):
     assert "unsafe-fixes = True  # --unsafe-fixes" in out
     assert "TV002" not in out.split("codes = ", 1)[1].split("\n", 1)[0]
     assert "a.py:4:5" not in out
+
+
+UPSAMPLE = ("import torch.nn.functional as F\n\n\n"
+            "def head(x, size):\n    return F.upsample(x, size, mode='bilinear')\n")
+
+
+@pytest.mark.parametrize("where", ["command line", "pyproject.toml", "setup.cfg"])
+def test_target_version_reaches_the_rules(tmp_path, where):
+    """``target-version = "0.3"`` makes a file with no 0.3 idiom 0.3 code for the rules
+    (analysis/era.py): TV124 then keeps 0.3's align_corners=True."""
+    from flake8_torch04.analysis import era
+
+    (tmp_path / "m.py").write_text(UPSAMPLE)
+    args = ["--target-version", "0.3"] if where == "command line" else []
+    if where == "pyproject.toml":
+        (tmp_path / where).write_text('[tool.torch04]\ntarget-version = "0.3"\n')
+    elif where == "setup.cfg":
+        (tmp_path / where).write_text("[flake8]\ntarget-version = 0.3\n")
+    try:
+        _, modern, _ = in_process("check", "--select", "TV124", "--isolated", "m.py",
+                                  cwd=tmp_path)
+        _, legacy, err = in_process("check", "--select", "TV124", *args, "m.py", cwd=tmp_path)
+    finally:
+        era.configured_target = None
+    assert "align_corners=True" in legacy and legacy != modern, (legacy, err)

@@ -340,7 +340,8 @@ def _run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     fmt = "concise" if args.output_format == "text" else args.output_format
     options = Options(settings.codes(), fix=args.fix, unsafe=unsafe, diff=args.diff,
                       quiet=args.quiet, snippets=fmt in ("full", "gitlab"),
-                      fixable=frozenset(settings.fixable_codes()))
+                      fixable=frozenset(settings.fixable_codes()),
+                      target_version=settings.target_version)
     remove = code_list(args.remove_noqa, "--remove-noqa")
     if remove:
         check_selectors(("--remove-noqa", code) for code in remove)
@@ -388,7 +389,8 @@ def _run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         job = options if codes is options.codes else options._replace(codes=codes)
         if governing is not settings:
             job = job._replace(unsafe=bool(governing.unsafe_fixes),
-                               fixable=frozenset(governing.fixable_codes()))
+                               fixable=frozenset(governing.fixable_codes()),
+                               target_version=governing.target_version)
         jobs.append((path, job))
     file_jobs = [job for job in jobs if job[0] != "-"]
     processes = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
