@@ -38,6 +38,11 @@ It measures, on the same files:
    the same for ``flake8 --select TV -j1`` (``--project-only`` runs this alone;
    ``--summaries`` also compares its module summaries with astroid's, see
    ``flake8_torch04/analysis/project/``).
+9. the importer search at scale (issue 32): ``torch04 check --fix -j1`` over a
+   generated project of 1,000, 2,500 and 5,000 modules, each importing
+   ``Variable`` (every module asks which others take it), and the fix of one
+   module beside them; CPU seconds, per module (``--importers-only`` runs this
+   alone).  Linear: the per-module cost stays flat.
 
 Times are CPU seconds (user + system) of each child process.  Where Linux
 ``perf`` can count them, each comparison also shows the ratio of user-space
@@ -456,6 +461,45 @@ def project_section(python: str, names: Sequence[str], pairs: int) -> None:
               f"{m_on / m_off:.3f}; astroid imported: {' '.join(astroid) or '?'}")
 
 
+IMPORTERS_MODULE = ("import torch\nfrom torch.autograd import Variable\n\n\n"
+                    "def f{i}(x):\n    return Variable(x) + {i}\n")
+
+
+def importers_project(directory: Path, modules: int) -> None:
+    """``modules`` modules to fix, and a ``train.py`` that takes ``Variable`` from
+    the first with a star import (so its import is kept)."""
+    directory.mkdir()
+    for i in range(modules):
+        (directory / f"m{i:05}.py").write_text(IMPORTERS_MODULE.format(i=i))
+    (directory / "train.py").write_text("from m00000 import *\ny = Variable(1)\n")
+
+
+IMPORTERS_RUN = """
+import sys
+sys.path.insert(0, sys.argv.pop(1))
+from flake8_torch04.cli import main
+sys.exit(main(["check", "--fix", "-q", "-j1", "--select", "TV001", *sys.argv[1:]]))
+"""
+
+
+def importers_section(sizes: Sequence[int] = (1000, 2500, 5000)) -> None:
+    """[9]: a whole-project fix, and one module's, as the project grows (issue 32)."""
+    print("\n[9] the importer search by project size (torch04 check --fix -j1, CPU s)")
+    for size in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            project = Path(tmp) / "project"
+            importers_project(project, size)
+            one, _ = run([sys.executable, "-c", IMPORTERS_RUN, str(ROOT),
+                          str(project / f"m{size - 1:05}.py")])
+            whole, peak = run([sys.executable, "-c", IMPORTERS_RUN, str(ROOT), str(project)])
+            kept = "from torch.autograd import Variable" in (project / "m00000.py").read_text()
+            removed = "autograd" not in (project / f"m{size // 2:05}.py").read_text()
+            print(f"    {size:>5} modules: whole project {whole:7.2f} s "
+                  f"({whole / size * 1000:5.2f} ms/module, peak {peak / 1024:.0f} MiB); "
+                  f"one module {one:5.2f} s; import kept where taken: {kept}, "
+                  f"removed elsewhere: {removed}")
+
+
 def summaries_section(files: Sequence[Path]) -> None:
     """The standard library's module summaries against astroid's, file by file."""
     checkout()
@@ -525,11 +569,16 @@ def main(argv=None) -> int:
                         help="only project resolution's cost ([8])")
     parser.add_argument("--summaries", action="store_true",
                         help="with [8]: compare module summaries with astroid's")
+    parser.add_argument("--importers-only", action="store_true",
+                        help="only the importer search by project size ([9])")
     parser.add_argument("--project-python", default=sys.executable,
                         help="interpreter with flake8-torch04 installed, for [8]")
     args = parser.parse_args(argv)
     if args.fixer_only:
         fixer_sections()
+        return 0
+    if args.importers_only:
+        importers_section()
         return 0
     roots = list(args.corpus)
     if args.torch_source:
@@ -636,6 +685,7 @@ def main(argv=None) -> int:
     if args.summaries:
         summaries_section(files)
     fixer_sections()
+    importers_section()
     return 0
 
 

@@ -141,9 +141,8 @@ def _analyse(doc: Document, codes: Sequence[str], analyse) -> Union[_Analysed, s
 def _fix(doc: Document, analysed: _Analysed, analyse, unsafe: bool) -> _Fixed:
     """Fix: the fixer's result, described for the document."""
     hidden = doc.notebook.hidden if doc.notebook is not None else ""
-    kept: List[str] = []
     result = fix_text(analysed.start, analyse, unsafe, hidden=hidden, first=analysed.analysis,
-                      taken=_taken_by(doc.name, kept))
+                      path=doc.name)
     if analysed.start is not doc.text:
         result.fixed["TV101"] += analysed.rescued_sites
     dropped = tuple(_describe_dropped(doc, d) for d in result.dropped)
@@ -151,7 +150,7 @@ def _fix(doc: Document, analysed: _Analysed, analyse, unsafe: bool) -> _Fixed:
     notes: Tuple[str, ...] = ()
     if not result.converged:
         notes = ("fixes did not reach a fixpoint; run again",)
-    notes += tuple(kept)
+    notes += result.notes
     text, fixed, analysis = doc.text, Counter(), analysed.analysis
     if result.text != doc.text:
         text, fixed = result.text, result.fixed
@@ -188,20 +187,6 @@ def _render(doc: Document, analysed: _Analysed, fixed: Optional[_Fixed],
             diff = doc.diff(text)
     return FileResult(doc.name, located, counts, new_data=new_data, diff=diff or "",
                       dropped=dropped, notes=notes, incomplete=bool(analysis.unchecked))
-
-
-def _taken_by(name: str, notes: List[str]):
-    """``taken`` for ``fix_text``: asks the project's other modules, and notes why."""
-
-    def taken(bound: str) -> Optional[str]:
-        from .analysis.project.importers import taken_by
-
-        why = taken_by(name, bound)
-        if why is not None:
-            notes.append(f"kept the import of `{bound}` (no use is left here): {why}")
-        return why
-
-    return taken
 
 
 def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool,

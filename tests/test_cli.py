@@ -248,6 +248,14 @@ def test_unparsable_file_is_reported_and_untouched(tmp_path):
     assert "3 files could not be checked (left untouched)." in out
 
 
+def test_a_bom_with_another_cookie_is_reported_as_python_reports_it(tmp_path):
+    """Issue 32: Python says "encoding problem: latin-1 with BOM", not a UTF-8 error."""
+    (tmp_path / "bom.py").write_bytes(b"\xef\xbb\xbf# -*- coding: latin-1 -*-\nx = 1\n")
+    status, out, err = torch04("check", "bom.py", cwd=tmp_path)
+    assert status == 1
+    assert "bom.py: cannot decode: encoding problem: latin-1 with BOM" in err
+
+
 def test_null_bytes_are_a_parse_error(tmp_path):
     (tmp_path / "nul.py").write_bytes(b"x = 1\x00\n")
     status, _, err = torch04("check", "nul.py", cwd=tmp_path)

@@ -75,6 +75,23 @@ TV001_FIXES = [
     pytest.param(
         "x = Variable(\n    torch.ones(2),\n)\n", "x = torch.ones(2)\n", id="multi-line"
     ),
+    # issue 32: a wrap whose result is changed in place made a new tensor: dropping
+    # it would change ``images`` itself (and make ``inp`` and ``clean`` one tensor)
+    pytest.param("inp = Variable(images)\ninp.requires_grad = True\nclean = Variable(images)\n",
+                 "inp = images.detach()\ninp.requires_grad = True\nclean = images\n",
+                 id="mutated-requires-grad"),
+    pytest.param("x = Variable(t)\nx.add_(1)\n", "x = t.detach()\nx.add_(1)\n",
+                 id="mutated-in-place"),
+    pytest.param("x = Variable(t)\nx.data[0] = 1\n", "x = t.detach()\nx.data[0] = 1\n",
+                 id="mutated-data-write"),
+    pytest.param("x = Variable(t)\nx[0] = 1\n", "x = t.detach()\nx[0] = 1\n",
+                 id="mutated-subscript"),
+    pytest.param("x = Variable(t)\nx += 1\n", "x = t.detach()\nx += 1\n",
+                 id="mutated-augmented"),
+    pytest.param("y = Variable(t).uniform_()\n", "y = t.detach().uniform_()\n",
+                 id="mutated-directly"),
+    pytest.param("x = Variable(t)\nx = 2\nx == 2\nxx.add_(1)\nf(x.data)\n",
+                 "x = t\nx = 2\nx == 2\nxx.add_(1)\nf(x.data)\n", id="not-mutated"),
     pytest.param(
         'x = Variable(t)  # comment\ns = "é"; y = Variable(s)\n',
         'x = t  # comment\ns = "é"; y = s\n', id="non-ascii-columns",
@@ -287,6 +304,34 @@ def test_fix_not_applied_when_the_name_it_needs_is_taken():
     assert fix_text(source, lambda t: Analysis(t, ["TV002"]), unsafe=True).text == source
 
 
+@pytest.mark.parametrize("source, fixed", [
+    ('print(f"{Variable(x)=}")\n', None),
+    ('print(f"{Variable(x) = !r:>10}")\n', None),
+    ('print(f"""\n{Variable(x)=}""")\n', None),
+    ('print(f"a={Variable(x)}")\n', 'print(f"a={x}")\n'),
+    ('print(f"{Variable(x) == y}")\n', 'print(f"{x == y}")\n'),
+])
+def test_no_fix_inside_a_self_documenting_f_string_field(source, fixed):
+    """Issue 32: ``f"{Variable(x)=}"`` prints ``Variable(x)=``: a fix would change it."""
+    text = "import torch\nfrom torch.autograd import Variable\n" + source
+    result = fix("" + text, "TV001")
+    if fixed is None:
+        assert result == text
+        (finding,) = Analysis(text, ["TV001"]).findings
+        assert "self-documenting" in Analysis(text, ["TV001"]).blocker(finding)
+    else:
+        assert result == "import torch\n" + fixed
+
+
+def test_an_import_a_type_comment_names_is_kept():
+    """Issue 32: ``# type: (Variable) -> Variable`` names the import."""
+    text = ("import torch\nfrom torch.autograd import Variable\n\n\ndef f(x):\n"
+            "    # type: (Variable) -> Variable\n    return Variable(x)\n")
+    assert fix(text, "TV001") == text.replace("return Variable(x)", "return x")
+    plain = text.replace("# type: (Variable) -> Variable", "# type: (torch.Tensor) -> int")
+    assert "autograd" not in fix(plain, "TV001")
+
+
 @pytest.mark.parametrize(
     "source, line",
     [
@@ -297,6 +342,9 @@ def test_fix_not_applied_when_the_name_it_needs_is_taken():
         ("import a\nimport b\n\nx = 1\nimport c\n", 3),
         ("from __future__ import annotations\n\nx = 1\n", 2),
         ("import a, \\\n    b\nx = 1\n", 3),
+        # issue 32: never between a decorator and its ``def``
+        ("@decorate\n@twice\ndef f():\n    pass\n", 1),
+        ("@decorate\nclass C:\n    pass\n", 1),
     ],
 )
 def test_import_line(source, line):
@@ -315,6 +363,7 @@ def test_import_line(source, line):
          "from torch.nn import init\n"),
         ("torch", "import os", "import os\nimport torch\n"),
         ("torch", "x = 1\r\ny = 2\r\n", "import torch\r\nx = 1\r\ny = 2\r\n"),
+        ("torch", "@d\ndef f():\n    pass\n", "import torch\n@d\ndef f():\n    pass\n"),
     ],
 )
 def test_add_imports(spec, source, expected):

@@ -348,6 +348,77 @@ def test_the_fix_removes_an_import_no_module_takes(tmp_path):
     assert "kept" not in err
 
 
+@pytest.mark.parametrize("files, why", [
+    ({"pkg/__init__.py": "", "pkg/train.py": "from . import model\ny = model.Variable\n"},
+     "uses `model.Variable`"),
+    ({"pkg/__init__.py": "", "main.py": "import pkg.model\ny = pkg.model.Variable\n"},
+     "uses `pkg.model.Variable`"),
+    ({"pkg/__init__.py": "", "main.py": "from pkg import model as m\ny = m.Variable\n"},
+     "uses `m.Variable`"),
+], ids=["from . import model", "import pkg.model", "from pkg import model as m"])
+def test_the_fix_keeps_an_import_a_module_reads_as_an_attribute_of_a_submodule(
+        tmp_path, files, why):
+    """Issue 32: a submodule reached by a relative or dotted import is a user."""
+    write(tmp_path, dict(files, **{"pkg/model.py": LEGACY_MODEL + "x = Variable(torch.ones(2))\n"}))
+    _, _, err = run_cli("check", "--fix", os.path.join("pkg", "model.py"), cwd=tmp_path)
+    assert "from torch.autograd import Variable" in (tmp_path / "pkg" / "model.py").read_text()
+    assert why in err
+
+
+def test_the_fix_keeps_the_import_when_the_search_for_importers_is_cut_short(
+        tmp_path, monkeypatch):
+    """Issue 32: past the bound of the search, it cannot tell: the import stays, and
+    the report says why."""
+    from flake8_torch04.analysis.project import importers
+
+    monkeypatch.setattr(importers, "MAX_FILES", 20)
+    files = {f"m{i:03}.py": "x = 1\n" for i in range(30)}
+    files["model.py"] = LEGACY_MODEL + "x = Variable(torch.ones(2))\n"
+    files["zz_train.py"] = "from model import *\ny = Variable(x)\n"  # (walked last)
+    write(tmp_path, files)
+    _, _, err = run_cli("check", "--fix", "model.py", cwd=tmp_path)
+    assert "from torch.autograd import Variable" in (tmp_path / "model.py").read_text()
+    assert "the search for the modules that import it stopped" in err
+    assert "more than 20 files" in err
+
+
+def test_an_unparsable_module_that_may_take_the_name_keeps_the_import(tmp_path):
+    write(tmp_path, {
+        "model.py": LEGACY_MODEL + "x = Variable(torch.ones(2))\n",
+        "train.py": "from model import *\nprint Variable(x)\n",  # Python 2
+        "other.py": "print 'Variable'\n",  # names it, never the module
+    })
+    _, _, err = run_cli("check", "--fix", "model.py", cwd=tmp_path)
+    assert "from torch.autograd import Variable" in (tmp_path / "model.py").read_text()
+    assert "train.py could not be parsed and names `Variable`" in err
+
+
+def test_the_importer_search_reads_each_module_once_per_run(tmp_path, monkeypatch):
+    """Issue 32: a whole-project fix builds one index of importers, not one walk
+    per module (quadratic); and never walks the parent of a script's directory."""
+    from flake8_torch04.analysis.project import importers
+
+    write(tmp_path, {"home/script.py": LEGACY_MODEL + "x = Variable(torch.ones(2))\n",
+                     "home/other.py": "import os\n",
+                     "far.py": "import os\n"})
+    for i in range(20):
+        write(tmp_path, {f"proj/m{i}.py": LEGACY_MODEL + "x = Variable(torch.ones(2))\n"})
+    reads = []
+    real = importers._imports_of
+
+    def counted(path):
+        reads.append(os.path.basename(path))
+        return real(path)
+
+    monkeypatch.setattr(importers, "_imports_of", counted)
+    run_cli("check", "--fix", "-j", "1", ".", cwd=tmp_path / "proj")
+    assert sorted(reads) == sorted(f"m{i}.py" for i in range(20))  # each once
+    assert all("autograd" not in p.read_text() for p in (tmp_path / "proj").iterdir())
+    reads.clear()
+    run_cli("check", "--fix", "script.py", cwd=tmp_path / "home")
+    assert "far.py" not in reads and "autograd" not in (tmp_path / "home/script.py").read_text()
+
+
 def test_remove_variable_imports_asks_what_other_modules_take():
     text = "import torch\nfrom torch.autograd import Variable\nx = torch.ones(2)\n"
     kept = remove_variable_imports(text, {"Variable"}, "\n", taken=lambda name: "train.py")

@@ -85,10 +85,13 @@ def test_a_file_edited_while_it_is_fixed_is_not_overwritten(tmp_path, monkeypatc
         return result
 
     monkeypatch.setattr(cli_command, "check_file", editor_saves_meanwhile)
-    status, _, err = in_process("check", "--fix", "legacy.py", cwd=tmp_path)
+    status, out, err = in_process("check", "--fix", "legacy.py", cwd=tmp_path)
     assert status == 1
     assert path.read_text() == LEGACY + "y = 1\n"
     assert "legacy.py: not written: the file changed while it was being fixed" in err
+    # (issue 32: it was checked; it was not written)
+    assert "1 file checked but not written (left untouched)." in out
+    assert "could not be checked" not in out
 
 
 def test_hard_links_are_kept(tmp_path):
@@ -290,3 +293,88 @@ def test_add_noqa_writes_as_fix_writes(tmp_path):
     assert status == 1
     assert "legacy.py: not written: the file is read-only" in err
     assert path.read_text() == LEGACY
+
+
+class _FullDisk:
+    """Files opened for writing by ``write_atomically`` hold at most ``room`` more
+    bytes in all (a disk that fills up), then raise ENOSPC."""
+
+    def __init__(self, monkeypatch, room):
+        import builtins
+        import errno
+        import os
+
+        from flake8_torch04.source import document
+
+        self.room = room
+        real_open, real_fdopen = builtins.open, os.fdopen
+        disk = self
+
+        class Handle:
+            def __init__(self, inner):
+                self.inner = inner
+
+            def write(self, data):
+                if len(data) > disk.room:
+                    self.inner.write(data[:disk.room])
+                    self.inner.flush()
+                    disk.room = 0
+                    raise OSError(errno.ENOSPC, "No space left on device")
+                disk.room -= len(data)
+                return self.inner.write(data)
+
+            def __getattr__(self, name):
+                return getattr(self.inner, name)
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                self.inner.close()
+
+        def fake_open(path, mode="r", *args, **kwargs):
+            handle = real_open(path, mode, *args, **kwargs)
+            return Handle(handle) if any(c in mode for c in "wa+") else handle
+
+        monkeypatch.setattr(document, "open", fake_open, raising=False)
+        monkeypatch.setattr(os, "fdopen", lambda *a, **k: Handle(real_fdopen(*a, **k)))
+
+
+def test_a_hard_linked_file_on_a_full_disk_is_left_as_it_was(tmp_path, monkeypatch):
+    """Issue 32: the new content is written in full elsewhere before the file is
+    touched; a file the report calls untouched is untouched."""
+    import os
+
+    from flake8_torch04.source.document import write_atomically
+
+    path = tmp_path / "legacy.py"
+    old = ("# padding\n" * 1000 + LEGACY).encode()
+    path.write_bytes(old)
+    os.link(path, tmp_path / "other.py")
+    _FullDisk(monkeypatch, 4096)
+    with pytest.raises(OSError):
+        write_atomically(str(path), old.replace(b"Variable(", b"("), original=old)
+    assert path.read_bytes() == old
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["legacy.py", "other.py"]
+
+
+def test_an_edit_saved_while_the_fix_is_written_is_kept(tmp_path, monkeypatch):
+    """Issue 32: the file is compared with the bytes the fix was made from as late
+    as possible, just before the rename."""
+    import os
+
+    from flake8_torch04.source.document import NotWritten, write_atomically
+
+    path = tmp_path / "legacy.py"
+    path.write_text(LEGACY)
+    real_fsync = os.fsync
+
+    def editor_saves(fd):
+        real_fsync(fd)
+        path.write_text(LEGACY + "y = 1\n")
+
+    monkeypatch.setattr(os, "fsync", editor_saves)
+    with pytest.raises(NotWritten):
+        write_atomically(str(path), FIXED.encode(), original=LEGACY.encode())
+    assert path.read_text() == LEGACY + "y = 1\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["legacy.py"]

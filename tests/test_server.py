@@ -576,3 +576,33 @@ def test_rule_links_after_a_non_editable_install(tmp_path):
     links = {d.code: d.code_description.href for d in run(session())}
     assert links == {code: f"https://github.com/flake8-torch04/flake8-torch04/blob/main/docs/"
                            f"rules/{code}.md" for code in ("TV001", "TV003")}
+
+
+def test_fixes_keep_an_import_another_module_takes_with_a_star_import(tmp_path):
+    """Issue 32: the server's fixes ask the project's other modules, as the CLI does."""
+    model = textwrap.dedent("""\
+        import torch
+        from torch.autograd import Variable
+
+        x = Variable(torch.ones(2))
+    """)
+    (tmp_path / "model.py").write_text(model, encoding="utf-8")
+    (tmp_path / "train.py").write_text("from model import *\ny = Variable(x)\n",
+                                       encoding="utf-8")
+
+    async def session():
+        s = Session()
+        await s.start(tmp_path)
+        uri, diagnostics = await s.open(tmp_path / "model.py", model)
+        every = await s.actions(uri, [], only=["source.fixAll.torch04"])
+        one = await s.actions(uri, diagnostics)
+        await s.close()
+        return diagnostics, every, one
+
+    diagnostics, every, one = run(session())
+    assert [d.code for d in diagnostics] == ["TV001"]
+    fix_one = next(a for a in one if a.title.startswith("Fix TV001"))
+    for action in (every[0], fix_one):
+        fixed = apply_edits(model, action.edit.document_changes[0].edits)
+        assert "x = torch.ones(2)" in fixed
+        assert "from torch.autograd import Variable\n" in fixed

@@ -142,3 +142,104 @@ def test_a_shadowed_torch_is_not_torch():
 def test_tuples_of_max_with_dim():
     source = HEAD + "def g():\n    x = torch.zeros(2, 3)\n    show(x.max(1))\n"
     assert facts(source)["x.max(1)"][0] == TUPLE
+
+
+def last_sizes(source):
+    """``{expression: (kind, rank, last)}`` for every ``show(expression)`` call."""
+    source = textwrap.dedent(source)
+    tree = ast.parse(source)
+    ctx = Context(tree, lines_of(source), "t.py", source)
+    Walker(ctx, [WALK], None, None).run()
+    values = Values(ctx)
+    parents = ctx.file_parents()
+    found = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "show":
+            scope = parents.get(id(node))
+            while not isinstance(scope, (ast.FunctionDef, ast.Module)):
+                scope = parents.get(id(scope))
+            value = values.of(node.args[0], scope)
+            found[ast.unparse(node.args[0])] = (value.kind, value.rank, value.last)
+    return found
+
+
+MODULES = HEAD + """\
+import torch.nn as nn
+
+
+class Dis(nn.Module):
+    def __init__(self):
+        super(Dis, self).__init__()
+        self.dis = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1), nn.Sigmoid())
+
+    def forward(self, x):
+        return self.dis(x)
+
+
+class Flat(nn.Module):
+    def __init__(self):
+        super(Flat, self).__init__()
+        self.fc = nn.Linear(8, 3)
+
+    def forward(self, x):
+        return self.fc(x.view(x.size(0), -1))
+
+
+D = Dis()
+if torch.cuda.is_available():
+    D = D.cuda()
+crit = nn.BCELoss()
+head = nn.Sequential(nn.Linear(4, 1), nn.Sigmoid())
+
+
+def g(y):
+    x = torch.randn(5, 4)
+    show(head(x))
+    show(D(x))
+    show(Flat()(x))
+    show(crit)
+    show(nn.Linear(4, out_features=2)(x))
+    show(Variable(torch.ones(5)).cuda())
+    show(torch.FloatTensor(5).fill_(1))
+    show(torch.ones(5).unsqueeze(1))
+    show(torch.ones(5).unsqueeze(0))
+    show(torch.zeros(3, 1).float() * 2)
+    show(torch.zeros(3, 1).t())
+    show(torch.zeros(6).view(-1, 1))
+    show(torch.zeros(6).view(3, -1))
+"""
+
+
+@pytest.mark.parametrize("expression, expected", [
+    # a Sequential is what its layers make of the input: Linear(., 1) gives a last size 1
+    ("head(x)", (TENSOR, 2, 1)),
+    # a module class of the file: what its forward returns (its argument unknown)
+    ("D(x)", (TENSOR, None, 1)),
+    ("Flat()(x)", (TENSOR, 2, 3)),
+    # a module bound at the top of the module, read in a function
+    ("crit", ("module", None, None)),
+    ("nn.Linear(4, out_features=2)(x)", (TENSOR, 2, 2)),
+    ("Variable(torch.ones(5)).cuda()", (TENSOR, 1, 5)),
+    ("torch.FloatTensor(5).fill_(1)", (TENSOR, 1, 5)),
+    ("torch.ones(5).unsqueeze(1)", (TENSOR, 2, 1)),
+    ("torch.ones(5).unsqueeze(0)", (TENSOR, 2, None)),
+    ("torch.zeros(3, 1).float() * 2", (TENSOR, 2, 1)),
+    ("torch.zeros(3, 1).t()", (TENSOR, 2, None)),
+    ("torch.zeros(6).view(-1, 1)", (TENSOR, 2, 1)),
+    ("torch.zeros(6).view(3, -1)", (TENSOR, 2, None)),
+])
+def test_last_sizes_and_modules(expression, expected):
+    assert last_sizes(MODULES)[expression] == expected
+
+
+def test_a_global_bound_twice_differently_or_rebound_is_unknown():
+    top = HEAD + "import torch.nn as nn\ncrit = nn.BCELoss()\nw = torch.zeros(3)\n"
+    twice = last_sizes(top + "if c:\n    crit = nn.MSELoss()\n\n\ndef g():\n    show(crit)\n")
+    assert twice["crit"] == ("module", None, None)  # (a module, of no one class)
+    assert last_sizes(top + "\n\ndef g():\n    show(w)\n")["w"] == (TENSOR, 1, 3)
+    rebound = last_sizes(top + "\n\ndef f():\n    global w\n    w = 1\n\n\n"
+                         "def g():\n    show(w)\n")
+    assert rebound["w"] == (None, None, None)
+    closure = last_sizes(top + "\n\ndef g(w):\n    def inner():\n        show(w)\n")
+    assert closure["w"] == (None, None, None)

@@ -111,7 +111,7 @@ def works_with_torch(text: str, callees: List[Optional[str]]) -> bool:
         all(name in TORCH_METHODS for name in callees)
         or text_imports_torch(text)
         or ".backward(" in text
-        or bool(match_offsets(text, r"\bVariable\b"))
+        or bool(match_offsets(text, r"(?<![\w.])Variable\b"))
     )
 
 

@@ -262,6 +262,20 @@ class Evidence:
         defs = self.reaching(node)
         return bool(defs) and any(self._not_tensor_def(d) for d in defs)
 
+    def plain_number(self, node: ast.AST) -> bool:
+        """``node`` (a key read) is a Python number: every binding that reaches it
+        is a number literal (``loss = 0``) or a loop over ``range(...)``."""
+        defs = self.flow.reaching(node)
+        return bool(defs) and all(self._number_def(d) for d in defs)
+
+    def _number_def(self, d: Def) -> bool:
+        value = d.value
+        if d.kind == "assign":
+            return (isinstance(value, ast.Constant) and not isinstance(value.value, bool)
+                    and isinstance(value.value, (int, float)))
+        return (d.kind == "for" and isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Name) and value.func.id == "range")
+
     # -- calls ------------------------------------------------------------
     def per_element_call(self, call: ast.Call) -> bool:
         """A call giving one loss per element: ``reduce=False`` or

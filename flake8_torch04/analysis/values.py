@@ -38,17 +38,22 @@ TUPLE = "tuple"
 DICT = "dict"
 STRING = "string"
 MODULE = "module"
+#: the ``name`` prefix of a module whose class is defined in the file
+FILE_CLASS = "<file>."
 
 
-class Value(record("kind rank dtype parts name plain",
-                   defaults=(None, None, None, None, None, False))):
+class Value(record("kind rank dtype parts name last plain",
+                   defaults=(None, None, None, None, None, None, False))):
     """``kind`` (``None``: unknown); ``rank`` and ``dtype`` of tensors and arrays
     (``None``: unknown); ``parts``, the values of a tuple's items, or the one value
-    of every element of a list (a 1-tuple); ``name``, the class of a module;
-    ``plain``: a tensor that was a plain ``torch.Tensor`` in 0.3 code, not a
-    ``Variable`` (read through ``.data``, made by a constructor, or computed from
-    one: 0.3 refused to mix the two), whose reductions and elements were Python
-    numbers there."""
+    of every element of a list (a 1-tuple), or the layers of an ``nn.Sequential``;
+    ``name``, the class of a module (``torch.nn.Linear``; a class of the file:
+    :data:`FILE_CLASS` + its name); ``last``, the size of a tensor's last
+    dimension, or the output features of a module (``nn.Linear(8, 1)``: 1), where
+    a constant makes it evident; ``plain``: a tensor that was a plain
+    ``torch.Tensor`` in 0.3 code, not a ``Variable`` (read through ``.data``, made
+    by a constructor, or computed from one: 0.3 refused to mix the two), whose
+    reductions and elements were Python numbers there."""
 
     __slots__ = ()
 
@@ -81,7 +86,7 @@ def join(values: Sequence[Value]) -> Value:
     if not values:
         return UNKNOWN
     first = values[0]
-    kind, rank, dtype, parts, name, plain = first
+    kind, rank, dtype, parts, name, last, plain = first
     for v in values[1:]:
         if v.kind != kind:
             return UNKNOWN
@@ -93,12 +98,22 @@ def join(values: Sequence[Value]) -> Value:
             parts = None
         if v.name != name:
             name = None
+        if v.last != last:
+            last = None
         plain = plain and v.plain
-    return Value(kind, rank, dtype, parts, name, plain)
+    return Value(kind, rank, dtype, parts, name, last, plain)
 
 
-def _tensor(rank: Optional[int], dtype: Optional[str] = None, plain: bool = False) -> Value:
-    return Value(TENSOR, rank, dtype, plain=plain)
+def _tensor(rank: Optional[int], dtype: Optional[str] = None,
+            last: Optional[int] = None, plain: bool = False) -> Value:
+    return Value(TENSOR, rank, dtype, last=last, plain=plain)
+
+
+def _size(node: Optional[ast.AST]) -> Optional[int]:
+    """A size written as a constant (``1``, not ``-1``): the ``last`` fact."""
+    if isinstance(node, ast.Constant) and type(node.value) is int and node.value >= 0:
+        return node.value
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -132,6 +147,8 @@ _SAME = frozenset((
     "requires_grad_", "detach_", "masked_fill", "masked_fill_", "transpose", "permute",
     "expand_as", "type_as", "sign", "floor", "ceil", "round", "exp_", "log_", "sqrt_",
 ))
+#: of those, the ones that move dimensions (the last size is another)
+_MOVES = frozenset(("transpose", "permute"))
 _CASTS = {"float": "float", "double": "float", "half": "float", "long": "int", "int": "int",
           "short": "int", "char": "int", "byte": "uint8", "bool": "bool"}
 _COMPARISONS = frozenset(("eq", "ne", "lt", "gt", "le", "ge"))
@@ -155,9 +172,14 @@ _SAME_RANK_MODULES = frozenset(f"torch.nn.{m}" for m in (
     "Linear", "ReLU", "ReLU6", "ELU", "SELU", "LeakyReLU", "Tanh", "Sigmoid", "Dropout",
     "Softplus", "Softmax", "LogSoftmax", "BatchNorm1d", "BatchNorm2d", "Identity",
 ))
+#: of those, the ones whose output has the shape of their input
+_SAME_SHAPE_MODULES = _SAME_RANK_MODULES - {"torch.nn.Linear"}
 #: ``torch.nn`` modules whose output has a fixed rank
 _FIXED_RANK_MODULES = {"torch.nn.Conv1d": 3, "torch.nn.Conv2d": 4, "torch.nn.Conv3d": 5,
                        "torch.nn.MaxPool2d": 4, "torch.nn.AvgPool2d": 4}
+#: methods of a module that return the module itself
+_MODULE_ITSELF = frozenset(("cuda", "cpu", "to", "train", "eval", "float", "double", "half",
+                            "apply", "type", "requires_grad_", "share_memory"))
 #: torch functions that are the method of their first argument
 _TORCH_METHODS = frozenset(f"torch.{f}" for f in (
     "max", "min", "sum", "mean", "prod", "argmax", "argmin", "sort", "topk", "squeeze",
@@ -239,7 +261,8 @@ class Values:
             if isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
                 return UNKNOWN
             if left.tensor or right.tensor:
-                return _tensor(_broadcast(left, right), "bool", left.plain or right.plain)
+                return _tensor(_broadcast(left, right), "bool",
+                               plain=left.plain or right.plain)
             return UNKNOWN
         if isinstance(node, ast.Subscript):
             return self._subscript(node, scope, depth)
@@ -263,6 +286,16 @@ class Values:
             return self._named(node, scope, depth)
         return UNKNOWN
 
+    def _declared_global(self) -> frozenset:
+        found = self.ctx.memo.get("values globals")
+        if found is None:
+            text = self.ctx.text
+            found = self.ctx.memo["values globals"] = frozenset(
+                name for node in (ast.walk(self.ctx.tree) if "global" in text or
+                                  "nonlocal" in text else ())
+                if isinstance(node, (ast.Global, ast.Nonlocal)) for name in node.names)
+        return found  # type: ignore[return-value]
+
     def _elements(self, elts: Sequence[ast.AST], scope, depth: int) -> Value:
         if not elts or any(isinstance(e, ast.Starred) for e in elts):
             return UNKNOWN
@@ -277,8 +310,25 @@ class Values:
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                     and node.value.id == "self":
                 return self._self_attribute(node, depth)
+            if defs is not None and isinstance(node, ast.Name):
+                return self._global(node, flow, depth)
             return UNKNOWN
         return join([self._def(d, scope, depth) for d in defs])
+
+    def _global(self, node: ast.Name, flow, depth: int) -> Value:
+        """A name a function reads but does not bind: what every binding of it at
+        the top of the module gives (the function may run after any of them)."""
+        tree, parents = self.ctx.tree, self.ctx.file_parents()
+        outer = parents.get(id(flow.node))
+        if isinstance(outer, ast.ClassDef):
+            outer = parents.get(id(outer))
+        if flow.node is tree or outer is not tree or node.id in flow.bound \
+                or node.id in self._declared_global():
+            return UNKNOWN  # (a closure's variable, or one a function rebinds)
+        defs = self.ctx.flow_of(tree).defs(node.id)
+        if not defs or any(d.kind not in ("assign", "unpack") for d in defs):
+            return UNKNOWN
+        return join([self._def(d, tree, depth) for d in defs])
 
     def _def(self, d, scope, depth: int) -> Value:
         kind = d.kind
@@ -371,7 +421,10 @@ class Values:
             if not all(v.kind in (TENSOR, NUMBER) for v in (left, right)):
                 return _tensor(None)
             dtype = _binop_dtype(node.op, left, right)
-            return _tensor(_broadcast(left, right), dtype, left.plain or right.plain)
+            lasts = {v.last for v in (left, right) if v.tensor}
+            return _tensor(_broadcast(left, right), dtype,
+                           lasts.pop() if len(lasts) == 1 else None,
+                           left.plain or right.plain)
         if NDARRAY in (left.kind, right.kind):
             return Value(NDARRAY)
         if left.kind == STRING and isinstance(node.op, ast.Mod):
@@ -427,31 +480,94 @@ class Values:
             if receiver.kind is None and key(func) is not None:
                 module = self.of(func, scope, depth)  # (``self.fc(x)``)
                 if module.kind == MODULE:
-                    return self._module_output(module.name, node, scope, depth)
+                    return self._module_output(module, node, scope, depth)
+            if receiver.kind == MODULE:
+                # (``D = D.cuda()``: the module itself)
+                return receiver if func.attr in _MODULE_ITSELF else UNKNOWN
             return self._method(func.attr, receiver, node, scope, depth)
         if isinstance(func, ast.Name):
             module = self.of(func, scope, depth)
             if module.kind == MODULE:
-                return self._module_output(module.name, node, scope, depth)
-        if isinstance(func, ast.Name):
+                return self._module_output(module, node, scope, depth)
+            if func.id in self._module_classes() and not any(
+                    d.kind != "def" for d in self._flow(scope).reaching(func) or ()):
+                return Value(MODULE, name=FILE_CLASS + func.id)  # (``D = Net()``)
             return self._returned(func, scope, depth)
+        if isinstance(func, ast.Call):
+            module = self.of(func, scope, depth)  # (``nn.BCELoss()(out, y)``)
+            if module.kind == MODULE:
+                return self._module_output(module, node, scope, depth)
         return UNKNOWN
 
-    def _module_output(self, name: Optional[str], node: ast.Call, scope,
-                       depth: int) -> Value:
-        """What calling an ``nn`` module built in the file gives."""
-        if len(node.args) != 1 or node.keywords or name is None:
+    def _module(self, name: str, node: ast.Call, scope, depth: int) -> Value:
+        """The value of ``nn.<Name>(...)``: a module, with the output features of a
+        ``Linear`` and the layers of a ``Sequential`` where they are evident."""
+        if any(isinstance(a, ast.Starred) for a in node.args) or \
+                any(kw.arg is None for kw in node.keywords):
+            return Value(MODULE, name=name)
+        if name == "torch.nn.Linear":
+            out = node.args[1] if len(node.args) > 1 else next(
+                (kw.value for kw in node.keywords if kw.arg == "out_features"), None)
+            return Value(MODULE, name=name, last=_size(out))
+        if name == "torch.nn.Sequential" and node.args and not node.keywords:
+            layers = tuple(self.of(a, scope, depth) for a in node.args)
+            if all(layer.kind == MODULE for layer in layers):
+                return Value(MODULE, name=name, parts=layers)
+        return Value(MODULE, name=name)
+
+    def _module_classes(self) -> Dict[str, ast.ClassDef]:
+        """The classes defined once at the top of the file on ``torch.nn.Module``."""
+        found = self.ctx.memo.get("values module classes")
+        if found is None:
+            counts: Dict[str, int] = {}
+            found = {}
+            for stmt in self.ctx.tree.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    counts[stmt.name] = counts.get(stmt.name, 0) + 1
+                if isinstance(stmt, ast.ClassDef) and any(
+                        self.ctx.resolve(b) == "torch.nn.Module" for b in stmt.bases):
+                    found[stmt.name] = stmt
+            found = {n: c for n, c in found.items() if counts[n] == 1}
+            self.ctx.memo["values module classes"] = found
+        return found  # type: ignore[return-value]
+
+    def _module_output(self, module: Value, node: ast.Call, scope, depth: int) -> Value:
+        """What calling a module built in the file on one tensor gives."""
+        if len(node.args) != 1 or node.keywords or module.name is None:
             return UNKNOWN
-        if name in _SAME_RANK_MODULES:
-            inner = self.of(node.args[0], scope, depth)
-            return _tensor(inner.rank if inner.tensor else None, "float")
+        if module.name.startswith(FILE_CLASS):
+            return self._forward(module.name[len(FILE_CLASS):], depth)
+        return self._applied(module, self.of(node.args[0], scope, depth))
+
+    def _applied(self, module: Value, inner: Value) -> Value:
+        """The output of ``module`` (a torch ``nn`` module) on a tensor ``inner``."""
+        name = module.name
+        rank = inner.rank if inner.tensor else None
+        if name == "torch.nn.Sequential" and module.parts:
+            for layer in module.parts:
+                inner = self._applied(layer, inner)
+                if inner.kind is None:
+                    break
+            return inner
+        if name == "torch.nn.Linear":
+            return _tensor(rank, "float", module.last)
+        if name in _SAME_SHAPE_MODULES:
+            return _tensor(rank, "float", inner.last if inner.tensor else None)
         if name in _FIXED_RANK_MODULES:
             return _tensor(_FIXED_RANK_MODULES[name], "float")
         if name == "torch.nn.Embedding":
-            inner = self.of(node.args[0], scope, depth)
-            return _tensor(inner.rank + 1 if inner.tensor and inner.rank is not None
-                           else None, "float")
+            return _tensor(rank + 1 if rank is not None else None, "float")
         return UNKNOWN
+
+    def _forward(self, name: str, depth: int) -> Value:
+        """What the ``forward`` of a module class of the file returns (its
+        argument is not followed: a parameter is unknown)."""
+        cls = self._module_classes().get(name)
+        forward = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and
+                        f.name == "forward"), None) if cls is not None else None
+        if forward is None:
+            return UNKNOWN
+        return self._returns_of(forward, depth)
 
     def _function(self, name: str, node: ast.Call, scope, depth: int) -> Value:
         result = self._function_value(name, node, scope, depth)
@@ -477,8 +593,8 @@ class Values:
         if name in _SIZED:
             dtype = self._dtype_keyword(node) or ("int" if name == "torch.randint_like"
                                                   else "float")
-            return _tensor(self._sizes_rank(args if name != "torch.full" else args[:1],
-                                            scope, depth), dtype)
+            sizes = args if name != "torch.full" else args[:1]
+            return _tensor(self._sizes_rank(sizes, scope, depth), dtype, _last_size(sizes))
         if name in ("torch.randint",):
             sizes = args[-1] if args else None
             rank = self._sizes_rank([sizes], scope, depth) if sizes is not None else None
@@ -488,7 +604,7 @@ class Values:
             if len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
                 return _tensor(_nesting(args[0]), dtype)
             if args and not node.keywords:
-                return _tensor(self._sizes_rank(args, scope, depth), dtype)
+                return _tensor(self._sizes_rank(args, scope, depth), dtype, _last_size(args))
             return _tensor(None, dtype)
         if name == "torch.tensor" and args:
             data = self.of(args[0], scope, depth)
@@ -515,17 +631,18 @@ class Values:
         if name in _ELEMENTWISE_FUNCTIONS:
             tensors = [self.of(a, scope, depth) for a in args[:2]]
             if tensors and tensors[0].tensor:
-                rank = tensors[0].rank
+                rank, last = tensors[0].rank, tensors[0].last
                 if len(tensors) > 1 and tensors[1].tensor:
                     rank = _broadcast(tensors[0], tensors[1])
+                    last = last if tensors[1].last == last else None
                 return _tensor(rank, None if name.endswith(("div", "softmax", "sigmoid"))
-                               else tensors[0].dtype)
+                               else tensors[0].dtype, last)
             return _tensor(None) if name.startswith("torch.nn.functional.") else UNKNOWN
         if name == "torch.nn.Parameter" and args:
             inner = self.of(args[0], scope, depth)
             return inner if inner.tensor else _tensor(None)
         if name.startswith("torch.nn.") and name[9:10].isupper() and name.count(".") == 2:
-            return Value(MODULE, name=name)  # (``nn.Linear(4, 2)``: a module)
+            return self._module(name, node, scope, depth)  # (``nn.Linear(4, 2)``: a module)
         if name == "torch.nn.functional.linear" and args:
             inner = self.of(args[0], scope, depth)
             return _tensor(inner.rank if inner.tensor else None, "float")
@@ -573,17 +690,22 @@ class Values:
             return _INT if attr == "size" else UNKNOWN
         if attr in ("dim", "numel", "nelement", "ndimension"):
             return _INT
+        last = receiver.last
         if attr in _CASTS and not args:
-            return _tensor(rank, _CASTS[attr])
+            return _tensor(rank, _CASTS[attr], last)
         if attr in _COMPARISONS and len(args) == 1:
             return _tensor(_broadcast(receiver, self.of(args[0], scope, depth)), "bool")
         if attr in ("view", "reshape", "expand", "repeat") and args:
-            return _tensor(self._sizes_rank(args, scope, depth), dtype)
+            return _tensor(self._sizes_rank(args, scope, depth), dtype,
+                           _size(args[-1]) if len(args) > 1 and attr != "repeat" else None)
         if attr in ("view_as", "reshape_as", "expand_as") and len(args) == 1:
             other = self.of(args[0], scope, depth)
             return _tensor(other.rank if other.tensor else None, dtype)
         if attr == "unsqueeze" and len(args) == 1:
-            return _tensor(rank + 1 if rank is not None else None, dtype)
+            at = args[0]
+            at = at.value if isinstance(at, ast.Constant) and type(at.value) is int else None
+            return _tensor(rank + 1 if rank is not None else None, dtype,
+                           1 if at == -1 or at is not None and at == rank else None)
         if attr == "squeeze":
             if args or "dim" in keywords:
                 return _tensor(None, dtype)  # (a dim of size 1 goes, other dims stay)
@@ -601,14 +723,14 @@ class Values:
         if attr in ("mm", "bmm") and len(args) == 1:
             return _tensor(2 if attr == "mm" else 3, dtype)
         if attr in _SAME:
-            return _tensor(rank, dtype)
+            return _tensor(rank, dtype, None if attr in _MOVES else last)
         if attr in ("to", "type") and args and not keywords:
             target = self.ctx.resolve(args[0])
             if target in _DTYPES:
-                return _tensor(rank, _DTYPES[target])
+                return _tensor(rank, _DTYPES[target], last)
             if target in _TYPED:
-                return _tensor(rank, _TYPED[target])
-            return _tensor(rank)
+                return _tensor(rank, _TYPED[target], last)
+            return _tensor(rank, None, last)
         if attr in _INDEX:
             if not args and "dim" not in keywords:
                 return _tensor(0, "int")
@@ -682,6 +804,9 @@ class Values:
         if definition is None or any(d.kind != "def" for d in
                                      self._flow(scope).reaching(func) or ()):
             return UNKNOWN
+        return self._returns_of(definition, depth)
+
+    def _returns_of(self, definition: ast.AST, depth: int) -> Value:
         known = self._returns.get(id(definition))
         if known is not None:
             return known
@@ -746,6 +871,13 @@ def _plain(value: Value) -> Value:
     if value.kind == TUPLE and value.parts:
         return value._replace(parts=tuple(_plain(p) for p in value.parts))
     return value
+
+
+def _last_size(sizes: Sequence[ast.AST]) -> Optional[int]:
+    """The last of the sizes ``zeros(*sizes)`` is given, where a constant."""
+    if len(sizes) == 1 and isinstance(sizes[0], (ast.Tuple, ast.List)):
+        sizes = sizes[0].elts
+    return _size(sizes[-1]) if sizes else None
 
 
 def _broadcast(a: Value, b: Value) -> Optional[int]:

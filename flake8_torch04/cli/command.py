@@ -330,6 +330,9 @@ def show_settings(resolver, path: str, out: TextIO) -> int:
 
 
 def _run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..analysis.project.importers import forget
+
+    forget()  # (one index of the project's importers per run)
     resolver = _resolver(args)
     if args.show_settings:
         return show_settings(resolver, args.paths[0], stdout)

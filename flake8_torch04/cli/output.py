@@ -482,6 +482,10 @@ def write_fixes(results: Sequence[FileResult], out: TextIO, diff: bool) -> None:
             out.write(f"    {n} \u00d7 {code} ({name})\n")
 
 
+#: how ``run_check`` reports a checked file it did not write
+_NOT_WRITTEN = ("not written:", "cannot write:")
+
+
 def _plural(n: int, word: str) -> str:
     if n == 1:
         return f"{n} {word}"
@@ -520,9 +524,13 @@ def summary_lines(results: Sequence[FileResult], options: Options) -> List[str]:
     else:
         line += f" in {_plural(len(results), 'file')}"
     lines.append(line + ".")
-    errors = sum(1 for r in results if r.error and not r.internal)
+    unwritten = sum(1 for r in results if r.error and not r.internal
+                    and r.error.startswith(_NOT_WRITTEN))
+    errors = sum(1 for r in results if r.error and not r.internal) - unwritten
     if errors:
         lines.append(f"{_plural(errors, 'file')} could not be checked (left untouched).")
+    if unwritten:  # (checked, their findings counted above)
+        lines.append(f"{_plural(unwritten, 'file')} checked but not written (left untouched).")
     dropped = sum(len(r.dropped) for r in results)
     if dropped:
         lines.append(f"{_plural(dropped, 'fix')} not applied (see above).")

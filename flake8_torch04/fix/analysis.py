@@ -2,7 +2,9 @@
 ``--select``/``--ignore`` and ``# noqa``, with the import edits of their fixes."""
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, List, Optional, Pattern, Sequence, Set
+import ast
+import re
+from typing import Dict, FrozenSet, List, Optional, Pattern, Sequence, Set, Tuple
 
 from ..analysis.findings import SAFE, UNSAFE, Finding
 from ..analysis.run import check
@@ -42,6 +44,7 @@ class Analysis:
             ]
         self.findings = findings
         self._bindings: Optional[Dict[str, Set[Optional[str]]]] = None
+        self._echoed: Optional[List[Tuple[Tuple[int, int], Tuple[int, int]]]] = None
 
     def blocker(self, finding: Finding) -> Optional[str]:
         """Why the finding's fix may not be applied here, or ``None``."""
@@ -55,6 +58,11 @@ class Analysis:
                 if self.locked is not None and 0 < line <= len(self.lines):
                     if self.locked.match(self.lines[line - 1]):
                         return f"line {line} is not Python"
+        echoed = self.echoed()
+        if echoed and any(a < edit.end and edit.start < b or a <= edit.start < b
+                          for edit in fix.edits for a, b in echoed):
+            return ("the fix is inside a self-documenting f-string field (`{expr=}` "
+                    "prints the expression's text)")
         for spec in fix.imports:
             name, qualname, _ = import_spec(spec)
             bound = self.bindings().get(name)
@@ -71,7 +79,46 @@ class Analysis:
             and self.blocker(finding) is None
         )
 
+    def echoed(self) -> List[Tuple[Tuple[int, int], Tuple[int, int]]]:
+        """The spans of the expressions of self-documenting f-string fields
+        (``f"{Variable(x)=}"`` prints ``Variable(x)=...``): a fix there changes
+        what is printed.  A multi-line f-string with such a field is one span."""
+        if self._echoed is None:
+            self._echoed = []
+            if _ECHO.search(self.text):
+                self._echoed = _echoed(self.tree, self.lines)
+        return self._echoed
+
     def bindings(self) -> Dict[str, Set[Optional[str]]]:
         if self._bindings is None:
             self._bindings = module_bindings(self.tree)
         return self._bindings
+
+
+#: what follows the expression of a self-documenting field: ``=`` before ``}``, ``!`` or ``:``
+_ECHO = re.compile(r"=\s*[}!:]")
+_ECHOED_FIELD = re.compile(r"\s*=\s*[}!:]")
+
+
+def _echoed(tree: ast.AST, lines: List[str]) -> List[Tuple[Tuple[int, int], Tuple[int, int]]]:
+    def char(line: int, col: int) -> int:
+        return len(lines[line - 1].encode("utf-8")[:col].decode("utf-8", "replace"))
+
+    spans = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.JoinedStr) or node.end_lineno is None:
+            continue
+        fields = [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
+        if node.lineno != node.end_lineno:  # (3.11: positions inside may be off)
+            segment = "".join(lines[node.lineno - 1:node.end_lineno])
+            if fields and _ECHO.search(segment):
+                spans.append(((node.lineno, char(node.lineno, node.col_offset)),
+                              (node.end_lineno, char(node.end_lineno, node.end_col_offset))))
+            continue
+        line = lines[node.lineno - 1]
+        for value in fields:
+            end = char(value.end_lineno, value.end_col_offset)
+            if _ECHOED_FIELD.match(line, end):
+                spans.append(((value.lineno, char(value.lineno, value.col_offset)),
+                              (value.end_lineno, end)))
+    return spans

@@ -13,7 +13,9 @@ from ..source.text import Edit
 from .analysis import Analysis
 from .edits import BadEdit, Positions, apply_spans, edit_spans, overlaps
 from .guard import reshaped, undefined_names
-from .imports import add_imports, remove_variable_imports, variable_names_in_use
+from .imports import (
+    add_imports, project_users, remove_variable_imports, variable_names_in_use
+)
 
 #: rounds of fixing before giving up on reaching a fixpoint
 MAX_ROUNDS = 10
@@ -37,6 +39,8 @@ class FixResult(NamedTuple):
     converged: bool  # reached a fixpoint within MAX_ROUNDS
     #: the analysis of ``text`` when the fixer made one (saves the caller a check)
     analysis: Optional[object] = None
+    #: what the fixer chose not to do, for the report (an import another module takes)
+    notes: Tuple[str, ...] = ()
 
 
 def fix_key(finding: Finding) -> tuple:
@@ -227,14 +231,15 @@ def fix_text(
     max_rounds: int = MAX_ROUNDS,
     hidden: str = "",
     first: Optional[Analysis] = None,
-    taken: Optional[Callable[[str], Optional[str]]] = None,
+    path: Optional[str] = None,
 ) -> FixResult:
     """Apply applicable fixes to ``text`` (which must parse) until nothing changes.
 
     ``hidden`` is code the parser does not see (a notebook's magics): a name
     that occurs in it is never taken to be unused.  ``first``, the analysis
-    of ``text`` when the caller has one, saves checking it again.  ``taken``:
-    see :func:`remove_variable_imports`.
+    of ``text`` when the caller has one, saves checking it again.  ``path``: the file's
+    name; an import another module of its project takes is kept, with a note
+    (:func:`.imports.project_users`, the one decision of every front end).
 
     Each round's fixes are checked as a set before they are kept: the result
     must parse, read every replaced expression back as one expression of the
@@ -305,7 +310,9 @@ def fix_text(
         fixed.update(counts - Counter(f.code for f in new_analysis.findings))
         text, analysis, undefined = new_text, new_analysis, new_undefined
         del round_
+    notes: List[str] = []
     if fixed and variables:
+        taken = project_users(path, notes) if path else None
         try:
             new = _checked(remove_variable_imports(
                 text, variables, newline, getattr(analysis, "tree", None), taken), text)
@@ -313,7 +320,7 @@ def fix_text(
             new = text
         if new != text:
             text, analysis = new, None
-    return FixResult(text, fixed, dropped, converged, analysis)
+    return FixResult(text, fixed, dropped, converged, analysis, tuple(notes))
 
 
 def _checked(new: str, old: str) -> str:

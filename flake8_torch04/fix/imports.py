@@ -73,8 +73,9 @@ def import_line(tree: ast.Module) -> int:
     i = 1 if _is_docstring(body[0]) else 0
     while i < len(body) and isinstance(body[i], (ast.Import, ast.ImportFrom)):
         i += 1
-    if i == 0:
-        return body[0].lineno
+    if i == 0:  # (a decorated definition starts at its first decorator)
+        return min([body[0].lineno] + [d.lineno for d in
+                                       getattr(body[0], "decorator_list", ())])
     return body[i - 1].end_lineno + 1
 
 
@@ -170,6 +171,30 @@ def variable_names_in_use(text: str, tree: Optional[ast.Module] = None) -> Froze
     return frozenset(n for n in names if uses[n])
 
 
+def project_users(path: str, notes: List[str]) -> Callable[[str], Optional[str]]:
+    """``taken`` for :func:`remove_variable_imports`: why another module of the
+    project of ``path`` takes a name (:func:`.importers.taken_by`), noted in
+    ``notes``.  The CLI, the server and every other route that fixes a file get
+    it through ``fix_text(path=...)``."""
+
+    def taken(bound: str) -> Optional[str]:
+        from ..analysis.project.importers import taken_by
+
+        why = taken_by(path, bound)
+        if why is not None:
+            notes.append(f"kept the import of `{bound}` (no use is left here): {why}")
+        return why
+
+    return taken
+
+
+def _in_type_comment(text: str, name: str) -> bool:
+    """Whether a ``# type:`` comment names ``name`` (``# type: (Variable) -> Variable``:
+    mypy and IDEs read it)."""
+    return "type:" in text and re.search(
+        rf"#\s*type:[^\n]*(?<![\w.]){re.escape(name)}\b", text) is not None
+
+
 def remove_variable_imports(text: str, names: Iterable[str], newline: str,
                             tree: Optional[ast.Module] = None,
                             taken: Optional[Callable[[str], Optional[str]]] = None) -> str:
@@ -191,7 +216,7 @@ def remove_variable_imports(text: str, names: Iterable[str], newline: str,
             continue
         if uses is None:
             uses = use_counts(tree)
-        if uses[bound]:
+        if uses[bound] or _in_type_comment(text, bound):
             continue
         first, last = stmt.lineno, stmt.end_lineno
         segment = "".join(lines[first - 1:last])

@@ -60,6 +60,19 @@ TABLE = {
         "torchvision_transforms", (ast.Attribute, ast.Name, ast.ImportFrom),
         ("Scale", "RandomSizedCrop"),
     ),
+    # a loss call has two arguments (a comma), in a file that builds such a loss
+    "TV117": (
+        "loss_target_shape", (ast.Call,), (",",),
+        (r"\b(?:BCELoss|BCEWithLogitsLoss|MSELoss|L1Loss|SmoothL1Loss|binary_cross_entropy"
+         r"|mse_loss|l1_loss|smooth_l1_loss)\b",),
+    ),
+    # a ``view`` call, in a file that moves dimensions
+    "TV115": (
+        "view_after_transpose", (ast.Call,), (r"\bview\b",),
+        (r"\b(?:transpose|permute)\b", r"\.[\s\\]*t[\s\\]*\("),
+    ),
+    # a ``step`` call, in a file that uses a learning-rate scheduler
+    "TV130": ("scheduler_order", (ast.Call,), (r"\bstep\b",), ("lr_scheduler",)),
     # TV14x: silent changes of behaviour
     # every finding's statement holds the call of the builtin ``isinstance``
     "TV140": (

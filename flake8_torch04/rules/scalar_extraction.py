@@ -309,8 +309,8 @@ def _accumulation(ctx: Context, node: ast.AST) -> Optional[Report]:
     flow = evidence.flow
     if leak is None or not flow.carried(acc_read, loop):
         return None
-    if key(leak) is not None and evidence.not_tensor(leak):
-        return None  # one loss per sample: ``.item()`` would raise
+    if key(leak) is not None and (evidence.not_tensor(leak) or evidence.plain_number(leak)):
+        return None  # one loss per sample, a Python number: ``.item()`` would raise
     if acc in flow.sinks and not _backpropagated_in(loop, leak, acc, flow):
         return None  # a loss built on purpose
     if grad_disabled(ctx.parents, ctx.resolve):

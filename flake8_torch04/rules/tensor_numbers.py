@@ -53,14 +53,14 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     """Flags 0-dim tensors accumulated or printed where PyTorch 0.3 had a number.
 
     ## What it does
-    In 0.3 code (the file or its project shows 0.3 idioms, or the
-    configuration says so: see ``analysis/era.py``), flags ``acc += value`` and ``print(value)`` where ``value`` is a reduction
-    (``sum()``, ``mean()``, ``max()`` ... without ``dim``) or an element of a
-    0.3 *tensor* — one read through ``.data``, made by a constructor, or
-    computed from one, such as ``pred.eq(target.data).sum()`` with ``pred``
-    from ``output.data.max(1)[1]``.  Values are followed through assignments
-    in the function (see "How values are followed" in the README); a value of
-    a ``Variable`` is TV003's.  Position: the value.
+    In 0.3 code (the file or its project shows 0.3 idioms, or the configuration says so:
+    see ``analysis/era.py``), flags ``acc += value`` and ``print(value)`` where
+    ``value`` is a reduction (``sum()``, ``mean()``, ``max()`` ... without ``dim``) or
+    an element of a 0.3 *tensor* — one read through ``.data``, made by a constructor, or
+    computed from one, such as ``pred.eq(target.data).sum()`` with ``pred`` from
+    ``output.data.max(1)[1]``.  Values are followed through assignments in the function
+    (see "How values are followed" in the README); a value of a ``Variable`` is TV003's.
+    Position: the value.
 
     ## Why is this bad?
     In 0.3, reducing a tensor gave a Python number.  Since 0.4 it gives a 0-dim

@@ -77,7 +77,10 @@ def variable_wrap(ctx: Context, node: ast.Call) -> Iterator[Report]:
     requires grad, the wrap used to detach it.  Where ``x`` visibly carries
     history (``.backward()`` is called on it, it was assigned from a loss or
     model call, it was ``.requires_grad_()``-ed) the fix is ``x.detach()``, which
-    is exactly what ``Variable(x)`` does since 0.4.  Moving
+    is exactly what ``Variable(x)`` does since 0.4; so it is where the wrap's
+    result is changed in place (``inp = Variable(images)`` then ``inp.requires_grad
+    = True``, ``inp.add_(1)``, ``inp.data[0] = 1``): dropping the wrap would change
+    ``images`` itself.  Moving
     ``requires_grad=True`` into a torch factory call is *safe*.  Any other
     ``requires_grad=`` becomes ``x.requires_grad_()``: *unsafe*, because ``x``
     itself now requires grad; where the tensor ``x`` names is used again (read
@@ -146,6 +149,48 @@ def _carries_history(ctx: Context, data: ast.AST) -> bool:
     return k in _backpropagated(ctx, text) or any(
         _history_callee(c) for c in _assigned_callees(ctx, text, k)
     )
+
+
+#: what changes a tensor in place, after the name it is done to: ``.requires_grad
+#: =``, an in-place method (``.add_(``, ``.requires_grad_(``), a write through
+#: ``.data`` or a subscript, an augmented assignment
+_MUTATION = (r"\s*(?:\.\s*requires_grad\s*=(?!=)|\.\s*(?:data\s*\.\s*)?[a-z]\w*[a-z0-9]_\s*\("
+             r"|(?:\.\s*data\s*)?(?:\[[^\n=]*\])?\s*(?:\.\s*data\s*)?=(?!=)"
+             r"|\s*(?:[-+*/%@&|^]|//|\*\*|<<|>>)=)")
+
+
+def _mutated(ctx: Context, node: ast.Call) -> bool:
+    """Whether the wrap's result is changed in place: ``inp = Variable(images)``
+    then ``inp.requires_grad = True`` (or ``inp.add_(1)``, ``inp.data[0] = 1``,
+    ``inp += 1``), or ``Variable(x).add_(1)``.  Then ``Variable(x)`` made a new
+    tensor (since 0.4, a new leaf) and ``x`` alone would be changed instead:
+    the fix is ``x.detach()``, what the wrap does.  Read off the enclosing
+    function's text; a name matched in excess only gives ``.detach()``."""
+    parent = ctx.parent
+    if isinstance(parent, ast.Attribute):
+        return parent.attr.endswith("_") and not parent.attr.endswith("__")
+    if not (isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node):
+        return False
+    targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+    names = {key(t) for t in targets if isinstance(t, (ast.Name, ast.Attribute))}
+    names.discard(None)
+    if not names:
+        return False
+    text = _scope_text(ctx)
+    for name in names:
+        pattern = rf"(?<![\w.]){re.escape(name)}{_MUTATION}"
+        for match in re.finditer(pattern, text):
+            if text[match.start():match.end()].rstrip().endswith("=") and \
+                    _is_assignment_to(text, match, name):
+                continue  # ``inp = ...``: a new binding, not a change
+            return True
+    return False
+
+
+def _is_assignment_to(text: str, match: "re.Match", name: str) -> bool:
+    """Whether the match is a plain ``name = ...`` (rebinding the name)."""
+    rest = text[match.start() + len(name):match.end()]
+    return rest.strip() == "="
 
 
 #: ``.backward(`` and ``.requires_grad_(``, after the name they are called on
@@ -268,7 +313,7 @@ def _wrap_report(ctx: Context, node: ast.Call) -> Report:
     data_text = src.text(data)
     safety = SAFE
     if requires_grad is None or _is_const(requires_grad, False):
-        if _carries_history(ctx, data):
+        if _carries_history(ctx, data) or _mutated(ctx, node):
             new = _suffix(ctx, data, data_text, ".detach()")
         else:
             new = data_text

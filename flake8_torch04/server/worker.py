@@ -294,8 +294,8 @@ def fix_one(snapshot: Snapshot, finding: Finding) -> Tuple[Optional[str], str]:
     from ..fix.edits import BadEdit, edit_spans, overlaps
     from ..fix.fixer import _checked, _Round
     from ..fix.guard import undefined_names
-    from ..fix.imports import remove_variable_imports, variable_names_in_use
-    from ..pipeline import _taken_by
+    from ..analysis.project.importers import forget
+    from ..fix.imports import project_users, remove_variable_imports, variable_names_in_use
     from ..source.parse import dominant_newline
 
     analysis = snapshot.analysis
@@ -328,9 +328,11 @@ def fix_one(snapshot: Snapshot, finding: Finding) -> Tuple[Optional[str], str]:
                           else "the fix is unsafe here: ") + built.error
         new = built.text
         if variables:
+            forget()  # (the project's modules as they are now)
             try:
                 new = _checked(remove_variable_imports(
-                    new, variables, newline, built.tree, _taken_by(snapshot.path, [])), new)
+                    new, variables, newline, built.tree, project_users(snapshot.path, [])),
+                    new)
             except BadEdit:
                 pass
     return (new, "") if new != text else (None, "the fix changes nothing")
@@ -347,8 +349,11 @@ def noqa_text(text: str, finding: Finding) -> str:
 def fix_all(text: str, path: str, settings: FileSettings) -> Optional[str]:
     """``text`` as ``torch04 check --fix`` leaves the file ``path`` holding it
     (``None``: no change): the same function with the same inputs."""
+    from ..analysis.project.importers import forget
     from ..pipeline import Options, check_document
     from ..source.document import Document
+
+    forget()  # (the project's modules as they are now)
 
     class EditorText(Document):
         def __init__(self) -> None:  # (the text, not the file's bytes)

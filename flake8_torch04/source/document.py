@@ -144,6 +144,12 @@ def _utf8_cookie(lines: Sequence[bytes]) -> bool:
 def _decode_error(data: bytes, exc: Exception) -> str:
     """The most telling reason: a UTF-8 decoding error names the byte and position."""
     if isinstance(exc, SyntaxError):
+        if data.startswith(b"\xef\xbb\xbf"):  # (detect_encoding says "utf-8" alone)
+            for line in data[3:].splitlines()[:2]:
+                match = re.match(_COOKIE.encode(), line)
+                if match:
+                    name = match.group(1).decode("ascii", "replace")
+                    return f"encoding problem: {name} with BOM (the BOM says UTF-8)"
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as utf8:
@@ -167,11 +173,14 @@ def write_atomically(path: str, data: bytes, original: Optional[bytes] = None) -
     - The new bytes go to a temporary file in the same directory, which then
       replaces the file (``os.replace``), keeping its mode (and its owner,
       where allowed).  A file with more than one hard link is rewritten in
-      place instead (truncated and written), so that its other names see the
-      fix too, as black and Ruff do; that write is not atomic.
+      place instead, so that its other names see the fix too, as black and Ruff
+      do; that write is not atomic, but it starts only once the whole new
+      content was written to a temporary file (on a full disk the file is left
+      as it was), and a failed write puts the old bytes back.
     - A symlink named on the command line has its target written.
     - ``original``: the bytes the fix was computed from.  When the file no
-      longer holds them (an editor saved it meanwhile) it is not written.
+      longer holds them (an editor saved it meanwhile) it is not written; this
+      is compared again just before the rename.
     - A file without its owner's write permission (``chmod a-w``) is not
       written, even by root.
     - Temporary files left by a torch04 that was killed (their process is
@@ -187,20 +196,10 @@ def write_atomically(path: str, data: bytes, original: Optional[bytes] = None) -
     if not info.st_mode & stat.S_IWUSR:
         raise NotWritten("the file is read-only (chmod u+w to let torch04 fix it)")
     directory = os.path.dirname(real)
-    if original is not None:
-        with open(real, "rb") as handle:
-            if handle.read() != original:
-                raise NotWritten("the file changed while it was being fixed; run again")
+    _unchanged(real, original)
     if directory not in _cleaned:
         _cleaned.add(directory)
         remove_stale_temporaries(directory)
-    if info.st_nlink > 1:
-        with open(real, "r+b") as handle:
-            handle.truncate(0)
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        return
     import tempfile
 
     try:
@@ -210,16 +209,23 @@ def write_atomically(path: str, data: bytes, original: Optional[bytes] = None) -
         raise OSError(exc.errno, f"cannot create a file in {directory or '.'}: "
                                  f"{exc.strerror or exc}") from None
     try:
+        # the whole new content first goes to the temporary file: on a full disk
+        # this fails and the file is untouched (a hard-linked one too)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        if info.st_nlink > 1:
+            os.unlink(tmp)  # (its room is the room the new content needs)
+            _rewrite_in_place(real, data, original)
+            return
         os.chmod(tmp, stat.S_IMODE(info.st_mode))
         if hasattr(os, "chown"):
             try:
                 os.chown(tmp, info.st_uid, info.st_gid)
             except OSError:
                 pass
+        _unchanged(real, original)  # (as late as possible: an editor may have saved)
         os.replace(tmp, real)
     except BaseException:
         try:
@@ -227,6 +233,35 @@ def write_atomically(path: str, data: bytes, original: Optional[bytes] = None) -
         except OSError:
             pass
         raise
+
+
+def _unchanged(real: str, original: Optional[bytes]) -> None:
+    """Raise :class:`NotWritten` when the file no longer holds ``original``."""
+    if original is not None:
+        with open(real, "rb") as handle:
+            if handle.read() != original:
+                raise NotWritten("the file changed while it was being fixed; run again")
+
+
+def _rewrite_in_place(real: str, data: bytes, original: Optional[bytes]) -> None:
+    """Write a hard-linked file in place (its other names see the fix), and put
+    its bytes back when the write fails."""
+    with open(real, "r+b") as handle:
+        current = handle.read()
+        if original is not None and current != original:
+            raise NotWritten("the file changed while it was being fixed; run again")
+        try:
+            handle.seek(0)
+            handle.write(data)
+            handle.truncate()
+            handle.flush()
+            os.fsync(handle.fileno())
+        except OSError:
+            handle.seek(0)
+            handle.write(current)
+            handle.truncate()
+            handle.flush()
+            raise
 
 
 def remove_stale_temporaries(directory: str) -> List[str]:

@@ -7,18 +7,45 @@ import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from .lookup import attribute
-from .modules import applies, find, is_file, project_files, root_of
+from .modules import (
+    TooMany, applies, find, is_file, project_files, root_of, submodule_path
+)
 from .summary import cached_text, file_stamp
 
 # ---------------------------------------------------------------------------
 # who takes a name from a module (for the fixer)
 
-#: at most this many files are read when looking for the modules that import one
-MAX_FILES = 5000
+#: at most this many project files are indexed when looking for the modules that
+#: import one; a search cut short keeps the import (it cannot tell)
+MAX_FILES = 20000
+#: at most this many directory entries are walked (a script in a home directory)
+MAX_ENTRIES = 200000
+#: a project file larger than this is not parsed: the search cannot tell (a data
+#: file of a million lines costs gigabytes to parse)
+MAX_BYTES = 4 << 20
+
+
+class _Short(Exception):
+    """The walk of a project stopped at a bound."""
 
 
 def _project_files(root: str) -> Iterator[str]:
-    return project_files(root, MAX_FILES)
+    try:
+        yield from project_files(root, MAX_FILES, strict=True, max_entries=MAX_ENTRIES)
+    except TooMany as exc:
+        raise _Short(str(exc)) from None
+
+
+def _dotted(node: ast.AST) -> Optional[str]:
+    """``a.b.c`` for a chain of attributes on a name."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
 
 
 class _Imports:
@@ -27,10 +54,12 @@ class _Imports:
     __slots__ = ("imports", "names", "attributes", "own")
 
     def __init__(self, path: str, tree: ast.Module) -> None:
-        #: (file of the imported project module, imported name or "*" or "", bound name)
+        #: (file of the imported project module, imported name or "*" or "", bound
+        #: name: dotted for ``import pkg.model``)
         self.imports: List[Tuple[str, str, str]] = []
         self.names: Set[str] = set()
-        self.attributes: Set[Tuple[str, str]] = set()  # (name, attribute)
+        #: (dotted name, attribute): ``pkg.model.Variable`` gives ("pkg.model", "Variable")
+        self.attributes: Set[Tuple[str, str]] = set()
         #: names the file binds itself at module level, by a named import
         #: (``from torch.autograd import Variable`` beside ``from model import *``)
         self.own: Set[str] = set()
@@ -48,38 +77,149 @@ class _Imports:
         for node in ast.walk(tree):
             if isinstance(node, ast.Name):
                 self.names.add(node.id)
-            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-                self.attributes.add((node.value.id, node.attr))
+            elif isinstance(node, ast.Attribute):
+                dotted = _dotted(node.value)
+                if dotted is not None:
+                    self.attributes.add((dotted, node.attr))
             elif isinstance(node, ast.ImportFrom):
-                target = find(path, node.module, node.level)
-                if target is not None:
-                    for alias in node.names:
-                        self.imports.append((target, alias.name, alias.asname or alias.name))
+                self._import_from(path, node)
             elif isinstance(node, ast.Import):
                 for alias in node.names:
-                    dotted = alias.name if alias.asname else alias.name.split(".", 1)[0]
-                    target = find(path, dotted)
-                    if target is not None:
-                        self.imports.append((target, "", alias.asname or dotted))
+                    if alias.asname:
+                        target = find(path, alias.name)
+                        if target is not None:
+                            self.imports.append((target, "", alias.asname))
+                        continue
+                    # ``import pkg.model`` binds ``pkg`` and reaches ``pkg.model``
+                    parts = alias.name.split(".")
+                    for i in range(1, len(parts) + 1):
+                        dotted = ".".join(parts[:i])
+                        target = find(path, dotted)
+                        if target is not None:
+                            self.imports.append((target, "", dotted))
+
+    def _import_from(self, path: str, node: ast.ImportFrom) -> None:
+        target = find(path, node.module, node.level)
+        if target is None and node.level and not node.module:
+            target = ""  # ``from . import model`` in a namespace package
+        if target is None:
+            return
+        for alias in node.names:
+            bound = alias.asname or alias.name
+            if target:
+                self.imports.append((target, alias.name, bound))
+            # ``from pkg import model``: ``model`` is the submodule
+            sub = (submodule_path(target, alias.name) if target
+                   else _namespace_submodule(path, node.level, alias.name))
+            if sub is not None and alias.name != "*":
+                self.imports.append((sub, "", bound))
+
+
+def _namespace_submodule(path: str, level: int, name: str) -> Optional[str]:
+    directory = os.path.dirname(os.path.abspath(path))
+    for _ in range(level - 1):
+        directory = os.path.dirname(directory)
+    found = os.path.join(directory, name + ".py")
+    return found if is_file(found) else None
 
 
 _IMPORTS: Dict[str, Tuple[Tuple[int, int], Optional[_Imports]]] = {}
 
 
 def _imports_of(path: str) -> Optional[_Imports]:
+    """The file's imports (``None``: it imports nothing); raises ``_Short`` when
+    it cannot be read or parsed."""
     stamp = file_stamp(path)
     cached = _IMPORTS.get(path)
     if cached is not None and cached[0] == stamp:
+        if cached[1] is False:
+            raise _Short(f"{os.path.relpath(path)} could not be read")
         return cached[1]
     found = None
     try:
+        if stamp is None or stamp[0] > MAX_BYTES:
+            raise ValueError("too large")
         with open(path, "rb") as handle:
             data = handle.read()
         if b"import" in data:
             found = _Imports(path, ast.parse(data, path))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        found = None
+        found = False
     _IMPORTS[path] = (stamp, found)
+    if found is False:
+        raise _Short(f"{os.path.relpath(path)} could not be read")
+    return found
+
+
+class _Index:
+    """Who imports each project module, built once per run for one search root:
+    each file is read once, whatever the number of imports the fixer asks about
+    (a whole-project fix asks once per module: linear, not quadratic)."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        #: imported module file -> (importing file, its imports, imported, bound)
+        self.by_target: Dict[str, List[Tuple[str, _Imports, str, str]]] = {}
+        #: why the index is incomplete (``None``: every file was read)
+        self.short: Optional[str] = None
+        #: files that could not be parsed: an importer there is unknown
+        self.unread: List[str] = []
+        try:
+            files = list(_project_files(root))
+        except _Short as exc:
+            self.short = str(exc)
+            return
+        files.extend(_namespace_importers(root))
+        for path in files:
+            try:
+                found = _imports_of(path)
+            except _Short:
+                self.unread.append(path)
+                continue
+            if found is None:
+                continue
+            for source, imported, bound in found.imports:
+                self.by_target.setdefault(os.path.abspath(source), []).append(
+                    (path, found, imported, bound))
+
+
+def _namespace_importers(root: str) -> List[str]:
+    """The scripts beside ``root`` that name it: they import it as a namespace
+    package (``from models.model import *`` in ``train.py`` beside ``models/``).
+    Only they are read, never the rest of the parent directory (a script in a home
+    directory)."""
+    parent = os.path.dirname(root)
+    if parent == root or is_file(os.path.join(root, "__init__.py")):
+        return []
+    word = os.path.basename(root).encode()
+    found = []
+    try:
+        names = sorted(n for n in os.listdir(parent) if n.endswith(".py"))
+    except OSError:
+        return []
+    for name in names[:MAX_FILES]:
+        path = os.path.join(parent, name)
+        try:
+            with open(path, "rb") as handle:
+                if word in handle.read(MAX_BYTES):
+                    found.append(path)
+        except OSError:
+            continue
+    return found
+
+
+_INDEXES: Dict[str, _Index] = {}
+
+
+def forget() -> None:
+    """Start a new run: the next search reads the project's files again."""
+    _INDEXES.clear()
+
+
+def _index(root: str) -> _Index:
+    found = _INDEXES.get(root)
+    if found is None:
+        found = _INDEXES[root] = _Index(root)
     return found
 
 
@@ -87,7 +227,8 @@ def taken_by(filename: str, name: str) -> Optional[str]:
     """Why removing the import of ``name`` from ``filename`` would break another
     module of the project (one that takes it by ``from M import name``, or by
     ``from M import *`` or ``import M`` and then uses it, through any chain of
-    star re-exports), or ``None``.  When it cannot tell, the import stays."""
+    star re-exports), or ``None``.  When it cannot tell (a search cut short, a
+    file that cannot be read), it says so and the import stays."""
     try:
         return _taken_by(filename, name)
     except Exception as exc:  # never remove what might be taken; never raise
@@ -100,42 +241,45 @@ def _taken_by(filename: str, name: str) -> Optional[str]:
     target = os.path.abspath(filename)
     if not is_file(target):
         return None
-    holders = {target}  # modules whose ``*`` hands ``name`` on
-    changed = True
-    root = root_of(target)
-    files = [f for f in _project_files(root) if os.path.abspath(f) != target]
-    # and the scripts beside the directory, which import it as a namespace package
-    # (``from models.model import *`` in ``train.py`` beside ``models/``)
-    parent = os.path.dirname(root)
-    if parent != root:
-        try:
-            files.extend(sorted(os.path.join(parent, n) for n in os.listdir(parent)
-                                if n.endswith(".py")))
-        except OSError:
-            pass
-    while changed:
-        changed = False
-        for path in files:
-            found = _imports_of(path)
-            if found is None:
+    index = _index(root_of(target))
+    if index.short is not None:
+        return (f"the search for the modules that import it stopped ({index.short} "
+                f"under {os.path.relpath(index.root)}), so it cannot tell")
+    holders = [target]  # modules whose ``*`` hands ``name`` on
+    seen = {target}
+    for holder in holders:
+        for path, found, imported, bound in index.by_target.get(holder, ()):
+            if os.path.abspath(path) == target:
                 continue
-            for source, imported, bound in found.imports:
-                if os.path.abspath(source) not in holders:
-                    continue
-                rel = os.path.relpath(path)
-                if rel.startswith(os.pardir):
-                    rel = os.path.abspath(path)
-                if imported == name:
-                    return f"{rel} imports `{name}` from this module"
-                if imported == "*" and _exports(source, name):
-                    if name in found.names and name not in found.own:
-                        return f"{rel} takes `{name}` from this module with a star import"
-                    if os.path.abspath(path) not in holders:
-                        holders.add(os.path.abspath(path))
-                        changed = True
-                if imported == "" and (bound, name) in found.attributes:
-                    return f"{rel} uses `{bound}.{name}`"
+            rel = os.path.relpath(path)
+            if rel.startswith(os.pardir):
+                rel = os.path.abspath(path)
+            if imported == name:
+                return f"{rel} imports `{name}` from this module"
+            if imported == "*" and _exports(holder, name):
+                if name in found.names and name not in found.own:
+                    return f"{rel} takes `{name}` from this module with a star import"
+                if os.path.abspath(path) not in seen:
+                    seen.add(os.path.abspath(path))
+                    holders.append(os.path.abspath(path))
+            if imported == "" and (bound, name) in found.attributes:
+                return f"{rel} uses `{bound}.{name}`"
+    stem = os.path.splitext(os.path.basename(target))[0]
+    if stem == "__init__":
+        stem = os.path.basename(os.path.dirname(target))
+    for path in index.unread:  # (Python 2 code, a data file): may it take it?
+        if _mentions(path, name) and (_mentions(path, stem) or _mentions(path, "from .")):
+            return (f"{os.path.relpath(path)} could not be parsed and names `{name}`, "
+                    f"so it cannot tell")
     return None
+
+
+def _mentions(path: str, name: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return name.encode() in handle.read()
+    except OSError:
+        return True
 
 
 def _exports(path: str, name: str) -> bool:

@@ -195,14 +195,26 @@ SKIP_DIRS = frozenset((
 ))
 
 
-def project_files(root: str, limit: int) -> Iterator[str]:
-    """The ``.py`` files below ``root`` in a stable order, at most ``limit`` of them."""
-    count = 0
+class TooMany(Exception):
+    """A walk of :func:`project_files` stopped at its bound (``strict``)."""
+
+
+def project_files(root: str, limit: int, strict: bool = False,
+                  max_entries: Optional[int] = None) -> Iterator[str]:
+    """The ``.py`` files below ``root`` in a stable order, at most ``limit`` of them
+    (``strict``: raise :class:`TooMany` past ``limit`` files or ``max_entries``
+    directory entries, instead of stopping there)."""
+    count = entries = 0
     for directory, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        entries += len(dirs) + len(files)
+        if strict and max_entries is not None and entries > max_entries:
+            raise TooMany(f"more than {max_entries} entries")
         for name in sorted(files):
             if name.endswith(".py"):
                 count += 1
                 if count > limit:
+                    if strict:
+                        raise TooMany(f"more than {limit} files")
                     return
                 yield os.path.join(directory, name)

@@ -1,0 +1,185 @@
+"""TV130: ``scheduler.step()`` before the loop's ``optimizer.step()``."""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Iterator, List, Optional, Sequence
+
+from ..analysis.context import Context
+from ..analysis.findings import UNSAFE, Fix, Report
+from ..analysis.registry import rule
+from ..source.text import Edit
+
+_SCHEDULERS = "torch.optim.lr_scheduler."
+#: schedulers whose ``step`` takes a metric and is meant to follow validation
+_METRIC = frozenset(("torch.optim.lr_scheduler.ReduceLROnPlateau",))
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _bound(ctx: Context, node: ast.AST, scope: ast.AST) -> Optional[List[ast.AST]]:
+    """The values every binding of the name ``node`` (read in ``scope``) assigns:
+    the function's own, or for a name it does not bind, the module's."""
+    if not isinstance(node, ast.Name):
+        return None
+    flow = ctx.flow_of(scope)
+    defs = flow.reaching(node)
+    if defs == () and scope is not ctx.tree and node.id not in flow.bound:
+        defs = ctx.flow_of(ctx.tree).defs(node.id)
+    if not defs or any(d.kind != "assign" or d.value is None for d in defs):
+        return None
+    return [d.value for d in defs]
+
+
+def _made_by(ctx: Context, node: ast.AST, scope: ast.AST, test) -> bool:
+    found = _bound(ctx, node, scope)
+    return bool(found) and all(isinstance(v, ast.Call) and test(ctx.resolve(v.func) or "")
+                               for v in found)
+
+
+def _is_scheduler(name: str) -> bool:
+    return name.startswith(_SCHEDULERS) and name not in _METRIC
+
+
+def _is_optimizer(name: str) -> bool:
+    parts = name.split(".")
+    return len(parts) == 3 and parts[:2] == ["torch", "optim"] and parts[2][:1].isupper()
+
+
+def _step_of(node: ast.AST) -> Optional[ast.AST]:
+    """The receiver of ``X.step()``, or ``None``."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr == "step" and not node.keywords:
+        return node.func.value
+    return None
+
+
+def _own(node: ast.AST) -> Iterator[ast.AST]:
+    """``node`` and what it holds, outside nested functions and classes."""
+    stack = [node]
+    while stack:
+        here = stack.pop()
+        yield here
+        stack.extend(c for c in ast.iter_child_nodes(here) if not isinstance(c, _FUNCTIONS))
+
+
+def _functions(ctx: Context) -> Dict[str, ast.AST]:
+    found = ctx.memo.get("TV130 functions")
+    if found is None:
+        names = [s.name for s in ctx.tree.body if isinstance(s, _FUNCTIONS)]
+        found = ctx.memo["TV130 functions"] = {
+            s.name: s for s in ctx.tree.body
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and names.count(s.name) == 1}
+    return found  # type: ignore[return-value]
+
+
+def _steps_optimizer(ctx: Context, stmt: ast.AST, scope: ast.AST, depth: int = 0) -> bool:
+    """``stmt`` calls ``optimizer.step()``, or a function of the file that does."""
+    for node in _own(stmt):
+        if not isinstance(node, ast.Call):
+            continue
+        receiver = _step_of(node)
+        if receiver is not None and _made_by(ctx, receiver, scope, _is_optimizer):
+            return True
+        func = node.func
+        if depth < 2 and isinstance(func, ast.Name):
+            called = _functions(ctx).get(func.id)
+            if called is not None and all(d.kind == "def" for d in
+                                          ctx.flow_of(scope).reaching(func) or ()) and \
+                    any(_steps_optimizer(ctx, s, called, depth + 1) for s in called.body):
+                return True
+    return False
+
+
+def _loop_body(ctx: Context, stmt: ast.AST) -> Optional[Sequence[ast.stmt]]:
+    """The body of the loop ``stmt`` is a statement of."""
+    parent = ctx.file_parents().get(id(stmt))
+    if isinstance(parent, _LOOPS) and stmt in parent.body:
+        return parent.body
+    return None
+
+
+def _move(ctx: Context, stmt: ast.stmt, after: ast.stmt) -> Optional[Fix]:
+    src = ctx.source
+    removed = src.remove_lines(stmt)
+    if removed is None or stmt.lineno != stmt.end_lineno:
+        return None
+    line = src.lines[stmt.lineno - 1]
+    last = after.end_lineno
+    rest = src.lines[last - 1][src.end(after)[1]:]
+    if rest.strip() and not rest.strip().startswith("#"):
+        return None
+    text = line if line.endswith("\n") else line + "\n"
+    return Fix((removed, Edit((last + 1, 0), (last + 1, 0), text)), UNSAFE)
+
+
+@rule("TV130")
+def scheduler_order(ctx: Context, node: ast.Call) -> Iterator[Report]:
+    """Flags ``scheduler.step()`` called in a loop before the loop's ``optimizer.step()``.
+
+    ## What it does
+    Flags ``S.step()`` where ``S`` is bound to a ``torch.optim.lr_scheduler``
+    scheduler (not ``ReduceLROnPlateau``) in the function or at the top of the
+    module, the call is a statement of a loop's body, and a later statement of
+    that body calls ``O.step()`` with ``O`` bound to a ``torch.optim``
+    optimizer - directly, or in a function of the file it calls
+    (``train(epoch)``) - and no earlier one does.  Position: the call.
+
+    ## Why is this bad?
+    0.3's examples stepped the scheduler at the top of each epoch.  Since
+    PyTorch 1.1 the scheduler is meant to step after the optimizer, and on 2.13
+    the first call warns ``UserWarning: Detected call of `lr_scheduler.step()`
+    before `optimizer.step()`. In PyTorch 1.1.0 and later, you should call them
+    in the opposite order: `optimizer.step()` before `lr_scheduler.step()`.
+    Failure to do this will result in PyTorch skipping the first value of the
+    learning rate schedule.``  With ``StepLR(opt, 2, 0.1)`` the epochs run at
+    ``1.0, 0.1, 0.1, 0.01`` (the first value for one epoch only: what 0.3 gave)
+    instead of the schedule's ``1.0, 1.0, 0.1, 0.1``.
+
+    ## Example
+    ```python
+    for epoch in range(epochs):
+        scheduler.step()
+        train(epoch)
+        test(epoch)
+    ```
+
+    Use instead:
+    ```python
+    for epoch in range(epochs):
+        train(epoch)
+        scheduler.step()
+        test(epoch)
+    ```
+
+    ## Fix safety
+    The fix moves the statement after the last statement of the loop body that
+    steps the optimizer, and is *unsafe*: the learning rates become the
+    schedule's (each value for its full number of epochs), not the ones 0.3
+    used, which were shifted by one epoch; a program that prints or saves them
+    prints other numbers.  It is offered only where the call is a statement of
+    its own line; otherwise the message says where it goes.
+    """
+    receiver = _step_of(node)
+    if receiver is None or node.args:
+        return
+    scope = (ctx.scope.function() or ctx.scope.module()).node
+    stmt = ctx.file_parents().get(id(node))
+    if not isinstance(stmt, ast.Expr):
+        return
+    body = _loop_body(ctx, stmt)
+    if body is None or not _made_by(ctx, receiver, scope, _is_scheduler):
+        return
+    at = body.index(stmt)
+    if any(_steps_optimizer(ctx, s, scope) for s in body[:at]):
+        return
+    later = [s for s in body[at + 1:] if _steps_optimizer(ctx, s, scope)]
+    if not later:
+        return
+    src = ctx.source
+    yield Report(
+        node,
+        f"`{src.quote(node)}` runs before the loop's `optimizer.step()`: since PyTorch 1.1 "
+        "it warns and skips the schedule's first value; move it after "
+        f"`{src.quote(later[-1], 30)}`",
+        _move(ctx, stmt, later[-1]),
+    )
