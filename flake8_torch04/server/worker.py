@@ -49,7 +49,11 @@ class FileSettings(NamedTuple):
 
 
 def load_settings(path: str) -> FileSettings:
-    """The settings for the file ``path``, as ``torch04 check`` reads them.
+    """The settings for the file ``path``, as ``torch04 check`` reads them, from
+    the one configuration model (``config/settings.py``): the closest
+    ``[tool.torch04]``, else ``[flake8]`` as flake8 finds it (from the server's
+    directory when the file lies under it, else from the file's).  A file the
+    configuration excludes gets no diagnostics, as in Ruff's server.
 
     The server's only access to the configuration (the server caches its
     answers per file until a configuration file changes).  A configuration
@@ -73,6 +77,8 @@ def load_settings(path: str) -> FileSettings:
             except OSError:
                 pass
         return FileSettings(settings.codes_for(path), None, message, file, at)
+    if where is not None and settings.excluded(path):
+        return FileSettings((), settings.unsafe_fixes)  # (as Ruff's server: excluded)
     return FileSettings(settings.codes_for(path), settings.unsafe_fixes)
 
 
