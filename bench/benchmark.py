@@ -8,6 +8,7 @@ Not a test: it prints numbers.  Usage::
     python bench/benchmark.py --torch-source --torch-python /path/to/venv/bin/python
     python bench/benchmark.py --fixer-only              # sections [6] and [7] alone
     python bench/benchmark.py --project-only [--summaries] CORPUS_DIR   # section [8]
+    python bench/benchmark.py --scaling-only [--scaling-sizes 12500,50000,200000]  # [10]
 
 It measures, on the same files:
 
@@ -43,6 +44,17 @@ It measures, on the same files:
    ``Variable`` (every module asks which others take it), and the fix of one
    module beside them; CPU seconds, per module (``--importers-only`` runs this
    alone).  Linear: the per-module cost stays flat.
+10. scaling (issue 31): a generated legacy module of the usual shape with dense
+    findings (one import block, then many small training and evaluation
+    functions with ``Variable(...)``, ``p.data.add_(-lr, g)``, ``loss.data[0]``,
+    ``volatile=True``, ``type(x) == torch.FloatTensor``, softmax without dim) at
+    12,500, 50,000 and 200,000 lines: per-line CPU time and peak memory of
+    ``torch04 check``, ``flake8 --select TV -j1`` (and the plugin alone, as
+    flake8 calls it), ``torch04 check --fix`` and ``--fix --unsafe-fixes``,
+    each in a fresh process, beside ``ast.parse`` of the same file in the same
+    interpreter.  Targets: per-line CPU at the largest size within 1.5x of the
+    smallest's; peak memory at most 2x that of ``ast.parse`` (``--scaling-only``
+    runs this section alone).
 
 Times are CPU seconds (user + system) of each child process.  Where Linux
 ``perf`` can count them, each comparison also shows the ratio of user-space
@@ -421,6 +433,135 @@ def _fixer_sections() -> None:
             print(f"    {what}: {seconds:.3f} s, {found} findings")
 
 
+DENSE_HEAD = ("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+              "from torch.autograd import Variable\n\n")
+DENSE_UNIT = '''
+
+def train_{i}(model, optimizer, data, target, lr):
+    model.train()
+    x = Variable(data)
+    y = Variable(target)
+    output = model(x)
+    prob = F.softmax(output)
+    loss = F.nll_loss(output, y)
+    optimizer.zero_grad()
+    loss.backward()
+    for p in model.parameters():
+        p.data.add_(-lr, p.grad.data)
+    if type(x.data) == torch.FloatTensor:
+        x = x.cuda()
+    return loss.data[0], prob
+
+
+def evaluate_{i}(model, data, target):
+    model.eval()
+    x = Variable(data, volatile=True)
+    y = Variable(target, volatile=True)
+    output = model(x)
+    prob = F.softmax(output)
+    loss = F.nll_loss(output, y, size_average=False)
+    correct = (output.data.max(1)[1] == y.data).sum()
+    return loss.data[0], correct, prob
+'''
+
+
+def dense_file(lines: int, directory: Path) -> Path:
+    """About ``lines`` lines of the legacy shape of issue 31: one import block, then
+    small training and evaluation functions, about one finding every 2 lines."""
+    count = max(1, (lines - DENSE_HEAD.count("\n")) // DENSE_UNIT.count("\n"))
+    path = directory / f"dense_{lines}.py"
+    path.write_text(DENSE_HEAD + "".join(DENSE_UNIT.format(i=i) for i in range(count)),
+                    encoding="utf-8")
+    return path
+
+
+#: one measured step in a fresh interpreter: its CPU seconds (the step alone, not
+#: the start and the imports) and the process's peak RSS, on the last line of stderr
+SCALE_CHILD = """
+import ast, resource, sys, time
+root, step, path = sys.argv[1:4]
+sys.path.insert(0, root)
+if step == "torch04":
+    from flake8_torch04.cli import main
+elif step == "flake8":
+    from flake8.main.cli import main
+elif step == "plugin":
+    from flake8_torch04.plugin import Plugin
+start = time.process_time()
+if step == "parse":
+    with open(path, "rb") as handle:
+        tree = ast.parse(handle.read())
+elif step == "torch04":
+    main(sys.argv[4:])
+elif step == "flake8":
+    try:
+        main(sys.argv[4:])
+    except SystemExit:
+        pass
+else:  # the plugin alone: on the tree and lines flake8 would hand it
+    with open(path, encoding="utf-8") as handle:
+        lines = handle.readlines()
+    tree = ast.parse("".join(lines))
+    start = time.process_time()
+    found = sum(1 for _ in Plugin(tree, lines, path).run())
+spent = time.process_time() - start
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(f"SCALE {spent:.6f} {peak}", file=sys.stderr)
+"""
+
+
+def scale_step(step: str, path: Path, *args: str) -> Tuple[float, int]:
+    """CPU seconds of ``step`` on ``path`` in a fresh interpreter, and its peak RSS (KiB)."""
+    proc = subprocess.run([sys.executable, "-c", SCALE_CHILD, str(ROOT), step, str(path),
+                           *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    lines = [line for line in proc.stderr.decode(errors="replace").splitlines()
+             if line.startswith("SCALE ")]
+    if not lines:
+        raise SystemExit(f"{step} on {path.name} failed:\n{proc.stderr.decode()[-2000:]}")
+    _, seconds, peak = lines[-1].split()
+    return float(seconds), int(peak)
+
+
+def scaling_section(sizes: Sequence[int]) -> None:
+    """[10]: per-line CPU time and peak memory by file size (issue 31)."""
+    print(f"\n[10] scaling on the dense legacy shape (a fresh process per step; CPU of the "
+          f"step alone, peak RSS of the process; {platform.python_version()})")
+    steps = [
+        ("torch04 check", "torch04", ("check", "--quiet", "-j1", "--isolated")),
+        ("flake8 --select TV -j1", "flake8", ("--select", "TV", "-j1", "--isolated",
+                                              "--exit-zero")),
+        ("  the plugin alone", "plugin", ()),
+        ("torch04 check --fix", "torch04", ("check", "--quiet", "-j1", "--isolated", "--fix")),
+        ("  --fix --unsafe-fixes", "torch04", ("check", "--quiet", "-j1", "--isolated", "--fix",
+                                               "--unsafe-fixes")),
+    ]
+    per_line: dict = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        sources, runs = Path(tmp) / "sources", Path(tmp) / "runs"
+        sources.mkdir()
+        runs.mkdir()
+        for size in sizes:
+            original = dense_file(size, sources)
+            n = original.read_bytes().count(b"\n")
+            t_parse, m_parse = scale_step("parse", original)
+            print(f"    {n:>7} lines: ast.parse {t_parse / n * 1e6:6.1f} us/line, "
+                  f"peak {m_parse / 1024:7.1f} MiB")
+            for what, step, args in steps:
+                # (--fix writes: a copy each time, alone in its directory and with
+                # no module beside that directory, where --fix would look for
+                # modules that import the file: see ``_project.taken_by``)
+                with tempfile.TemporaryDirectory(dir=runs) as alone:
+                    path = Path(alone) / "dense.py"
+                    shutil.copyfile(original, path)
+                    seconds, peak = scale_step(step, path, *args, str(path))
+                per_line.setdefault(what, []).append(seconds / n)
+                print(f"      {what:<24} {seconds:8.2f} s, {seconds / n * 1e6:6.1f} us/line,"
+                      f" peak {peak / 1024:7.1f} MiB = {peak / m_parse:.2f} x ast.parse's")
+    if len(sizes) > 1:
+        print(f"    per-line CPU at {sizes[-1]:,} lines / at {sizes[0]:,} (target <= 1.5): "
+              + ", ".join(f"{what.strip()} {v[-1] / v[0]:.2f}" for what, v in per_line.items()))
+
+
 PROJECT_WRAPPER = """
 import os, sys
 mode, tool = sys.argv.pop(1), sys.argv.pop(1)
@@ -573,12 +714,20 @@ def main(argv=None) -> int:
                         help="only the importer search by project size ([9])")
     parser.add_argument("--project-python", default=sys.executable,
                         help="interpreter with flake8-torch04 installed, for [8]")
+    parser.add_argument("--scaling-only", action="store_true",
+                        help="only the scaling on the dense legacy shape ([10])")
+    parser.add_argument("--scaling-sizes", default="12500,50000,200000",
+                        help="file sizes in lines for [10], comma-separated")
     args = parser.parse_args(argv)
+    sizes = [int(size) for size in args.scaling_sizes.split(",")]
     if args.fixer_only:
         fixer_sections()
         return 0
     if args.importers_only:
         importers_section()
+        return 0
+    if args.scaling_only:
+        scaling_section(sizes)
         return 0
     roots = list(args.corpus)
     if args.torch_source:
@@ -686,6 +835,7 @@ def main(argv=None) -> int:
         summaries_section(files)
     fixer_sections()
     importers_section()
+    scaling_section(sizes)
     return 0
 
 

@@ -152,6 +152,9 @@ def _fix(doc: Document, analysed: _Analysed, analyse, unsafe: bool) -> _Fixed:
         notes = ("fixes did not reach a fixpoint; run again",)
     notes += result.notes
     text, fixed, analysis = doc.text, Counter(), analysed.analysis
+    if doc.notebook is not None and result.text != doc.text:
+        result, unmapped = _keep_mapped(doc, result, analysed.analysis, analyse)
+        notes += unmapped
     if result.text != doc.text:
         text, fixed = result.text, result.fixed
         analysis = result.analysis if result.analysis is not None else analyse(text)
@@ -187,6 +190,18 @@ def _render(doc: Document, analysed: _Analysed, fixed: Optional[_Fixed],
             diff = doc.diff(text)
     return FileResult(doc.name, located, counts, new_data=new_data, diff=diff or "",
                       dropped=dropped, notes=notes, incomplete=bool(analysis.unchecked))
+
+
+def _keep_mapped(doc: Document, result, before: Analysis, analyse):
+    """The fix's result with the notebook cells that cannot be mapped back as they
+    were (see ``Notebook.keep_mapped``), and a note for each."""
+    text, unmapped = doc.notebook.keep_mapped(result.text)
+    if not unmapped:
+        return result, ()
+    after = analyse(text)
+    # (no fix adds a finding of any code: what went is what the kept cells fixed)
+    fixed = Counter(f.code for f in before.findings) - Counter(f.code for f in after.findings)
+    return result._replace(text=text, fixed=fixed, analysis=after), unmapped
 
 
 def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool,

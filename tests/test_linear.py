@@ -131,31 +131,41 @@ class Net(torch.nn.Module):
 '''
 
 
+def _alive_after(run):
+    """How many of the objects ``run()`` returns weak references to are still
+    alive once it has returned, with the collector off (a collection would hide
+    a cycle: only reference counting frees them here)."""
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        refs = run()
+        return sum(ref() is not None for ref in refs)
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def test_a_checked_files_tree_is_freed_when_the_check_returns():
     """No cycle made by the rules keeps the tree alive: freed by reference
     counting, a file's tree never reaches the cyclic collector (which would
     scan it again and again while later files are checked)."""
-    import gc
     import weakref
 
     from flake8_torch04.analysis.run import check
     from flake8_torch04.source.text import lines_of
 
-    enabled = gc.isenabled()
-    gc.disable()  # (a collection would hide a cycle: only reference counting frees here)
-    try:
+    def run():
         tree = ast.parse(FLOWING)
         # (``Load``, ``Add`` and the like are shared singletons: only nodes with a position)
         nodes = [weakref.ref(node) for node in ast.walk(tree) if hasattr(node, "lineno")]
         assert len(nodes) > 60
         findings = check(tree, lines_of(FLOWING), "train.py")
         assert {f.code for f in findings} >= {"TV001", "TV002", "TV003", "TV123"}
-        del tree
-        alive = sum(ref() is not None for ref in nodes)
-    finally:
-        if enabled:
-            gc.enable()
-    assert alive == 0
+        return nodes
+
+    assert _alive_after(run) == 0
 
 
 def test_check_leaves_the_collector_as_it_found_it():
@@ -206,3 +216,166 @@ def test_tv006_matches_each_string_of_the_file_once_per_spelling(monkeypatch):
         assert all(f.fix is not None for f in findings)
         counts.append(len(calls))
     assert counts[1] <= 2 * counts[0] + 10  # about the same for 4x the findings
+
+
+# -- a file of many functions (issue 31): nothing asked per finding walks the module
+
+
+def _many_functions(count):
+    """One import block, then ``count`` small functions, each with a TV004 finding
+    whose fix spells ``torch.no_grad`` and a TV005 one whose fix spells ``torch``."""
+    unit = (
+        "\n\ndef step_{i}(params, lr, x):\n"
+        "    for p in params:\n"
+        "        p.data.add_(-lr, p.grad.data)\n"
+        "    return type(x) == th.FloatTensor\n"
+    )
+    return "import torch as th\nimport torch.nn as nn\n" + "".join(
+        unit.format(i=i) for i in range(count))
+
+
+def test_spelling_a_module_looks_up_the_imports_not_every_name_of_the_module(monkeypatch):
+    """How ``torch`` is spelled (``th``) was found by looking up every name the
+    module binds, once per finding: a whole-module pass per finding."""
+    from flake8_torch04.analysis import resolve as _resolve
+
+    lookups = {}
+    for count in (50, 100):
+        calls = _count_calls(monkeypatch, _resolve, "lookup")
+        findings = check_source(_many_functions(count), "t.py", ["TV004", "TV005"])
+        assert len(findings) == 2 * count
+        assert all("th.no_grad" in f.fix.edits[0].text for f in findings
+                   if f.code == "TV004")
+        assert all(f.fix.edits[0].text.endswith("th.FloatTensor)") for f in findings
+                   if f.code == "TV005")
+        lookups[count] = len(calls)
+        monkeypatch.undo()
+    assert lookups[100] <= 2 * lookups[50] + 10  # linear: a few lookups per finding
+
+
+def test_the_fixer_s_trees_go_with_their_round():
+    """pyflakes' checker holds the tree it read in a reference cycle: with the
+    collector off while a file is checked, each round's tree stayed to the end
+    (a 50,000-line file's fix peaked at three trees)."""
+    import weakref
+
+    from flake8_torch04.fix.analysis import Analysis
+    from flake8_torch04.fix.fixer import fix_text
+
+    source = _many_functions(5)
+    original = ast.parse
+
+    def run():
+        trees = []
+
+        def parse(*args, **kwargs):
+            tree = original(*args, **kwargs)
+            if isinstance(tree, ast.Module) and len(tree.body) > 5:
+                # (a Module has no weak reference; its import and a function's
+                # argument are held by pyflakes' bindings)
+                trees.append(weakref.ref(tree.body[0]))
+                trees.append(weakref.ref(tree.body[-1].args.args[0]))
+            return tree
+
+        ast.parse = parse
+        try:
+            result = fix_text(source, lambda text: Analysis(text, ["TV004", "TV005", "TV126"]),
+                              unsafe=True)
+        finally:
+            ast.parse = original
+        assert result.text != source and len(trees) >= 4
+        return trees
+
+    assert _alive_after(run) == 0
+
+
+class _CountingPattern:
+    """A compiled pattern that counts its searches."""
+
+    def __init__(self, pattern):
+        self.pattern, self.calls = pattern, 0
+
+    def finditer(self, *args):
+        self.calls += 1
+        return self.pattern.finditer(*args)
+
+
+def _script(count, unit):
+    """A module-level script of ``count`` units, each naming its own values."""
+    head = ("import torch\nimport torch.nn.functional as F\n"
+            "from torch.autograd import Variable\nfrom torch.utils.data import DataLoader\n\n")
+    return head + "".join(unit.format(i=i) for i in range(count))
+
+
+def test_many_loaders_are_looked_for_in_one_walk(monkeypatch):
+    """TV110 searched the file for each loader's name (a pass per finding)."""
+    from flake8_torch04.rules import iterator_next
+
+    calls = _count_calls(monkeypatch, iterator_next, "lines_matching")
+    walks = _count_calls(monkeypatch, iterator_next, "every_node")
+    source = _script(60, "it_{i} = iter(loader_{i})\nbatch_{i} = it_{i}.next()\n"
+                         "loader_{i} = DataLoader(data_{i})\n")
+    findings = check_source(source, "t.py", ["TV110"])
+    assert len(findings) == 60
+    assert len(calls) <= iterator_next._PRUNED_WORDS and len(walks) == 1
+
+
+def test_many_mapping_names_are_looked_for_in_one_search(monkeypatch):
+    """TV107 searched the file for ``NAME = [`` once per name like ``idx2word``,
+    and walked the file for its imports each time."""
+    from flake8_torch04.rules import tensor_element
+
+    counting = _CountingPattern(tensor_element._BUILT)
+    monkeypatch.setattr(tensor_element, "_BUILT", counting)
+    imports = _count_calls(monkeypatch, tensor_element, "_imported_modules")
+    source = _script(60, "idx2word_{i} = load_{i}()\nw_{i} = idx2word_{i}[t_{i}.max(0)[1][0]]\n"
+                         "idx2word_{i}['a'] = 1\n")
+    check_source(source, "t.py", ["TV107"])
+    assert counting.calls == 1 and len(imports) <= 1
+
+
+def test_module_level_wraps_read_the_module_s_assignments_once(monkeypatch):
+    """TV001's ``x = loss(...)`` evidence was searched for in the module's text
+    once per wrapped name."""
+    from flake8_torch04.rules import variable_wrap
+
+    counting = _CountingPattern(variable_wrap._LINE_ASSIGNED_CALL)
+    monkeypatch.setattr(variable_wrap, "_LINE_ASSIGNED_CALL", counting)
+    source = _script(60, "out_{i} = model(a_{i})\nv_{i} = Variable(out_{i})\n"
+                         "w_{i} = Variable(x_{i})\n")
+    findings = check_source(source, "t.py", ["TV001"])
+    assert len(findings) == 120
+    assert [f.fix.edits[0].text for f in findings[:4]] == [
+        "out_0.detach()", "x_0", "out_1.detach()", "x_1"]
+    assert counting.calls == 1
+
+
+def test_many_loaded_models_are_followed_without_a_pass_per_name(monkeypatch):
+    """TV106 looked for each module-level name loaded in every function of the
+    file, and searched the file for it (4,000 loads took 1.2 GB: a memo entry
+    per function and name)."""
+    from flake8_torch04.rules import whole_object_load
+
+    searches = _count_calls(monkeypatch, whole_object_load, "lines_matching")
+    bodies = _count_calls(monkeypatch, whole_object_load, "body_parents")
+    source = _script(60, "m_{i} = torch.load('m{i}.pkl')\n\n\ndef use_{i}(x):\n"
+                         "    return m_{i}(x)\n")
+    findings = check_source(source, "t.py", ["TV106"])
+    assert len(findings) == 60 and all("(called)" in f.message for f in findings)
+    assert len(searches) <= whole_object_load._PRUNED_WORDS
+    assert len(bodies) <= 60 + 1 + 2 * whole_object_load._PRUNED_WORDS
+
+
+def test_module_level_wraps_look_for_changes_in_one_search(monkeypatch):
+    """Whether ``x = Variable(y)`` is then changed in place (``x.requires_grad =
+    True``) was one regular expression per name over the module's text."""
+    from flake8_torch04.rules import variable_wrap
+
+    counting = _CountingPattern(variable_wrap._WORD_START)
+    monkeypatch.setattr(variable_wrap, "_WORD_START", counting)
+    source = _script(60, "inp_{i} = Variable(images_{i})\ninp_{i}.requires_grad = True\n"
+                         "out_{i} = Variable(o_{i})\n")
+    findings = check_source(source, "t.py", ["TV001"])
+    assert [f.fix.edits[0].text for f in findings[:4]] == [
+        "images_0.detach()", "o_0", "images_1.detach()", "o_1"]
+    assert counting.calls == 1

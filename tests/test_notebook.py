@@ -1,7 +1,11 @@
 """Notebooks: code cells checked and fixed, magics left alone, JSON kept as it was."""
 import json
+import tempfile
+from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from cli_runner import in_process
 
 from flake8_torch04.analysis.findings import SAFE, Finding, Fix
@@ -142,8 +146,9 @@ def test_magic_lines_are_masked_keeping_line_numbers():
     assert "%%time" not in nb.text  # cell magics leave their cell out
 
 
-def test_percent_operator_in_a_continuation_is_not_a_magic():
-    source = 's = ("%d items"\n     % n)\nx = Variable(t)\n'
+@pytest.mark.parametrize("nl", ["\n", "\r", "\r\n"])
+def test_percent_operator_in_a_continuation_is_not_a_magic(nl):
+    source = f's = ("%d items"{nl}     % n){nl}x = Variable(t){nl}'
     nb = Notebook(dumps(notebook(code_cell("from torch.autograd import Variable\n"),
                                  code_cell(source))))
     assert nb.magics == []
@@ -263,3 +268,183 @@ def test_a_changed_source_keeps_its_list_layout(tmp_path, indent):
     new = path.read_text(encoding="utf-8")
     data["cells"][0]["source"] = ["import torch\n", "x = torch.ones(1)"]
     assert new == json.dumps(data, indent=indent) + "\n"
+
+
+# -- a cell's own line endings: CR-only (classic Mac, some exporters) and mixed ----------
+def _sources_after_fix(tmp_path, *sources, unsafe=False):
+    path = tmp_path / "endings.ipynb"
+    path.write_text(dumps(notebook(*(code_cell(s) for s in sources))), encoding="utf-8")
+    status, out, err = run("check", "--fix", *(["--unsafe-fixes"] if unsafe else []),
+                           "endings.ipynb", cwd=tmp_path)
+    return status, out, err, [c["source"] for c in json.loads(path.read_text())["cells"]]
+
+
+@pytest.mark.parametrize("first", ["import torch\rx = 1\r", "import torch\r\nx = 1\r",
+                                   "import torch\rx = 1\n", "import torch\nx = 1\r\n",
+                                   "import torch\rx = 1"])
+@pytest.mark.parametrize("nl", ["\n", "\r", "\r\n"])
+def test_a_fix_lands_in_its_own_cell_whatever_the_line_endings(tmp_path, first, nl):
+    second = f"loss = torch.ones(1).sum(){nl}print(loss.data[0]){nl}"
+    status, out, err, sources = _sources_after_fix(tmp_path, first, second)
+    assert (status, err) == (0, "")
+    assert "Fixed 1 finding" in out
+    assert sources == [first, f"loss = torch.ones(1).sum(){nl}print(loss.item()){nl}"]
+
+
+@pytest.mark.parametrize("endings", [("\r", "\r", "\r"), ("\r", "\n", "\r"), ("\n", "\r", "\n"),
+                                     ("\r\n", "\r", "\n"), ("\r", "\r\n", "\r\n")])
+def test_a_magic_ended_by_a_cr_is_kept(tmp_path, endings):
+    a, b, c = endings
+    source = f"import torch{a}%matplotlib inline{b}loss = torch.ones(1).sum(){c}print(loss.data[0])"
+    status, out, err, sources = _sources_after_fix(tmp_path, source)
+    assert (status, err) == (0, "")
+    assert sources == [source.replace("loss.data[0]", "loss.item()")]
+
+
+def test_magic_masks_keep_the_line_ending_of_their_line():
+    nb = Notebook(dumps(notebook(code_cell("import torch\r%time 1\r!ls\r\nx = 1\n"))))
+    assert nb.text.endswith("import torch\rpass  # torch04-magic 0\rpass  # torch04-magic 1\r\n"
+                            "x = 1\n")
+    assert nb.render(nb.text) == dumps(notebook(code_cell("import torch\r%time 1\r!ls\r\nx = 1\n")))
+
+
+@pytest.mark.parametrize("nl", ["\r", "\r\n"])
+def test_a_new_line_in_a_cell_takes_the_cell_s_ending(tmp_path, nl):
+    """A fix that adds a line (``@torch.no_grad()``), in a notebook whose other
+    cells end their lines with ``\\n``, writes it with its own cell's line ending."""
+    first = nl.join(["import torch", "from torch.autograd import Variable",
+                     "def evaluate(model, x):", "    return model(Variable(x, volatile=True))", ""])
+    other = "y = 1\nz = 2\nw = 3\nv = 4\nu = 5\n"
+    status, _, err, sources = _sources_after_fix(tmp_path, first, other, unsafe=True)
+    assert (status, err) == (0, "")
+    assert sources == [nl.join(["import torch", "@torch.no_grad()", "def evaluate(model, x):",
+                                "    return model(x)", ""]), other]
+
+
+def _fixer_that_drops(marker):
+    """``fix_text`` as it is, then with the line ``marker`` removed from its text."""
+    from flake8_torch04 import pipeline as _check
+
+    real = _check.fix_text
+
+    def fix_text(*args, **kwargs):
+        result = real(*args, **kwargs)
+        return result._replace(text=result.text.replace(marker, "", 1))
+
+    return fix_text
+
+
+def test_a_cell_that_cannot_be_mapped_back_is_left_as_it_was(tmp_path, monkeypatch):
+    from flake8_torch04 import pipeline as _check
+
+    first = "import torch\r%time 1\rloss = torch.ones(1).sum()\rprint(loss.data[0])\r"
+    second = "print(loss.data[0])\n"
+    monkeypatch.setattr(_check, "fix_text", _fixer_that_drops("pass  # torch04-magic 0\r"))
+    status, out, err, sources = _sources_after_fix(tmp_path, first, second)
+    assert sources == [first, "print(loss.item())\n"]
+    assert ("endings.ipynb: cell 1 was not changed: its fixed code could not be mapped back "
+            "to the cell exactly") in err
+    assert "Fixed 1 finding" in out
+    assert status == 1  # cell 1's finding remains
+    assert "cell 1, line 4" in out
+
+
+def test_a_lost_cell_boundary_changes_nothing(tmp_path, monkeypatch):
+    from flake8_torch04 import pipeline as _check
+
+    sources = ["import torch\nloss = torch.ones(1).sum()\n", "print(loss.data[0])\n"]
+    monkeypatch.setattr(_check, "fix_text", _fixer_that_drops("# torch04-cell 2\n"))
+    status, out, err, after = _sources_after_fix(tmp_path, *sources)
+    assert after == sources
+    assert "could not be mapped back to the notebook's cells: nothing was changed" in err
+    assert status == 1
+
+
+# -- property: random notebooks, every line ending ---------------------------------------
+#: (line, the line after ``--fix``): whole statements whose fix needs no other line
+_LINES = [
+    ("y = torch.ones(2).sum().data[0]", "y = torch.ones(2).sum().item()"),
+    ("print(torch.ones(1).sum().data[0])", "print(torch.ones(1).sum().item())"),
+    ("w = torch.ones(3).add(1, torch.ones(3))", "w = torch.ones(3).add(torch.ones(3), alpha=1)"),
+    ("u = torch.nn.functional.softmax(torch.ones(2, 3))",
+     "u = torch.nn.functional.softmax(torch.ones(2, 3), dim=1)"),
+    ("t = torch.ones(2).volatile", None),  # (an unsafe fix: kept)
+    ("x = 1", None), ("", None), ("# a comment", None), ("  ", None),
+    ("%matplotlib inline", None), ("!nvidia-smi", None), ("files = !ls", None),
+    ("torch.ones?", None), ("%time z = torch.ones(1).sum().data[0]", None),
+    ("# torch04-cell 1", None), ("pass  # torch04-magic 0", None),
+]
+_BLOCKS = [
+    [("def f():", None), ("    return torch.ones(1).sum().data[0]",
+                          "    return torch.ones(1).sum().item()")],
+    [("for _ in range(1):", None), ("    !echo hi", None), ("    q = 2", None)],
+]
+_ENDINGS = ["\n", "\r\n", "\r"]
+
+
+@st.composite
+def _code(draw):
+    """``(source, source after --fix)`` of one code cell: its line endings one of
+    ``\\n``, ``\\r\\n``, ``\\r`` or mixed, with or without a final one."""
+    units = draw(st.lists(st.one_of(st.sampled_from(_LINES).map(lambda line: [line]),
+                                    st.sampled_from(_BLOCKS)), max_size=6))
+    lines = [line for unit in units for line in unit]
+    kind = draw(st.sampled_from(_ENDINGS + ["mixed"]))
+    endings = [draw(st.sampled_from(_ENDINGS)) if kind == "mixed" else kind for _ in lines]
+    if lines and draw(st.booleans()):
+        endings[-1] = ""
+    before = "".join(line + end for (line, _), end in zip(lines, endings))
+    after = "".join((fixed or line) + end for (line, fixed), end in zip(lines, endings))
+    if draw(st.booleans()):  # a cell magic: the cell is not Python, never changed
+        before = after = "%%time" + draw(st.sampled_from(_ENDINGS)) + before
+    return before, after
+
+
+_OTHER = st.builds(lambda kind, text: {"cell_type": kind, "metadata": {}, "source": text},
+                   st.sampled_from(["markdown", "raw"]),
+                   st.sampled_from(["", "# Title\r", "a\rb\r\nc", "y = x.data[0]\r"]))
+
+
+def _as_list(source):
+    """A source as Jupyter writes a list of lines: broken at ``\\n`` only."""
+    lines = [line + "\n" for line in source.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
+@st.composite
+def _notebooks(draw):
+    """(the notebook, the notebook ``--fix`` must write)."""
+    first = "import torch" + draw(st.sampled_from(_ENDINGS))
+    before, after = [code_cell(first)], [code_cell(first)]
+    for _ in range(draw(st.integers(0, 6))):
+        if draw(st.booleans()):
+            cell = draw(_OTHER)
+            before.append(cell)
+            after.append(cell)
+            continue
+        old, new = draw(_code())
+        if draw(st.booleans()):
+            old, new = _as_list(old), _as_list(new)
+        before.append(code_cell(old))
+        after.append(code_cell(new))
+    return notebook(*before), notebook(*after)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_notebooks())
+@example((notebook(code_cell("import torch\rx = 1\r"),
+                   code_cell("loss = torch.ones(1).sum()\nprint(loss.data[0])\n")),
+          notebook(code_cell("import torch\rx = 1\r"),
+                   code_cell("loss = torch.ones(1).sum()\nprint(loss.item())\n"))))
+def test_fix_changes_only_the_fixed_text_of_each_cell(notebooks):
+    """Random notebooks: cell count, the other cells and every byte of a code cell but
+    the fixed text stay; each fix lands in its own cell, with the cell's line ending."""
+    before, after = notebooks
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "random.ipynb"
+        path.write_text(dumps(before), encoding="utf-8")
+        status, _, err = run("check", "--fix", "random.ipynb", cwd=tmp)
+        assert status in (0, 1)
+        assert "not changed" not in err and "internal error" not in err
+        assert path.read_text(encoding="utf-8") == dumps(after)

@@ -32,8 +32,11 @@ class Binding:
         return f"Binding({self.qualname!r}, fallback={self.fallback})"
 
 
+_NO_NAMES: frozenset = frozenset()
+
+
 class Scope:
-    __slots__ = ("kind", "node", "parent", "bindings", "globals", "stars")
+    __slots__ = ("kind", "node", "parent", "bindings", "globals", "stars", "imported")
 
     def __init__(self, kind: str, node: ast.AST, parent: Optional["Scope"]) -> None:
         self.kind = kind  # "module", "class", "function", "comprehension"
@@ -42,6 +45,20 @@ class Scope:
         self.bindings: Dict[str, List[Binding]] = {}
         self.globals: Set[str] = set()
         self.stars: List[str] = []
+        #: the names an import binds here (a set once there is one): the only
+        #: names a lookup can resolve, but through a star import
+        self.imported: Set[str] = _NO_NAMES  # type: ignore[assignment]
+
+    def bind(self, name: str, binding: Binding) -> None:
+        bindings = self.bindings.get(name)
+        if bindings is None:
+            self.bindings[name] = [binding]
+        else:
+            bindings.append(binding)
+        if binding.qualname is not None:
+            if self.imported is _NO_NAMES:
+                self.imported = set()
+            self.imported.add(name)
 
     def binds(self, name: str) -> bool:
         """Whether ``name`` is bound here or in an enclosing scope (a builtin
@@ -65,6 +82,22 @@ class Scope:
         while scope is not None and scope.kind not in ("function", "module"):
             scope = scope.parent
         return scope if scope is not None and scope.kind == "function" else None
+
+
+def resolvable_names(scope: Scope) -> Optional[Set[str]]:
+    """The names bound around ``scope`` that may resolve to a qualified name from
+    it: those an import binds in one of its scopes.  ``None`` when the module has
+    a star import (a name bound only in a class around may then resolve through
+    it): every bound name may.  A few names, where looking up every name bound
+    in the module would make each question a pass over the whole file."""
+    names: Set[str] = set()
+    current: Optional[Scope] = scope
+    while current is not None:
+        if current.parent is None and current.stars:
+            return None
+        names.update(current.imported)
+        current = current.parent
+    return names
 
 
 def _pick(bindings: List[Binding]) -> Binding:

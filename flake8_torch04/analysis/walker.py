@@ -291,11 +291,7 @@ class Walker:
             binding = _FALLBACK_LOCAL if self.fallback else _LOCAL
         else:
             binding = Binding(qualname, fallback=self.fallback > 0)
-        bindings = scope.bindings.get(name)
-        if bindings is None:
-            scope.bindings[name] = [binding]
-        else:
-            bindings.append(binding)
+        scope.bind(name, binding)
 
     def visit_Name(self, node: ast.Name) -> None:
         if not isinstance(node.ctx, ast.Load):

@@ -9,7 +9,7 @@ from typing import Dict, FrozenSet, List, Optional, Pattern, Sequence, Set, Tupl
 from ..analysis.findings import SAFE, UNSAFE, Finding
 from ..analysis.run import check
 from ..config.noqa import Noqa
-from ..source.parse import normalize_newlines, parsed_tree
+from ..source.parse import normalize_newlines, parse, parsed_tree
 from ..source.text import lines_of
 from .edits import touched_lines
 from .imports import import_spec, module_bindings
@@ -26,7 +26,7 @@ class Analysis:
         locked: Optional[Pattern[str]] = None,
     ) -> None:
         self.text = text
-        self.tree = parsed_tree(text)
+        self._tree: Optional[ast.Module] = parsed_tree(text)
         normalized = normalize_newlines(text)
         self.lines = lines_of(normalized)
         self.noqa = Noqa(self.lines, normalized)
@@ -45,6 +45,18 @@ class Analysis:
         self.findings = findings
         self._bindings: Optional[Dict[str, Set[Optional[str]]]] = None
         self._echoed: Optional[List[Tuple[Tuple[int, int], Tuple[int, int]]]] = None
+
+    @property
+    def tree(self) -> ast.Module:
+        """The text's tree (parsed again after :meth:`release_tree`, when needed)."""
+        if self._tree is None:
+            self._tree = parse(self.text)
+        return self._tree
+
+    def release_tree(self) -> None:
+        """Let the tree go: the fixer makes the next text's tree meanwhile, and a
+        large file's tree is most of the memory (two at once, twice that)."""
+        self._tree = None
 
     def blocker(self, finding: Finding) -> Optional[str]:
         """Why the finding's fix may not be applied here, or ``None``."""

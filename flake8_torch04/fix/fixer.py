@@ -12,7 +12,7 @@ from ..source.parse import dominant_newline, hand_off, parse
 from ..source.text import Edit
 from .analysis import Analysis
 from .edits import BadEdit, Positions, apply_spans, edit_spans, overlaps
-from .guard import reshaped, undefined_names
+from .guard import expressions_at, reshaped, undefined_names
 from .imports import (
     add_imports, project_users, remove_variable_imports, variable_names_in_use
 )
@@ -53,34 +53,29 @@ class _Built(NamedTuple):
     tree: Optional[ast.Module]
     error: Optional[str]  # why the whole text is invalid
     broken: Dict[int, str]  # fix index -> why that fix is wrong
+    undefined: Optional[Counter] = None  # the text's undefined names, when checked
 
 
 class Round:
     """One round's text and what a build of some of its fixes must keep."""
 
-    def __init__(self, text: str, tree: Optional[ast.Module], newline: str,
-                 undefined: Optional[Counter], counts: Optional[Counter],
+    def __init__(self, text: str, tree: Optional[ast.Module], fixes: Sequence[Finding],
+                 newline: str, undefined: Optional[Counter], counts: Optional[Counter],
                  analyse: Optional[Callable[[str], "Analysis"]]) -> None:
         self.text = text
         self.positions = Positions(text)
-        self._tree = tree
+        #: where the text's expressions stand on the lines the round's ``fixes``
+        #: start an edit on: what :func:`reshaped` needs of the text's tree,
+        #: which is not kept (a large file's trees are most of the memory: the
+        #: next text's is made meanwhile)
+        self.expressions = expressions_at(
+            tree if tree is not None else parse(text), self.positions,
+            [e for f in fixes for e in f.fix.edits])
         self.newline = newline
         self.undefined = undefined  # the text's undefined names (None: not checked)
         self.counts = counts  # the text's findings per code (None: not checked)
         self.analyse = analyse
         self.builds = 0  # (how much work a round takes: tests count it)
-
-    @property
-    def tree(self) -> ast.Module:
-        """The text's tree (parsed again after :meth:`release`, when needed)."""
-        if self._tree is None:
-            self._tree = parse(self.text)
-        return self._tree
-
-    def release(self) -> None:
-        """Let the tree go while the next text is analysed (a large file's
-        trees are most of the memory, and the collector's work)."""
-        self._tree = None
 
     def build(self, fixes: Sequence[Finding]) -> _Built:
         """The text with ``fixes`` applied and their imports added, and what is wrong."""
@@ -97,7 +92,7 @@ class Round:
         except SyntaxError as exc:
             return _Built(new, None, _syntax(exc), {})
         broken: Dict[int, str] = {}
-        for j in reshaped(self.text, self.tree, new, tree, spans, self.newline):
+        for j in reshaped(self.expressions, self.positions, new, tree, spans, self.newline):
             for i in owners[edits[j]]:
                 broken[i] = ("the replacement would not be read as the expression it "
                              "replaces (it needs parentheses)")
@@ -111,6 +106,7 @@ class Round:
                     new, tree = added, parse(added)
             except SyntaxError as exc:
                 return _Built(new, None, _syntax(exc), {})
+        now = None
         if self.undefined is not None:
             now = undefined_names(tree)
             if now is not None:
@@ -120,7 +116,7 @@ class Round:
                 if new_names:
                     return _Built(new, tree, "it would leave "
                                   + ", ".join(f"`{n}`" for n in new_names) + " undefined", {})
-        return _Built(new, tree, None, {})
+        return _Built(new, tree, None, {}, now)
 
     def findings_added(self, built: _Built) -> Optional[str]:
         """Why the built text is worse: a finding of a code more than before."""
@@ -135,6 +131,10 @@ class Round:
 
 
 def _undefined_of(built: _Built) -> Optional[Counter]:
+    """The built text's undefined names: those the build found (pyflakes is a
+    pass over the whole file), else found now."""
+    if built.undefined is not None:
+        return built.undefined
     return undefined_names(built.tree) if built.tree is not None else None
 
 
@@ -280,14 +280,15 @@ def fix_text(
         if undefined is None and tree is not None:
             undefined = undefined_names(tree)
         counts = Counter(f.code for f in analysis.findings)
-        round_ = Round(text, tree, newline, undefined, counts, analyse)
+        round_ = Round(text, tree, chosen, newline, undefined, counts, analyse)
+        tree = None
+        _release_tree(analysis)
         chosen, built = _settle(round_, chosen, reject)
         if not chosen:
             continue  # every fix rejected: look again without them
         new_text, new_undefined = built.text, _undefined_of(built)
         hand_off(new_text, built.tree)
-        built = tree = analysis = None
-        round_.release()
+        built = analysis = None
         new_analysis = analyse(new_text)
         hand_off("", None)
         now = Counter(f.code for f in new_analysis.findings)
@@ -309,23 +310,36 @@ def fix_text(
         # the rounds' sums are the findings that went, code by code
         fixed.update(counts - Counter(f.code for f in new_analysis.findings))
         text, analysis, undefined = new_text, new_analysis, new_undefined
-        del round_
+        del round_, new_analysis
     notes: List[str] = []
     if fixed and variables:
         taken = project_users(path, notes) if path else None
         try:
-            new = checked_text(remove_variable_imports(
-                text, variables, newline, getattr(analysis, "tree", None), taken), text)
+            new = remove_variable_imports(
+                text, variables, newline, getattr(analysis, "tree", None), taken)
         except BadEdit:
             new = text
         if new != text:
-            text, analysis = new, None
+            analysis = None  # (the caller analyses the text: its tree goes first)
+            if _parses(new):
+                text = new
     return FixResult(text, fixed, dropped, converged, analysis, tuple(notes))
 
 
-def checked_text(new: str, old: str) -> str:
+def _release_tree(analysis: object) -> None:
+    release = getattr(analysis, "release_tree", None)
+    if release is not None:
+        release()
+
+
+def _parses(text: str) -> bool:
     try:
-        parse(new)
+        parse(text)
     except SyntaxError:
-        return old
-    return new
+        return False
+    return True
+
+
+def checked_text(new: str, old: str) -> str:
+    """``new`` when it parses (or is ``old``), else ``old``."""
+    return new if new == old or _parses(new) else old

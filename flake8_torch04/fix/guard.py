@@ -9,7 +9,8 @@ from collections import Counter
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..source.parse import NEWLINE, normalize_newlines
-from .edits import Positions
+from .edits import Positions, edit_spans
+from ..source.text import Edit
 
 # ---------------------------------------------------------------------------
 # what a fix must not change: the shape of the code around it, defined names
@@ -65,12 +66,24 @@ def _bracket_trims(text: str, brackets: str = "(") -> List[int]:
     return trims
 
 
-def reshaped(old_text: str, old_tree: ast.AST, new_text: str, new_tree: ast.AST,
-             spans: Sequence[Tuple[int, int, str]], newline: str) -> Set[int]:
+def expressions_at(tree: ast.AST, positions: Positions,
+                   edits: Sequence[Edit]) -> Set[Tuple[int, int]]:
+    """``(start, end)`` character offsets of the expressions of ``tree`` that
+    start on a line where one of ``edits`` starts."""
+    spans = edit_spans(positions.text, edits, positions)
+    lines = {bisect_right(positions.starts, s[0]) for s in spans}
+    return set(_expr_spans(tree, positions, lines))
+
+
+def reshaped(old_exprs: Set[Tuple[int, int]], old_pos: Positions, new_text: str,
+             new_tree: ast.AST, spans: Sequence[Tuple[int, int, str]],
+             newline: str) -> Set[int]:
     """Indices of ``spans`` that replaced an expression whose replacement is not
     read back as one expression of the same shape (``x = Variable(a`` newline
-    ``- b)`` -> ``x = a`` newline ``- b`` parses, as two statements)."""
-    old_pos, new_pos = Positions(old_text), Positions(new_text)
+    ``- b)`` -> ``x = a`` newline ``- b`` parses, as two statements).
+    ``old_exprs``: where the old text's expressions stand, on the lines the
+    spans start on at least (see :func:`expressions_at`)."""
+    new_pos = Positions(new_text)
     order = sorted(range(len(spans)), key=lambda i: (spans[i][0], spans[i][1]))
     placed = {}
     delta = 0
@@ -80,14 +93,12 @@ def reshaped(old_text: str, old_tree: ast.AST, new_text: str, new_tree: ast.AST,
             rep = NEWLINE.sub(newline, rep)
         placed[i] = (start + delta, start + delta + len(rep), rep)
         delta += len(rep) - (end - start)
-    old_lines = {bisect_right(old_pos.starts, s[0]) for s in spans}
     new_lines = {bisect_right(new_pos.starts, p[0] + t) for p in placed.values()
                  for t in _bracket_trims(p[2])}
-    before = _expr_spans(old_tree, old_pos, old_lines)
     after = _expr_spans(new_tree, new_pos, new_lines)
     bad = set()
     for i, (start, end, _) in enumerate(spans):
-        if (start, end) not in before:
+        if (start, end) not in old_exprs:
             continue  # not an expression (a statement, a keyword argument ...)
         new_start, new_end, rep = placed[i]
         expected = _expected_shape(rep)
@@ -114,5 +125,27 @@ def undefined_names(tree: ast.AST) -> Optional[Counter]:
         found = checker.Checker(tree, filename="<fix>")
     except Exception:  # pyflakes failing on odd code must not stop a fix
         return None
-    return Counter(m.message_args[0] for m in found.messages
-                   if type(m).__name__ in _UNDEFINED and m.message_args)
+    names = Counter(m.message_args[0] for m in found.messages
+                    if type(m).__name__ in _UNDEFINED and m.message_args)
+    _unlink(found, tree)
+    return names
+
+
+def _unlink(found: object, tree: ast.AST) -> None:
+    """Break the reference cycles a pyflakes checker leaves, so that it, its
+    scopes and the tree go when the fixer lets them go: the collector is off
+    while a file is checked (see ``analysis.run.collector_off``), and each
+    build's tree, held by the checker (its handlers are its own bound methods)
+    and by its scopes (a binding's use names its scope), would stay to the end."""
+    state = vars(found)
+    for name in ("deadScopes", "scopeStack"):
+        for scope in state.get(name) or ():
+            if isinstance(scope, dict):
+                scope.clear()
+            if hasattr(scope, "__dict__"):
+                vars(scope).clear()
+    state.clear()
+    first = next(iter(ast.iter_child_nodes(tree)), None)
+    if first is not None and hasattr(first, "_pyflakes_parent"):  # (older pyflakes)
+        for node in ast.walk(tree):
+            node.__dict__.pop("_pyflakes_parent", None)

@@ -94,7 +94,12 @@ _OTHER_AUTOGRAD = (
 def _torch_file(ctx: Context) -> bool:
     """The file imports torch, or uses ``Variable``/``.backward(`` and no other
     autograd library (chainer's and micrograd's values have ``.data`` too)."""
-    return ctx.imports_torch or (ctx.uses_torch and not re.search(_OTHER_AUTOGRAD, ctx.text))
+    if ctx.imports_torch or not ctx.uses_torch:
+        return ctx.imports_torch
+    found = ctx.memo.get("TV004 other autograd")  # (a search of the file: once)
+    if found is None:
+        found = ctx.memo["TV004 other autograd"] = bool(re.search(_OTHER_AUTOGRAD, ctx.text))
+    return not found
 
 
 def _stored_tensor(ctx: Context, tensor: ast.AST) -> bool:
@@ -209,11 +214,13 @@ def spelled(ctx: Context, module: str) -> Tuple[str, Tuple[str, ...]]:
     ``nn.init`` or ``torch.nn.init``; ``torch...`` plus an import when none does."""
     parts = module.split(".")
     prefixes = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
-    names = set()
-    scope: Optional[analysis_resolve.Scope] = ctx.scope
-    while scope is not None:
-        names.update(scope.bindings)
-        scope = scope.parent
+    names = analysis_resolve.resolvable_names(ctx.scope)
+    if names is None:
+        names = set()
+        scope: Optional[analysis_resolve.Scope] = ctx.scope
+        while scope is not None:
+            names.update(scope.bindings)
+            scope = scope.parent
     best: Optional[str] = None
     for name in names:
         qualname = analysis_resolve.lookup(name, ctx.scope)

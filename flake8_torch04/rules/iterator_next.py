@@ -2,18 +2,24 @@
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterator, List, Optional
+from typing import Dict, Iterable, Iterator, List, Optional
 
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, Fix, Report
 from ..analysis.lines import lines_matching
-from ..analysis.nodes import walk_hits
+from ..analysis.nodes import every_node, walk_hits
 from ..analysis.registry import rule
 from ..analysis.resolve import builtin_call, key
 from ..source.text import has_comment
 
 _DATA_LOADERS = ("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")
 _MEMO = "TV110.assignments"
+#: words looked for in the parts of a file that spell them, before one walk for
+#: every key (a file of many loaders would be walked once per loader)
+_PRUNED_WORDS = 2
+#: words looked for in the parts of a file that spell them, before one walk for
+#: every key (a file of many loaders asks about many: a pass over it for each)
+_PRUNED_WORDS = 2
 
 
 @rule("TV110")
@@ -156,32 +162,45 @@ def _assignments(ctx: Context, k: str) -> List[Optional[ast.AST]]:
     """What the name or attribute chain ``k`` is bound to anywhere in the file
     (in no particular order): the value of a plain assignment, ``None`` for
     any other binding.  Found in the parts of the file whose lines spell its
-    last word (see :func:`~flake8_torch04.analysis.nodes.walk_hits`), once per word."""
+    last word (see :func:`~flake8_torch04.analysis.nodes.walk_hits`), once per word;
+    beyond :data:`_PRUNED_WORDS` words, in one walk of the file for every key."""
     cache = ctx.memo.setdefault(_MEMO, {})
+    every = cache.get(None)  # type: ignore[union-attr]
+    if every is not None:
+        return every.get(k, [])  # type: ignore[no-any-return]
     word = k.rsplit(".", 1)[-1]
     found = cache.get(word)  # type: ignore[union-attr]
     if found is None:
-        found = cache[word] = {}  # type: ignore[index]
+        if len(cache) >= _PRUNED_WORDS:  # type: ignore[arg-type]
+            every = cache[None] = _bindings(every_node(ctx.tree))  # type: ignore[index]
+            return every.get(k, [])  # type: ignore[no-any-return]
         hits = lines_matching(ctx.text, word)
-        for node in walk_hits(ctx.tree, hits):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    _store(found, target, node.value)
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
-                _store(found, node.target, None)
-            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-                _store(found, node.target, None)
-            elif isinstance(node, (ast.With, ast.AsyncWith)):
-                for item in node.items:
-                    if item.optional_vars is not None:
-                        _store(found, item.optional_vars, None)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                args = node.args
-                for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs,
-                            args.vararg, args.kwarg]:
-                    if arg is not None:
-                        found.setdefault(arg.arg, []).append(None)
+        found = cache[word] = _bindings(walk_hits(ctx.tree, hits))  # type: ignore[index]
     return found.get(k, [])  # type: ignore[no-any-return]
+
+
+def _bindings(nodes: Iterable[ast.AST]) -> Dict[str, List[Optional[ast.AST]]]:
+    """Key -> what ``nodes`` bind it to (see :func:`_assignments`)."""
+    found: Dict[str, List[Optional[ast.AST]]] = {}
+    for node in nodes:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                _store(found, target, node.value)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
+            _store(found, node.target, None)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            _store(found, node.target, None)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    _store(found, item.optional_vars, None)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = node.args
+            for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs,
+                        args.vararg, args.kwarg]:
+                if arg is not None:
+                    found.setdefault(arg.arg, []).append(None)
+    return found
 
 
 def _store(found: Dict[str, List[Optional[ast.AST]]], target: ast.AST,

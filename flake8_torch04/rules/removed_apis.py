@@ -282,7 +282,11 @@ def _own_method(ctx: Context, func: ast.Attribute) -> bool:
     """``self.reinforce(...)``, or a method the file defines itself."""
     if isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
         return True
-    return f"def {func.attr}(" in ctx.text
+    defined = ctx.memo.setdefault("TV111 defined", {})  # (a search of the file per name)
+    found = defined.get(func.attr)  # type: ignore[union-attr]
+    if found is None:
+        found = defined[func.attr] = f"def {func.attr}(" in ctx.text  # type: ignore[index]
+    return found  # type: ignore[no-any-return]
 
 
 def _constructed(ctx: Context, node: ast.AST) -> bool:
@@ -292,6 +296,22 @@ def _constructed(ctx: Context, node: ast.AST) -> bool:
     if isinstance(parent, ast.Call):
         return parent.func is node
     return isinstance(parent, ast.ClassDef) and node in parent.bases
+
+
+def _named_in_a_string(ctx: Context, old: str, fixable: bool) -> Optional[str]:
+    """Where a string names the class ``old``: ``this file``, or (``fixable``) a
+    module of the project; once per name (a search of the file per finding)."""
+    cache = ctx.memo.setdefault("TV111 strings", {})
+    found = cache.get((old, fixable), False)  # type: ignore[union-attr]
+    if found is False:
+        pattern = re.compile(r"""["'][\w.]*\b""" + re.escape(old) + r"\b")
+        found = None
+        if pattern.search(ctx.text):
+            found = "this file"
+        elif fixable:
+            found = mentioned_by(ctx.filename, pattern)
+        cache[(old, fixable)] = found  # type: ignore[index]
+    return found  # type: ignore[return-value]
 
 
 def _renamed_class(ctx: Context, node: ast.AST, name: str) -> Report:
@@ -304,12 +324,7 @@ def _renamed_class(ctx: Context, node: ast.AST, name: str) -> Report:
     made = rename(ctx, node, new, module)
     why = "is deprecated (FutureWarning on 2.13)"
     use = spelled[:len(spelled) - len(old)] + new
-    pattern = re.compile(r"""["'][\w.]*\b""" + re.escape(old) + r"\b")
-    where = None
-    if pattern.search(ctx.text):
-        where = "this file"
-    elif made is not None:
-        where = mentioned_by(ctx.filename, pattern)
+    where = _named_in_a_string(ctx, old, made is not None)
     if where is not None:
         return Report(node, f"`{spelled}` {why}; use `{use}` (a drop-in replacement); "
                             f"no automatic fix: {where} names `{old}` in a string "

@@ -610,17 +610,38 @@ def _built_as_sequence(ctx: Context, name: str) -> bool:
     memo = ctx.memo.setdefault("TV107 sequences", {})
     found = memo.get(name)  # type: ignore[union-attr]
     if found is None:
-        built = re.compile(rf"\b{re.escape(name)}[ \t]*=[ \t]*(?:\[|\(|list\(|tuple\()")
-        texts = [ctx.text]
-        if ctx.project:
-            from ..analysis.project import summary
+        texts = memo.get(None)  # type: ignore[union-attr]
+        if texts is None:  # (once per file: the texts, each with the names it so builds)
+            texts = [ctx.text]
+            if ctx.project:
+                from ..analysis.project import summary
 
-            for path in _imported_modules(ctx):
-                text = summary.read(path)
-                if text is not None:
-                    texts.append(text)
-        found = memo[name] = any(built.search(text) for text in texts)  # type: ignore[index]
+                for path in _imported_modules(ctx):
+                    text = summary.read(path)
+                    if text is not None:
+                        texts.append(text)
+            texts = memo[None] = [(text, None) for text in texts]  # type: ignore[index]
+        found = memo[name] = any(  # type: ignore[index]
+            _builds_sequence(texts, i, name) for i in range(len(texts)))  # type: ignore
     return found  # type: ignore[no-any-return]
+
+
+#: ``NAME = [``, ``NAME = (``, ``NAME = list(``, ``NAME = tuple(``
+_BUILT = re.compile(r"\b(\w+)[ \t]*=[ \t]*(?:\[|\(|list\(|tuple\()")
+
+
+def _builds_sequence(texts: List[Tuple[str, Optional[Set[str]]]], i: int, name: str) -> bool:
+    """Whether ``texts[i]`` says ``NAME = [`` (or ``(``, ``list(``, ``tuple(``) for
+    ``name``: the names it says so of are found in one search of the text (one
+    per name would be a pass over the file per name asked about)."""
+    text, names = texts[i]
+    if not re.fullmatch(r"\w+", name):  # (an identifier with a character \w is not)
+        return bool(re.search(
+            rf"\b{re.escape(name)}[ \t]*=[ \t]*(?:\[|\(|list\(|tuple\()", text))
+    if names is None:
+        names = {match.group(1) for match in _BUILT.finditer(text)}
+        texts[i] = (text, names)
+    return name in names
 
 
 def _imported_modules(ctx: Context) -> Set[str]:

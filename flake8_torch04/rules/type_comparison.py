@@ -11,7 +11,7 @@ from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.flow import Flow
 from ..analysis.nodes import body_nodes
 from ..analysis.registry import rule
-from ..analysis.resolve import Scope
+from ..analysis.resolve import Scope, resolvable_names
 from ..source.record import record
 from ..source.text import Edit, has_comment, needs_parens, one_line, shorten
 
@@ -222,7 +222,10 @@ def assigned_literal(ctx: Context, node: ast.AST) -> Optional[ast.AST]:
         values = flow.assigned[node.id]
     elif scope_node is not ctx.tree and _unbound(ctx, node.id, stop_at_module=True):
         scope_node = ctx.tree
-        values = Flow(ctx.tree).assigned.get(node.id, [])
+        module = ctx.memo.get("TV005 module flow")  # (once per file, not per name)
+        if module is None:
+            module = ctx.memo["TV005 module flow"] = Flow(ctx.tree)
+        values = module.assigned.get(node.id, [])  # type: ignore[attr-defined]
     else:
         return None
     if len(values) != 1 or binding_count(scope_node, node.id, ctx) != 1:
@@ -327,12 +330,17 @@ def torch_name(ctx: Context) -> Tuple[str, Tuple[str, ...]]:
 
 
 def name_bound_to(ctx: Context, module: str) -> Optional[str]:
-    """A name bound to the module ``module`` here (its own name first), or ``None``."""
+    """A name bound to the module ``module`` here (its own name first), or ``None``.
+    Only the names an import binds are looked up (see ``resolvable_names``):
+    every name of the module, once per finding, was a pass over the file."""
     if ctx.resolve(ast.Name(module)) == module:
         return module
+    resolvable = resolvable_names(ctx.scope)
     scope: Optional[Scope] = ctx.scope
     while scope is not None:
-        for name in sorted(scope.bindings):
+        names = scope.bindings if resolvable is None else [
+            name for name in resolvable if name in scope.bindings]
+        for name in sorted(names):
             if ctx.resolve(ast.Name(name)) == module:
                 return name
         scope = scope.parent

@@ -178,19 +178,45 @@ def _mutated(ctx: Context, node: ast.Call) -> bool:
         return False
     text = _scope_text(ctx)
     for name in names:
-        pattern = rf"(?<![\w.]){re.escape(name)}{_MUTATION}"
-        for match in re.finditer(pattern, text):
-            if text[match.start():match.end()].rstrip().endswith("=") and \
-                    _is_assignment_to(text, match, name):
-                continue  # ``inp = ...``: a new binding, not a change
+        first = name.split(".", 1)[0]
+        if not _WORD.fullmatch(first):  # (an identifier with a character \w is not)
+            pattern = rf"(?<![\w.]){re.escape(name)}{_MUTATION}"
+            found = any(_changes(text, match, name) for match in re.finditer(pattern, text))
+        else:  # where the name may stand: where its first word does (one search per text)
+            found = any(text.startswith(name, at) and _changes(
+                text, _MUTATION_AT.match(text, at + len(name)), name, at)
+                for at in _word_starts(ctx, text).get(first, ()))
+        if found:
             return True
     return False
 
 
-def _is_assignment_to(text: str, match: "re.Match", name: str) -> bool:
-    """Whether the match is a plain ``name = ...`` (rebinding the name)."""
-    rest = text[match.start() + len(name):match.end()]
-    return rest.strip() == "="
+_WORD = re.compile(r"\w+")
+#: a word not after a word character or a dot: where a name may start
+_WORD_START = re.compile(r"(?<![\w.])\w+")
+_MUTATION_AT = re.compile(_MUTATION)
+
+
+def _word_starts(ctx: Context, text: str) -> Dict[str, List[int]]:
+    """Word -> where it starts a name in ``text`` (made once per text)."""
+    cache = ctx.memo.setdefault("TV001 words", {})
+    found = cache.get(text)  # type: ignore[union-attr]
+    if found is None:
+        found = cache[text] = {}  # type: ignore[index]
+        for match in _WORD_START.finditer(text):
+            found.setdefault(match.group(), []).append(match.start())  # type: ignore
+    return found  # type: ignore[return-value]
+
+
+def _changes(text: str, match: Optional["re.Match"], name: str, at: Optional[int] = None
+             ) -> bool:
+    """Whether ``match`` (the name at ``at`` and what follows it) changes the value
+    in place: not a plain ``name = ...``, which binds a new one."""
+    if match is None:
+        return False
+    start = match.start() if at is None else at
+    return not (text[start:match.end()].rstrip().endswith("=")
+                and text[start + len(name):match.end()].strip() == "=")
 
 
 #: ``.backward(`` and ``.requires_grad_(``, after the name they are called on
@@ -217,13 +243,26 @@ def _backpropagated(ctx: Context, text: str) -> Set[str]:
     return found
 
 
+#: ``k = callee(`` at the start of a line (after blanks): ``k`` and the callee
+_LINE_ASSIGNED_CALL = re.compile(r"(?m)^[ \t]*([\w.]+)(?=" + _ASSIGNED_CALL + ")")
+
+
 def _assigned_callees(ctx: Context, text: str, k: str) -> List[str]:
     """The callees in ``k = callee(`` at the start of a line of ``text``.
 
-    (``str.find`` looks for ``k``; a regex with a line-start anchor would be
-    tried at every position, and one compiled per name costs more than it saves.)
+    Every ``k``'s are found in one search of the text, the first time one is
+    asked for (a search per name would be a pass over a module's text per
+    finding); a key with a character ``\\w`` is not is looked for alone.
     """
-    cache = ctx.memo.setdefault("assigned_callees", {})
+    if re.fullmatch(r"[\w.]+", k):
+        index = ctx.memo.setdefault("assigned_callees", {})
+        by_key = index.get(text)  # type: ignore[union-attr]
+        if by_key is None:
+            by_key = index[text] = {}  # type: ignore[index]
+            for match in _LINE_ASSIGNED_CALL.finditer(text):
+                by_key.setdefault(match.group(1), []).append(match.group(2))
+        return by_key.get(k, [])  # type: ignore[no-any-return]
+    cache = ctx.memo.setdefault("assigned_callees alone", {})
     found = cache.get((text, k))
     if found is None:
         found = cache[(text, k)] = []

@@ -137,7 +137,12 @@ def _tensor_evidence(ctx: Context, obj: ast.AST) -> bool:
 def _fixable_file(ctx: Context) -> bool:
     """Only a file that imports torch or uses ``Variable`` gets TV002 fixes (which
     write ``torch.``): elsewhere ``.volatile`` may be some other object's."""
-    return ctx.imports_torch or bool(match_offsets(ctx.text, r"\bVariable\b"))
+    if ctx.imports_torch:
+        return True
+    found = ctx.memo.get("TV002 Variable")  # (a search of the file: once)
+    if found is None:
+        found = ctx.memo["TV002 Variable"] = bool(match_offsets(ctx.text, r"\bVariable\b"))
+    return found  # type: ignore[return-value]
 
 
 def _module_or_class(ctx: Context, node: ast.AST) -> bool:

@@ -8,7 +8,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 from ..analysis.context import Context
 from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.lines import lines_matching
-from ..analysis.nodes import body_parents, children, words
+from ..analysis.nodes import body_nodes, body_parents, children, words
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..source.text import Edit, shorten
@@ -219,13 +219,22 @@ def _body(ctx: Context, scope: ast.AST, word: str
     return found  # type: ignore[no-any-return]
 
 
+#: words whose lines are looked for, before every body is taken whole (each
+#: word's lines are a search of the file: one per name loaded, for many)
+_PRUNED_WORDS = 2
+
+
 def _lines_saying(ctx: Context, word: str) -> Optional[List[int]]:
     """The numbers of the lines that spell ``word``, in order (made once per
     word); ``None`` when a name may be spelled otherwise (see
-    :func:`~flake8_torch04.analysis.lines.lines_matching`)."""
+    :func:`~flake8_torch04.analysis.lines.lines_matching`), or once more than
+    :data:`_PRUNED_WORDS` words were asked about: bodies are then taken whole,
+    each once, whatever the word."""
     cache = ctx.memo.setdefault("TV106 lines", {})
     found = cache.get(word, False)  # type: ignore[union-attr]
     if found is False:
+        if len(cache) >= _PRUNED_WORDS:  # type: ignore[arg-type]
+            return None
         found = cache[word] = lines_matching(ctx.text, word)  # type: ignore[index]
     return found  # type: ignore[return-value]
 
@@ -248,6 +257,21 @@ def _functions(ctx: Context) -> List[ast.AST]:
     return found  # type: ignore[return-value]
 
 
+def _functions_reading(ctx: Context) -> Dict[str, List[ast.AST]]:
+    """Name -> the file's functions whose own body reads it (a ``Name``), in the
+    order of :func:`_functions` (made once per file: the reads of a module-level
+    name are looked for in those only, not in every function of the file)."""
+    found = ctx.memo.get("TV106 readers")
+    if found is None:
+        found = ctx.memo["TV106 readers"] = {}
+        for func in _functions(ctx):
+            names = {node.id for node in body_nodes(func)
+                     if node.__class__ is ast.Name and isinstance(node.ctx, ast.Load)}
+            for name in names:
+                found.setdefault(name, []).append(func)  # type: ignore[union-attr]
+    return found  # type: ignore[return-value]
+
+
 def _names(ctx: Context, scope: ast.AST, word: str
            ) -> Tuple[Dict[str, List[ast.AST]], Set[str], Dict[int, ast.AST]]:
     """A scope's own reads of names and attributes by their last word (in the
@@ -255,7 +279,8 @@ def _names(ctx: Context, scope: ast.AST, word: str
     once per scope and word): complete for ``word``, the one word asked about
     (see :func:`_body`)."""
     index = ctx.memo.setdefault("TV106 names", {})
-    memo_key = (id(scope), word)
+    whole = _lines_saying(ctx, word) is None  # (then complete for every word)
+    memo_key = (id(scope), None if whole else word)
     found = index.get(memo_key)  # type: ignore[union-attr]
     if found is None:
         nodes, parents = _body(ctx, scope, word)
@@ -288,7 +313,7 @@ def _reads(ctx: Context, k: str, binding: ast.AST
         if (node.lineno, node.col_offset) >= after and key(node) == k:
             found.append((node, parents))
     if isinstance(scope, ast.Module) and "." not in k:
-        for func in _functions(ctx):
+        for func in _functions_reading(ctx).get(k, ()):
             reads, stores, parents = _names(ctx, func, k)
             if not _binds(func, k, stores):
                 found += [(n, parents) for n in reads.get(k, ()) if n.__class__ is ast.Name]

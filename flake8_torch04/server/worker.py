@@ -49,11 +49,7 @@ class FileSettings(NamedTuple):
 
 
 def load_settings(path: str) -> FileSettings:
-    """The settings for the file ``path``, as ``torch04 check`` reads them, from
-    the one configuration model (``config/settings.py``): the closest
-    ``[tool.torch04]``, else ``[flake8]`` as flake8 finds it (from the server's
-    directory when the file lies under it, else from the file's).  A file the
-    configuration excludes gets no diagnostics, as in Ruff's server.
+    """The settings for the file ``path``, as ``torch04 check`` reads them.
 
     The server's only access to the configuration (the server caches its
     answers per file until a configuration file changes).  A configuration
@@ -77,8 +73,6 @@ def load_settings(path: str) -> FileSettings:
             except OSError:
                 pass
         return FileSettings(settings.codes_for(path), None, message, file, at)
-    if where is not None and settings.excluded(path):
-        return FileSettings((), settings.unsafe_fixes)  # (as Ruff's server: excluded)
     return FileSettings(settings.codes_for(path), settings.unsafe_fixes)
 
 
@@ -316,7 +310,7 @@ def fix_one(snapshot: Snapshot, finding: Finding) -> Tuple[Optional[str], str]:
         if snapshot.before is None:
             snapshot.before = undefined_names(tree), variable_names_in_use(text, tree)
         undefined, variables = snapshot.before
-        round_ = Round(text, tree, newline, undefined, None, None)
+        round_ = Round(text, tree, [finding], newline, undefined, None, None)
         try:
             built = round_.build([finding])
         except BadEdit as exc:

@@ -6,14 +6,21 @@ opened by a marker comment line (``# torch04-cell N``, N counting every cell
 of the notebook from 1, markdown included).  IPython syntax is masked before
 parsing: a line that starts a statement with ``%``, ``!`` or ``?``, ends in
 ``?``/``??``, or assigns from ``%``/``!`` (``files = !ls``) becomes ``pass``
-with the same indentation, and a cell opened by a cell magic (``%%time``,
-``%%bash``) is left out.  Marker and masked lines are *locked*: a fix that
+with the same indentation and line ending, and a cell opened by a cell magic
+(``%%time``, ``%%bash``) is left out.  Marker and masked lines are *locked*: a fix that
 would touch one is not applied, so magics are never modified.
 
 The markers cannot be forged: their tag (``torch04`` by default) is chosen so
 that it occurs in no cell of the notebook (``torch04.1``, ``torch04.2``, ...
 when a cell already holds ``torch04-cell`` or ``torch04-magic``), so a line a
 user wrote is never taken for a cell boundary or a masked magic.
+
+A cell keeps its own line endings (``\\n``, ``\\r\\n``, CR-only ``\\r`` or mixed): the
+checked text holds them as they are (the parser reads them all), lines are told
+apart where Python breaks them, and a line a fix adds to a cell whose lines all
+end alike takes that ending.  A cell whose fixed text cannot be mapped back
+exactly (its magic lines are not all there, in order) is left as it was, with a
+note (:meth:`Notebook.keep_mapped`); cells are never merged.
 
 Writing back replaces only the ``source`` values of the cells that changed,
 in the file's own bytes: every other byte (outputs, metadata, the other cells,
@@ -27,10 +34,11 @@ import io
 import json
 import re
 import tokenize
-from typing import Dict, List, Optional, Pattern, Tuple
+from typing import Dict, List, Optional, Pattern, Sequence, Tuple
 
 from .text import lines_of
 
+_ENDING = re.compile(r"\r\n|\r|\n")
 _MAGIC = re.compile(
     r"[ \t]*(?:[%!?]|[\w.]+\?\??[ \t]*$|[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*=[ \t]*[%!])"
 )
@@ -42,6 +50,8 @@ class NotebookError(ValueError):
 
 def _continues(text: str) -> bool:
     """Whether the end of ``text`` is inside a bracket, a string or a continuation."""
+    if "\r" in text:  # (``StringIO.readline`` ends lines at ``\n`` only)
+        text = _ENDING.sub("\n", text)
     try:
         for _ in tokenize.generate_tokens(io.StringIO(text).readline):
             pass
@@ -80,11 +90,13 @@ class Notebook:
         self.magics: List[str] = []
         self.sources: Dict[int, str] = {}  # cell number -> original source text
         self.skipped: List[str] = []  # cells opened by a cell magic
+        self._masked: Dict[int, str] = {}  # cell number -> its text as checked
+        self._cell_magics: Dict[int, List[int]] = {}  # cell number -> its magics' numbers
         sources = {n: self._source(cell) for n, cell in enumerate(cells, 1)}
         self.tag = _free_tag("".join(s for s in sources.values() if s is not None))
         tag = re.escape(self.tag)
-        self._marker_line = re.compile(rf"^# {tag}-cell (\d+)\r?\n", re.M)
-        self._masked_line = re.compile(rf"^[ \t]*pass  # {tag}-magic (\d+)$", re.M)
+        self._marker_line = re.compile(rf"# {tag}-cell (\d+)\n")  # (a whole line)
+        self._masked_line = re.compile(rf"[ \t]*pass  # {tag}-magic (\d+)(\r\n|\r|\n)?")
         #: lines of the checked text that fixes must not touch
         self.locked: Pattern[str] = re.compile(
             rf"# {tag}-cell \d+\r?\n|[ \t]*pass  # {tag}-magic \d+\r?$")
@@ -96,8 +108,14 @@ class Notebook:
                 self.skipped.append(text)
                 continue
             self.sources[number] = text
-            parts.append(f"# {self.tag}-cell {number}\n" + self._mask(text))
+            first = len(self.magics)
+            self._masked[number] = self._mask(text)
+            self._cell_magics[number] = list(range(first, len(self.magics)))
+            parts.append(self._marker(number) + self._masked[number])
         self.text = "".join(parts)
+
+    def _marker(self, number: int) -> str:
+        return f"# {self.tag}-cell {number}\n"
 
     def _is_python(self) -> bool:
         meta = self.data.get("metadata") or {}
@@ -120,7 +138,8 @@ class Notebook:
             body = line.rstrip("\r\n")
             if _MAGIC.match(body) and not _continues("".join(out)):
                 indent = body[: len(body) - len(body.lstrip(" \t"))]
-                out.append(f"{indent}pass  # {self.tag}-magic {len(self.magics)}\n")
+                ending = line[len(body):]
+                out.append(f"{indent}pass  # {self.tag}-magic {len(self.magics)}{ending}")
                 self.magics.append(body)
             else:
                 out.append(line)
@@ -138,17 +157,69 @@ class Notebook:
         return Locator(text, self._marker_line)
 
     # -- back to JSON -----------------------------------------------------
+    def _cells(self, text: str) -> Optional[List[Tuple[int, List[str]]]]:
+        """``(cell number, its lines)`` in ``text``; ``None`` when the markers are
+        not those of the checked text, in its order (nothing can be mapped back)."""
+        cells: List[Tuple[int, List[str]]] = []
+        for line in lines_of(text):
+            match = self._marker_line.fullmatch(line)
+            if match is not None:
+                cells.append((int(match.group(1)), []))
+            elif not cells:
+                return None
+            else:
+                cells[-1][1].append(line)
+        if [number for number, _ in cells] != list(self.sources):
+            return None
+        return cells
+
+    def _cell_source(self, number: int, lines: Sequence[str]) -> Optional[str]:
+        """The source of cell ``number`` from its lines in a checked text; ``None``
+        when it cannot be mapped back exactly (its magic lines are not all there)."""
+        masked = [self._masked_line.fullmatch(line) for line in lines]
+        if [int(m.group(1)) for m in masked if m] != self._cell_magics[number]:
+            return None
+        body = "".join(line if m is None else self.magics[int(m.group(1))] + (m.group(2) or "")
+                       for line, m in zip(lines, masked))
+        original = self.sources[number]
+        if not original.endswith(("\n", "\r")):  # (the line ending ``_mask`` added)
+            ending = _ENDING.search(body[-2:])
+            if ending is not None and ending.end() == len(body[-2:]):
+                body = body[:len(body) - len(ending.group())]
+        endings = set(_ENDING.findall(original))
+        if len(endings) == 1:  # a line a fix added takes the cell's one line ending
+            ending = endings.pop()
+            if ending != "\n" or "\r" in body:
+                body = _ENDING.sub(ending, body)
+        return body
+
+    def keep_mapped(self, text: str) -> Tuple[str, Tuple[str, ...]]:
+        """``text`` with each cell that cannot be mapped back exactly as it was
+        checked, and a note for each: such a cell is never written."""
+        cells = self._cells(text)
+        if cells is None:
+            return self.text, ("the fixed code could not be mapped back to the notebook's "
+                               "cells: nothing was changed",)
+        parts, notes = [], []
+        for number, lines in cells:
+            if self._cell_source(number, lines) is None:
+                notes.append(f"cell {number} was not changed: its fixed code could not be "
+                             f"mapped back to the cell exactly")
+                parts.append(self._marker(number) + self._masked[number])
+            else:
+                parts.append(self._marker(number) + "".join(lines))
+        return "".join(parts), tuple(notes)
+
     def cell_sources(self, text: str) -> Dict[int, str]:
-        """Cell number -> source text, for the code cells in ``text``."""
-        pieces = self._marker_line.split(text)
+        """Cell number -> source text, for the code cells in ``text`` (a cell that
+        cannot be mapped back keeps its original source)."""
+        cells = self._cells(text)
+        if cells is None:
+            return dict(self.sources)
         sources = {}
-        for number, body in zip(pieces[1::2], pieces[2::2]):
-            number = int(number)
-            body = self._masked_line.sub(lambda m: self.magics[int(m.group(1))], body)
-            original = self.sources.get(number, "")
-            if not original.endswith(("\n", "\r")) and body.endswith("\n"):
-                body = body[:-2] if body.endswith("\r\n") else body[:-1]
-            sources[number] = body
+        for number, lines in cells:
+            source = self._cell_source(number, lines)
+            sources[number] = self.sources[number] if source is None else source
         return sources
 
     def changed_cells(self, text: str) -> Dict[int, Tuple[str, str]]:
@@ -264,7 +335,8 @@ def _format_source(source: str, old: str, raw: str, at: int, indent: object,
     """``source`` as JSON in the form and layout of the value ``old`` it replaces."""
     if not old.startswith("["):
         return json.dumps(source, ensure_ascii=ensure_ascii)
-    items = [json.dumps(line, ensure_ascii=ensure_ascii) for line in source.splitlines(True)]
+    items = [json.dumps(line, ensure_ascii=ensure_ascii)
+             for line in _split_like(source, json.loads(old))]
     if not items:
         return "[]"
     first = re.match(r"\[(\s*)", old).group(1)
@@ -287,6 +359,22 @@ def _format_source(source: str, old: str, raw: str, at: int, indent: object,
     return "[" + first + separator.join(items) + last + "]"
 
 
+def _split_like(source: str, old: object) -> List[str]:
+    """``source`` as a list of lines, broken as the list ``old`` was: at ``\\n``
+    only (as Jupyter writes), at every line ending, or as ``str.splitlines``."""
+    joined = "".join(old) if isinstance(old, list) else ""
+    for split in (_split_at_newline, lines_of):
+        if split(joined) == old:
+            return split(source)
+    return source.splitlines(True)
+
+
+def _split_at_newline(text: str) -> List[str]:
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
 class Locator:
     """Maps lines of the checked text to (cell number, line in the cell)."""
 
@@ -294,7 +382,7 @@ class Locator:
         self.starts: List[int] = []  # line numbers of the markers
         self.cells: List[int] = []
         for number, line in enumerate(lines_of(text), 1):
-            match = marker.match(line)
+            match = marker.fullmatch(line)
             if match:
                 self.starts.append(number)
                 self.cells.append(int(match.group(1)))
