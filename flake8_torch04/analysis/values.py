@@ -136,6 +136,7 @@ class Values:
         self._memo: Dict[int, Value] = {}
         self._returns: Dict[int, Value] = {}
         self._functions: Optional[Dict[str, ast.AST]] = None
+        self._classes: Dict[int, dict] = {}
 
     # -- entry ---------------------------------------------------------------
 
@@ -317,24 +318,38 @@ class Values:
             cls = parents.get(id(cls))
         if cls is None:
             return UNKNOWN
-        found: List[Value] = []
+        bound = self._class_attributes(cls).get(node.attr)
+        if not bound:  # (``None``: written so that it is not followed)
+            return UNKNOWN
+        return join([self.of(value, method, depth) for value, method in bound])
+
+    def _class_attributes(self, cls: ast.ClassDef) -> Dict[str, Optional[List[tuple]]]:
+        """Every ``self.NAME = value`` of the class's methods, by name, made once per
+        class: ``(value, method)`` pairs, or ``None`` for a name also written
+        otherwise (``+=``, an annotation alone, unpacked into)."""
+        found = self._classes.get(id(cls))
+        if found is not None:
+            return found
+        found = self._classes[id(cls)] = {}
         for method in cls.body:
             if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             for stmt in ast.walk(method):
-                if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-                    for t in targets:
-                        if isinstance(t, ast.Attribute) and t.attr == node.attr and \
-                                isinstance(t.value, ast.Name) and t.value.id == "self":
-                            if isinstance(stmt, ast.AugAssign) or stmt.value is None:
-                                return UNKNOWN
-                            found.append(self.of(stmt.value, method, depth))
-                        elif not isinstance(t, (ast.Name, ast.Attribute, ast.Subscript)):
-                            for sub in ast.walk(t):  # unpacked into self.x: not followed
-                                if isinstance(sub, ast.Attribute) and sub.attr == node.attr:
-                                    return UNKNOWN
-        return join(found)
+                if not isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                    continue
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                for t in targets:
+                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) \
+                            and t.value.id == "self":
+                        if isinstance(stmt, ast.AugAssign) or stmt.value is None:
+                            found[t.attr] = None
+                        elif found.get(t.attr, ()) is not None:
+                            found.setdefault(t.attr, []).append((stmt.value, method))
+                    elif not isinstance(t, (ast.Name, ast.Attribute, ast.Subscript)):
+                        for sub in ast.walk(t):  # unpacked into self.x: not followed
+                            if isinstance(sub, ast.Attribute):
+                                found[sub.attr] = None
+        return found
 
     # -- operators -----------------------------------------------------------
 
