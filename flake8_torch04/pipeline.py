@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import FrozenSet, List, NamedTuple, Optional, Sequence, Tuple, Union
 
+from .analysis import era
 from .analysis.findings import Finding
 from .analysis.run import collector_off
 from .fix.analysis import Analysis
@@ -45,6 +46,10 @@ class Options(NamedTuple):
     quiet: bool = False
     #: give each finding its ``source`` lines (``full`` and ``gitlab`` show them)
     snippets: bool = True
+    #: the codes whose fixes may be applied (``--fixable``/``--unfixable``); None: all
+    fixable: Optional[FrozenSet[str]] = None
+    #: ``target-version`` of the configuration that governs the file (``analysis/era.py``)
+    target_version: Optional[str] = None
 
 
 class FileResult(NamedTuple):
@@ -78,9 +83,12 @@ def check_document(doc: Document, options: Options) -> FileResult:
     if not doc.applies:
         return FileResult(doc.name, [], Counter())
     codes = options.codes
+    era.configured_target = options.target_version  # (what the rules read: era.target)
 
     def analyse(text: str) -> Analysis:
-        return Analysis(text, codes, doc.name, doc.locked)
+        analysis = Analysis(text, codes, doc.name, doc.locked)
+        analysis.fixable_codes = options.fixable
+        return analysis
 
     doc.set_text(doc.text)
     analysed = _analyse(doc, codes, analyse)

@@ -14,6 +14,11 @@ positions, as ``flake8 --select=TV``:
   ``# pylint: disable=scalar-extraction`` on a line or in a block.  ``# noqa``
   comments are honoured as flake8 honours them, so a codebase that already
   carries them reports the same under both linters.
+- The project's configuration applies as it does to ``torch04 check`` and flake8
+  (``config/settings.py``: the closest ``[tool.torch04]``, else ``[flake8]``):
+  ``select``/``ignore``/``extend-*`` and ``per-file-ignores`` decide which rules run
+  on each module, and a module the configuration excludes reports nothing.  pylint's
+  switches then narrow that further.
 - The rules read the source text pylint already loaded for the module
   (``node.stream()``), parse it with :mod:`ast` (an eighth of the cost of the
   astroid tree pylint built) and walk it once.  Modules that pylint could
@@ -68,13 +73,35 @@ class _Findings:
     def __init__(self) -> None:
         self.module: Optional["nodes.Module"] = None
         self.findings: List[Finding] = []
+        self.resolver = None
 
     def of(self, node: "nodes.Module", linter: "PyLinter") -> List[Finding]:
         if node is not self.module:
             self.module = node
-            codes = [code for code in all_rules() if linter.is_message_enabled(message_id(code))]
+            configured = self.configured(node.file)
+            codes = [code for code in all_rules() if code in configured
+                     and linter.is_message_enabled(message_id(code))]
             self.findings = _check_module(node, codes) if codes else []
         return self.findings
+
+    def configured(self, path: Optional[str]) -> Tuple[str, ...]:
+        """The codes the project's configuration selects for ``path`` (none for a
+        file it excludes; every code when the configuration cannot be read, which
+        ``torch04 check`` reports)."""
+        from .config import settings as config_settings
+        from .config.select import UsageError
+
+        if not path:
+            return tuple(all_rules())
+        try:
+            if self.resolver is None:
+                self.resolver = config_settings.Resolver()
+            settings = self.resolver.for_path(path)
+        except UsageError:
+            return tuple(all_rules())
+        if settings.excluded(path):
+            return ()
+        return settings.codes_for(path)
 
 
 def _check_module(node: "nodes.Module", codes: List[str]) -> List[Finding]:

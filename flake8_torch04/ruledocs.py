@@ -1,7 +1,14 @@
 """Rule documentation, built from the rule docstrings.
 
-The README's rule table and rule sections are generated from here, and a test
-fails when they drift: ``python -m flake8_torch04.ruledocs`` rewrites them.
+One page a rule, ``docs/rules/TVnnn.md``, and the README's rule table are generated
+from here, and a test fails when they drift: ``python -m flake8_torch04.ruledocs``
+rewrites them.  :func:`rule_url` is the page's address that every output able to
+carry a link gives (JSON ``url``, SARIF ``helpUri``, the server's
+``codeDescription``, ``--output-format full``): the repository's URL from the
+package's metadata (``project_urls``/``url`` of setup.cfg; :data:`HOME`
+when none is configured) + ``/blob/main/docs/rules/TVnnn.md``.  ``TORCH04_DOCS_URL``
+overrides it: the address of the directory of the pages (``TVnnn.md`` is appended),
+or a template holding ``{code}``.
 """
 from __future__ import annotations
 
@@ -17,9 +24,7 @@ from .analysis.registry import Rule, all_rules
 SECTIONS = ("## What it does", "## Why is this bad?", "## Example", "Use instead:",
             "## Fix safety")
 TABLE_START, TABLE_END = "<!-- rules-table:start -->", "<!-- rules-table:end -->"
-DOCS_START, DOCS_END = "<!-- rules-docs:start -->", "<!-- rules-docs:end -->"
-
-
+PAGES = "docs/rules"
 #: the distribution whose metadata names the project's home
 DISTRIBUTION = "flake8-torch04"
 #: the project's home when the installed metadata names none (an editable
@@ -104,8 +109,24 @@ def section(rule: Rule, heading: str) -> str:
 
 
 def explain(rule: Rule) -> str:
-    """What ``torch04 explain CODE`` prints: the whole docstring under a title."""
-    return f"# {rule.code} ({rule.name})\n\n{rule.doc}\n"
+    """What ``torch04 rule CODE`` prints: the rule's page (``docs/rules/CODE.md``)."""
+    return page(rule)
+
+
+def page(rule: Rule) -> str:
+    """The rule's page: the whole docstring under a title, what the flagged code does
+    on current PyTorch, the fix's safety, and how to select or silence the rule."""
+    return (f"# {rule.code} ({rule.name})\n\n{rule.doc}\n\n"
+            f"## On PyTorch 2.13\n\nThe flagged code {_effect(on_current_torch(rule.code))}. "
+            f"Fix: {fix_summary(rule)}.\n\n"
+            f"Select it with `--select {rule.code}`; silence one line with "
+            f"`# noqa: {rule.code}`.\n")
+
+
+def _effect(effect: str) -> str:
+    return {"stops": "stops the program", "warns": "runs with a warning",
+            "silent": "runs and silently computes something else",
+            "dead weight": "runs and does nothing"}.get(effect, effect)
 
 
 #: what the TV0xx patterns do on PyTorch 2.13 (from RULES.md, measured there);
@@ -134,28 +155,30 @@ def on_current_torch(code: str) -> str:
     return ""
 
 
-def rule_table(rules: Dict[str, Rule]) -> str:
+def rule_table(rules: Dict[str, Rule], link: str = PAGES) -> str:
     rows = ["| Code | Name | What it flags | On 2.13 | Fix |", "|---|---|---|---|---|"]
     for rule in rules.values():
-        rows.append(f"| [{rule.code}](#{rule.code.lower()}-{rule.name}) | {rule.name} | "
+        rows.append(f"| [{rule.code}]({link}/{rule.code}.md) | {rule.name} | "
                     f"{summary(rule)} | {on_current_torch(rule.code)} | {fix_summary(rule)} |")
     return "\n".join(rows)
 
 
-def rule_docs(rules: Dict[str, Rule]) -> str:
-    parts = []
-    for rule in rules.values():
-        first = _first_paragraph(rule.doc)
-        body = rule.doc.strip()[len(first):].strip()
-        body = body.replace("## ", "#### ")
-        parts.append(f"### {rule.code} {rule.name}\n\n{summary(rule)}\n\n{body}")
-    return "\n\n".join(parts)
-
-
 def render(readme: str) -> str:
-    rules = all_rules()
-    readme = _between(readme, TABLE_START, TABLE_END, rule_table(rules))
-    return _between(readme, DOCS_START, DOCS_END, rule_docs(rules))
+    return _between(readme, TABLE_START, TABLE_END, rule_table(all_rules()))
+
+
+def index() -> str:
+    """``docs/rules/README.md``: the table of every rule, linking its page."""
+    return ("# Rules\n\nOne page a rule, generated from the rule's docstring by "
+            "`python -m flake8_torch04.ruledocs`; `torch04 rule CODE` prints the same page."
+            "\n\n" + rule_table(all_rules(), link=".") + "\n")
+
+
+def pages() -> Dict[str, str]:
+    """Every generated file under ``docs/rules``: name -> text."""
+    out = {f"{code}.md": page(rule) for code, rule in all_rules().items()}
+    out["README.md"] = index()
+    return out
 
 
 def _between(text: str, start: str, end: str, content: str) -> str:
@@ -168,13 +191,38 @@ def _between(text: str, start: str, end: str, content: str) -> str:
     return f"{head}{start}\n{content}\n{end}{tail}"
 
 
+def stale(root: Path) -> Dict[str, Optional[str]]:
+    """The generated files that differ from what is on disk under ``root``: path ->
+    the text to write (``None``: a page of no rule, to delete)."""
+    out: Dict[str, Optional[str]] = {}
+    directory = root / PAGES
+    wanted = pages()
+    for name, text in wanted.items():
+        path = directory / name
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            out[f"{PAGES}/{name}"] = text
+    if directory.is_dir():
+        for path in directory.glob("*.md"):
+            if path.name not in wanted:
+                out[f"{PAGES}/{path.name}"] = None
+    readme = root / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    if render(text) != text:
+        out["README.md"] = render(text)
+    return out
+
+
 def main(argv=None) -> int:
-    path = Path(argv[0] if argv else "README.md")
-    text = path.read_text(encoding="utf-8")
-    new = render(text)
-    if new != text:
-        path.write_text(new, encoding="utf-8")
-        print(f"rewrote {path}")
+    root = Path(argv[0] if argv else ".")
+    for name, text in stale(root).items():
+        path = root / name
+        if text is None:
+            path.unlink()
+            print(f"removed {path}")
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path}")
     return 0
 
 

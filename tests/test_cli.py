@@ -14,7 +14,7 @@ import pytest
 from cli_runner import in_process
 from hypothesis import given, settings, strategies as st
 
-from flake8_torch04 import cli, pipeline
+from flake8_torch04 import cli, pipeline, ruledocs
 from flake8_torch04.cli import discover as cli_discover, output as cli_output
 from flake8_torch04.config import excludes as config_excludes, select as config_select
 from flake8_torch04.source import document
@@ -283,6 +283,7 @@ def test_json_output(tree):
         "fix": {"applicability": "safe", "applicable": True, "imports": [],
                 "edits": [{"line": 4, "column": 5, "end_line": 4, "end_column": 28,
                            "content": "torch.ones(2)"}]},
+        "url": ruledocs.rule_url("TV001"),
     }
     assert records[1]["fix"] is None
     assert records[3]["fix"]["applicability"] == "unsafe"

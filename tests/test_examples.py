@@ -1,4 +1,4 @@
-"""The shipped examples and ``torch04 explain`` agree with what the tool does.
+"""The shipped examples and ``torch04 rule`` agree with what the tool does.
 
 ``examples/legacy_train_fixed.py`` is what ``torch04 check --fix --unsafe-fixes``
 makes of ``examples/legacy_train.py``; when a rule's fix changes, regenerate it:
@@ -48,12 +48,28 @@ def test_fixed_example_leaves_only_hand_edits(tmp_path):
 
 
 @pytest.mark.parametrize("code", sorted(all_rules()))
-def test_explain_prints_the_rule_documentation(code):
-    rule = all_rules()[code]
-    proc = torch04("explain", code)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == ruledocs.explain(rule)
-    # the README's section for the rule says the same, with deeper headings
-    readme_section = ruledocs.rule_docs({code: rule}).replace("#### ", "## ")
-    body = readme_section.split("\n\n", 2)[2]  # after the "### code name" title and summary
-    assert body in proc.stdout
+def test_rule_prints_the_rule_page(code):
+    from cli_runner import in_process
+
+    page = (EXAMPLES.parent / "docs" / "rules" / f"{code}.md").read_text(encoding="utf-8")
+    assert page == ruledocs.page(all_rules()[code])
+    assert all_rules()[code].doc in page
+    for command in ("rule", "explain"):  # (explain: the old name, kept)
+        status, out, err = in_process(command, code.lower())
+        assert (status, out, err) == (0, page, "")
+
+
+def test_rule_all_prints_every_page_and_a_closed_pipe_ends_quietly():
+    from cli_runner import in_process
+
+    status, out, _ = in_process("rule", "--all")
+    assert status == 0 and all(f"# {code} (" in out for code in all_rules())
+    for args in (("rule", "--all"), ("explain",), ("check", "--output-format", "full",
+                                                   str(EXAMPLES / "legacy_train.py"))):
+        proc = subprocess.Popen([sys.executable, "-m", "flake8_torch04", *args],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc.stdout.readline()  # `| head -1`
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        status = proc.wait(timeout=60)
+        assert err == "" and status in (0, 1), (args, status, err)

@@ -224,13 +224,13 @@ def test_a_set_with_one_bad_fix_costs_few_builds(monkeypatch):
                 for i in range(64)]
 
     builds = []
-    build = fix_fixer._Round.build
+    build = fix_fixer.Round.build
 
     def counting(self, fixes):
         builds.append(len(fixes))
         return build(self, fixes)
 
-    monkeypatch.setattr(fix_fixer._Round, "build", counting)
+    monkeypatch.setattr(fix_fixer.Round, "build", counting)
     result = fix_text(source, lambda t: _OneFix(t, produce))
     assert [d.finding.line for d in result.dropped] == [38]
     assert result.text.count("w") == 63

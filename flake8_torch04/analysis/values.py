@@ -29,6 +29,11 @@ from typing import Dict, List, Optional, Sequence
 
 from ..source.record import record
 from .resolve import key
+from .value_tables import (
+    ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, FIXED_RANK_MODULES,
+    INDEX, LIKE, MADE, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME,
+    SAME_SHAPE_MODULES, SIZED, TORCH_METHODS, TYPED
+)
 
 TENSOR = "tensor"
 NUMBER = "number"
@@ -117,80 +122,6 @@ def _size(node: Optional[ast.AST]) -> Optional[int]:
 
 
 # ---------------------------------------------------------------------------
-# tables
-
-#: torch constructors that take sizes (``torch.zeros(3, 4)``, ``torch.zeros((3, 4))``)
-_SIZED = frozenset(f"torch.{f}" for f in (
-    "zeros", "ones", "empty", "rand", "randn", "randint_like", "full"))
-#: legacy typed constructors: sizes or data (``torch.FloatTensor(3)``, ``([1, 2])``)
-_TYPED = {
-    **{f"torch.{t}Tensor": "float" for t in ("Float", "Double", "Half", "BFloat16")},
-    **{f"torch.cuda.{t}Tensor": "float" for t in ("Float", "Double", "Half")},
-    **{f"torch.{t}Tensor": "int" for t in ("Long", "Int", "Short", "Char")},
-    **{f"torch.cuda.{t}Tensor": "int" for t in ("Long", "Int", "Short", "Char")},
-    "torch.ByteTensor": "uint8", "torch.cuda.ByteTensor": "uint8",
-    "torch.BoolTensor": "bool", "torch.cuda.BoolTensor": "bool",
-    "torch.Tensor": "float",
-}
-_DTYPES = {
-    **{f"torch.{d}": "float" for d in ("float", "float32", "double", "float64", "half",
-                                       "float16", "bfloat16")},
-    **{f"torch.{d}": "int" for d in ("long", "int64", "int", "int32", "short", "int16",
-                                     "int8")},
-    "torch.uint8": "uint8", "torch.bool": "bool",
-}
-#: methods whose result has the receiver's rank and dtype
-_SAME = frozenset((
-    "contiguous", "clone", "detach", "cuda", "cpu", "abs", "neg", "clamp", "clamp_",
-    "relu", "tanh", "sigmoid", "exp", "log", "sqrt", "pow", "mul", "add", "sub", "div",
-    "mul_", "add_", "sub_", "div_", "abs_", "neg_", "fill_", "zero_", "copy_", "pin_memory",
-    "requires_grad_", "detach_", "masked_fill", "masked_fill_", "transpose", "permute",
-    "expand_as", "type_as", "sign", "floor", "ceil", "round", "exp_", "log_", "sqrt_",
-))
-#: of those, the ones that move dimensions (the last size is another)
-_MOVES = frozenset(("transpose", "permute"))
-_CASTS = {"float": "float", "double": "float", "half": "float", "long": "int", "int": "int",
-          "short": "int", "char": "int", "byte": "uint8", "bool": "bool"}
-_COMPARISONS = frozenset(("eq", "ne", "lt", "gt", "le", "ge"))
-#: reductions: no dim gives a 0-dim tensor, a dim removes one (unless keepdim)
-_REDUCTIONS = frozenset(("sum", "mean", "prod", "std", "var", "norm", "all", "any",
-                         "logsumexp", "median", "mode"))
-_PAIRED = frozenset(("max", "min", "sort", "topk", "kthvalue", "median", "mode"))
-_INDEX = frozenset(("argmax", "argmin"))
-#: element-wise torch functions: the broadcast rank of their tensor arguments
-_ELEMENTWISE_FUNCTIONS = frozenset(
-    [f"torch.{f}" for f in ("abs", "exp", "log", "sqrt", "sigmoid", "tanh", "relu", "neg",
-                            "clamp", "add", "sub", "mul", "div", "pow", "sign")]
-    + [f"torch.nn.functional.{f}" for f in (
-        "relu", "relu6", "elu", "selu", "celu", "gelu", "leaky_relu", "dropout", "tanh",
-        "sigmoid", "softplus", "hardtanh", "softmax", "log_softmax", "softmin")]
-)
-_ARRAY_MODULES = ("numpy", "np")
-#: ``torch.nn`` modules whose output has the rank of their input (``Linear`` keeps
-#: the leading dimensions)
-_SAME_RANK_MODULES = frozenset(f"torch.nn.{m}" for m in (
-    "Linear", "ReLU", "ReLU6", "ELU", "SELU", "LeakyReLU", "Tanh", "Sigmoid", "Dropout",
-    "Softplus", "Softmax", "LogSoftmax", "BatchNorm1d", "BatchNorm2d", "Identity",
-))
-#: of those, the ones whose output has the shape of their input
-_SAME_SHAPE_MODULES = _SAME_RANK_MODULES - {"torch.nn.Linear"}
-#: ``torch.nn`` modules whose output has a fixed rank
-_FIXED_RANK_MODULES = {"torch.nn.Conv1d": 3, "torch.nn.Conv2d": 4, "torch.nn.Conv3d": 5,
-                       "torch.nn.MaxPool2d": 4, "torch.nn.AvgPool2d": 4}
-#: methods of a module that return the module itself
-_MODULE_ITSELF = frozenset(("cuda", "cpu", "to", "train", "eval", "float", "double", "half",
-                            "apply", "type", "requires_grad_", "share_memory"))
-#: torch functions that are the method of their first argument
-_TORCH_METHODS = frozenset(f"torch.{f}" for f in (
-    "max", "min", "sum", "mean", "prod", "argmax", "argmin", "sort", "topk", "squeeze",
-    "unsqueeze", "t", "transpose", "eq", "ne", "lt", "gt", "le", "ge", "std", "var", "norm"))
-_MADE = frozenset(("torch.tensor", "torch.arange", "torch.from_numpy", "torch.randint"))
-_LIKE = frozenset(f"torch.{f}_like" for f in ("zeros", "ones", "rand", "randn", "empty"))
-_BUILTINS = frozenset(("len", "int", "float", "round", "abs", "list", "sorted", "str", "zip",
-                       "enumerate", "range"))
-
-
-# ---------------------------------------------------------------------------
 # the answers
 
 
@@ -205,6 +136,7 @@ class Values:
         self._memo: Dict[int, Value] = {}
         self._returns: Dict[int, Value] = {}
         self._functions: Optional[Dict[str, ast.AST]] = None
+        self._classes: Dict[int, dict] = {}
 
     # -- entry ---------------------------------------------------------------
 
@@ -386,24 +318,38 @@ class Values:
             cls = parents.get(id(cls))
         if cls is None:
             return UNKNOWN
-        found: List[Value] = []
+        bound = self._class_attributes(cls).get(node.attr)
+        if not bound:  # (``None``: written so that it is not followed)
+            return UNKNOWN
+        return join([self.of(value, method, depth) for value, method in bound])
+
+    def _class_attributes(self, cls: ast.ClassDef) -> Dict[str, Optional[List[tuple]]]:
+        """Every ``self.NAME = value`` of the class's methods, by name, made once per
+        class: ``(value, method)`` pairs, or ``None`` for a name also written
+        otherwise (``+=``, an annotation alone, unpacked into)."""
+        found = self._classes.get(id(cls))
+        if found is not None:
+            return found
+        found = self._classes[id(cls)] = {}
         for method in cls.body:
             if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             for stmt in ast.walk(method):
-                if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-                    for t in targets:
-                        if isinstance(t, ast.Attribute) and t.attr == node.attr and \
-                                isinstance(t.value, ast.Name) and t.value.id == "self":
-                            if isinstance(stmt, ast.AugAssign) or stmt.value is None:
-                                return UNKNOWN
-                            found.append(self.of(stmt.value, method, depth))
-                        elif not isinstance(t, (ast.Name, ast.Attribute, ast.Subscript)):
-                            for sub in ast.walk(t):  # unpacked into self.x: not followed
-                                if isinstance(sub, ast.Attribute) and sub.attr == node.attr:
-                                    return UNKNOWN
-        return join(found)
+                if not isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                    continue
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                for t in targets:
+                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) \
+                            and t.value.id == "self":
+                        if isinstance(stmt, ast.AugAssign) or stmt.value is None:
+                            found[t.attr] = None
+                        elif found.get(t.attr, ()) is not None:
+                            found.setdefault(t.attr, []).append((stmt.value, method))
+                    elif not isinstance(t, (ast.Name, ast.Attribute, ast.Subscript)):
+                        for sub in ast.walk(t):  # unpacked into self.x: not followed
+                            if isinstance(sub, ast.Attribute):
+                                found[sub.attr] = None
+        return found
 
     # -- operators -----------------------------------------------------------
 
@@ -465,7 +411,7 @@ class Values:
     def _callee(self, func: ast.AST) -> Optional[str]:
         """The qualified name a call resolves to, or the builtin it names."""
         name = self.ctx.resolve(func)
-        if name is None and isinstance(func, ast.Name) and func.id in _BUILTINS \
+        if name is None and isinstance(func, ast.Name) and func.id in BUILTINS \
                 and not self.ctx.scope.binds(func.id):
             return func.id
         return name
@@ -483,7 +429,7 @@ class Values:
                     return self._module_output(module, node, scope, depth)
             if receiver.kind == MODULE:
                 # (``D = D.cuda()``: the module itself)
-                return receiver if func.attr in _MODULE_ITSELF else UNKNOWN
+                return receiver if func.attr in MODULE_ITSELF else UNKNOWN
             return self._method(func.attr, receiver, node, scope, depth)
         if isinstance(func, ast.Name):
             module = self.of(func, scope, depth)
@@ -551,10 +497,10 @@ class Values:
             return inner
         if name == "torch.nn.Linear":
             return _tensor(rank, "float", module.last)
-        if name in _SAME_SHAPE_MODULES:
+        if name in SAME_SHAPE_MODULES:
             return _tensor(rank, "float", inner.last if inner.tensor else None)
-        if name in _FIXED_RANK_MODULES:
-            return _tensor(_FIXED_RANK_MODULES[name], "float")
+        if name in FIXED_RANK_MODULES:
+            return _tensor(FIXED_RANK_MODULES[name], "float")
         if name == "torch.nn.Embedding":
             return _tensor(rank + 1 if rank is not None else None, "float")
         return UNKNOWN
@@ -571,7 +517,7 @@ class Values:
 
     def _function(self, name: str, node: ast.Call, scope, depth: int) -> Value:
         result = self._function_value(name, node, scope, depth)
-        if name in _SIZED or name in _TYPED or name in _LIKE or name in _MADE:
+        if name in SIZED or name in TYPED or name in LIKE or name in MADE:
             return _plain(result)  # (0.3's constructors made tensors, not Variables)
         return result
 
@@ -588,9 +534,9 @@ class Values:
             return Value(LIST, parts=(UNKNOWN,))
         if name == "str":
             return Value(STRING)
-        if name.split(".")[0] in _ARRAY_MODULES:
+        if name.split(".")[0] in ARRAY_MODULES:
             return Value(NDARRAY)
-        if name in _SIZED:
+        if name in SIZED:
             dtype = self._dtype_keyword(node) or ("int" if name == "torch.randint_like"
                                                   else "float")
             sizes = args if name != "torch.full" else args[:1]
@@ -599,8 +545,8 @@ class Values:
             sizes = args[-1] if args else None
             rank = self._sizes_rank([sizes], scope, depth) if sizes is not None else None
             return _tensor(rank, self._dtype_keyword(node) or "int")
-        if name in _TYPED:
-            dtype = _TYPED[name]
+        if name in TYPED:
+            dtype = TYPED[name]
             if len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
                 return _tensor(_nesting(args[0]), dtype)
             if args and not node.keywords:
@@ -622,13 +568,13 @@ class Values:
         if name == "torch.autograd.Variable" and args:
             inner = self.of(args[0], scope, depth)  # (a Variable: not a plain tensor)
             return inner._replace(plain=False) if inner.tensor else _tensor(None)
-        if name in _TORCH_METHODS and args:
+        if name in TORCH_METHODS and args:
             # ``torch.max(x, 1)`` is ``x.max(1)``, and ``x`` is a tensor
             inner = self.of(args[0], scope, depth)
             if inner.kind is None:
                 inner = _tensor(None)
             return self._method(name.split(".")[1], inner, node, scope, depth, args[1:])
-        if name in _ELEMENTWISE_FUNCTIONS:
+        if name in ELEMENTWISE_FUNCTIONS:
             tensors = [self.of(a, scope, depth) for a in args[:2]]
             if tensors and tensors[0].tensor:
                 rank, last = tensors[0].rank, tensors[0].last
@@ -646,7 +592,7 @@ class Values:
         if name == "torch.nn.functional.linear" and args:
             inner = self.of(args[0], scope, depth)
             return _tensor(inner.rank if inner.tensor else None, "float")
-        if name in _LIKE:
+        if name in LIKE:
             inner = self.of(args[0], scope, depth) if args else UNKNOWN
             return _tensor(inner.rank if inner.tensor else None)
         return UNKNOWN
@@ -691,9 +637,9 @@ class Values:
         if attr in ("dim", "numel", "nelement", "ndimension"):
             return _INT
         last = receiver.last
-        if attr in _CASTS and not args:
-            return _tensor(rank, _CASTS[attr], last)
-        if attr in _COMPARISONS and len(args) == 1:
+        if attr in CASTS and not args:
+            return _tensor(rank, CASTS[attr], last)
+        if attr in COMPARISONS and len(args) == 1:
             return _tensor(_broadcast(receiver, self.of(args[0], scope, depth)), "bool")
         if attr in ("view", "reshape", "expand", "repeat") and args:
             return _tensor(self._sizes_rank(args, scope, depth), dtype,
@@ -722,27 +668,27 @@ class Values:
             return _tensor(None, dtype)
         if attr in ("mm", "bmm") and len(args) == 1:
             return _tensor(2 if attr == "mm" else 3, dtype)
-        if attr in _SAME:
-            return _tensor(rank, dtype, None if attr in _MOVES else last)
+        if attr in SAME:
+            return _tensor(rank, dtype, None if attr in MOVES else last)
         if attr in ("to", "type") and args and not keywords:
             target = self.ctx.resolve(args[0])
-            if target in _DTYPES:
-                return _tensor(rank, _DTYPES[target], last)
-            if target in _TYPED:
-                return _tensor(rank, _TYPED[target], last)
+            if target in DTYPES:
+                return _tensor(rank, DTYPES[target], last)
+            if target in TYPED:
+                return _tensor(rank, TYPED[target], last)
             return _tensor(rank, None, last)
-        if attr in _INDEX:
+        if attr in INDEX:
             if not args and "dim" not in keywords:
                 return _tensor(0, "int")
             return _tensor(self._reduced(rank, args, keywords), "int")
-        if attr in _PAIRED and (args or "dim" in keywords):
+        if attr in PAIRED and (args or "dim" in keywords):
             if attr in ("max", "min") and args and self.of(args[0], scope, depth).tensor:
                 return _tensor(_broadcast(receiver, self.of(args[0], scope, depth)), dtype)
             if attr in ("sort", "topk"):
                 return Value(TUPLE, parts=(_tensor(rank, dtype), _tensor(rank, "int")))
             reduced = self._reduced(rank, args, keywords)
             return Value(TUPLE, parts=(_tensor(reduced, dtype), _tensor(reduced, "int")))
-        if attr in _REDUCTIONS or attr in _PAIRED:
+        if attr in REDUCTIONS or attr in PAIRED:
             if not args and "dim" not in keywords:
                 return _tensor(0, "float" if attr in ("mean", "std", "var", "norm") and
                                dtype == "float" else (dtype if attr in ("max", "min", "median")
@@ -783,7 +729,7 @@ class Values:
     def _dtype_keyword(self, node: ast.Call) -> Optional[str]:
         for kw in node.keywords:
             if kw.arg == "dtype":
-                return _DTYPES.get(self.ctx.resolve(kw.value) or "")
+                return DTYPES.get(self.ctx.resolve(kw.value) or "")
         return None
 
     # -- functions of the file -----------------------------------------------

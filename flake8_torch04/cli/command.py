@@ -3,7 +3,11 @@
 ``torch04 check PATH...`` lints files, directories and notebooks with the rules
 and findings of the flake8 plugin; ``--fix`` applies the safe fixes,
 ``--unsafe-fixes`` the unsafe ones too, ``--diff`` shows what ``--fix`` would
-do.  ``torch04 explain CODE`` prints a rule's documentation.
+do.  ``torch04 rule CODE`` (or ``explain``) prints a rule's page, ``rule --all``
+every page.  The configuration is one model (``config/settings.py``), read per
+file; ``--show-settings`` prints what governs a file.  Ruff's ``--fix-only``,
+``--output-file``, ``--fixable``/``--unfixable``/``--extend-fixable`` and
+``--target-version`` are here too.
 
 Exit status: 0 when no finding remains, 1 when findings remain (after fixing,
 those not fixed), when a file could not be parsed or read, or when ``--diff``
@@ -14,12 +18,13 @@ stderr.  A reader that stops reading (``torch04 check | head``) does not change
 the status.  A file that cannot be decoded or parsed is reported on stderr as
 ``PATH: cannot parse: REASON (line N)`` and left untouched.
 
-The configuration (``[tool.torch04]`` in pyproject.toml, else ``[flake8]`` in
-setup.cfg/tox.ini/.flake8) is read by ``_config``; ``--select`` and the other
-options on the command line apply over it.  Output formats (after ``--fix``, the
-findings that remain) are written by ``_output``: ``concise`` (``PATH:LINE:COL:
-CODE [*] MESSAGE``, columns 1-based as flake8 prints them, ``[*]`` when ``--fix``
-with the options given would fix it; in notebooks ``PATH:cell N, line M, col C:
+The configuration (the closest ``[tool.torch04]`` in pyproject.toml, else ``[flake8]``
+in setup.cfg/tox.ini/.flake8 as flake8 finds it) is read by ``config/settings.py``;
+``--select`` and the other options on the command line apply over it.  Output
+formats (after ``--fix``, the findings that remain) are written by
+``cli/output.py``: ``concise`` (``PATH:LINE:COL: CODE [*] MESSAGE``, columns
+1-based as flake8 prints them, ``[*]`` when ``--fix`` with the options given would
+fix it; in notebooks ``PATH:cell N, line M, col C:
 ...``), ``full``, ``json``, ``json-lines``, ``github``, ``gitlab``, ``sarif`` and
 ``junit``; with the machine formats the summary and errors go to stderr.
 ``--statistics``, ``--show-fixes``, ``--exit-zero``, ``--add-noqa`` and
@@ -91,6 +96,17 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH",
                        help="files or directories (default: .); - reads standard input")
     check.add_argument("--fix", action="store_true", help="apply the safe fixes")
+    check.add_argument("--fix-only", action="store_true",
+                       help="apply the fixes (implies --fix) and report nothing of what "
+                            "is left: exit 0 unless a file cannot be checked or written")
+    check.add_argument("--fixable", action="append", metavar="CODES",
+                       help="codes or prefixes whose fixes --fix may apply (default: TV, "
+                            "every code); replaces the configuration's fixable")
+    check.add_argument("--unfixable", action="append", metavar="CODES",
+                       help="codes or prefixes whose fixes are never applied (wins over "
+                            "--fixable)")
+    check.add_argument("--extend-fixable", action="append", metavar="CODES",
+                       help="codes or prefixes to add to fixable")
     check.add_argument("--unsafe-fixes", action="store_true", default=None,
                        help="with --fix or --diff, apply the unsafe fixes too")
     check.add_argument("--no-unsafe-fixes", action="store_false", dest="unsafe_fixes",
@@ -135,6 +151,14 @@ def build_parser() -> argparse.ArgumentParser:
                             "instead of looking for one")
     check.add_argument("--isolated", action="store_true",
                        help="read no configuration file")
+    check.add_argument("--target-version", metavar="VERSION",
+                       help="the PyTorch version the code was written for (0.3, 0.4, "
+                            "...); overrides target-version in the configuration")
+    check.add_argument("--show-settings", action="store_true",
+                       help="print the settings that apply to the first PATH and where each "
+                            "came from, then exit")
+    check.add_argument("-o", "--output-file", metavar="FILE",
+                       help="write the report to FILE instead of standard output")
     check.add_argument("--output-format", choices=FORMATS + ("text",), default="concise",
                        metavar="FORMAT",
                        help="concise (default: one line a finding), full (source, caret "
@@ -159,9 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("-q", "--quiet", action="store_true",
                        help="print no summary and no progress bar")
 
-    explain = commands.add_parser("explain", help="print a rule's documentation",
-                                  formatter_class=_BuildFormatter)
-    explain.add_argument("code", nargs="?", help="a rule code such as TV003 (omit to list)")
+    rule = commands.add_parser("rule", help="print a rule's page (docs/rules/TVnnn.md)",
+                               aliases=["explain"], formatter_class=_BuildFormatter)
+    rule.add_argument("code", nargs="?", help="a rule code such as TV003 (omit to list)")
+    rule.add_argument("--all", action="store_true", help="print every rule's page")
 
     server = commands.add_parser(
         "server", help="run the Language Server over stdio (needs flake8-torch04[server])",
@@ -169,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "diagnostics and offers their fixes as code actions.",
         formatter_class=_BuildFormatter,
     )
-    for built in (parser, check, explain, server):
+    for built in (parser, check, rule, server):
         built.formatter_class = argparse.HelpFormatter
     return parser
 
@@ -178,10 +203,13 @@ def _patterns(values: Optional[Sequence[str]]) -> List[str]:
     return [p.strip() for v in values or () for p in v.split(",") if p.strip()]
 
 
-def run_explain(code: Optional[str], out: TextIO) -> int:
+def run_explain(code: Optional[str], out: TextIO, every: bool = False) -> int:
     from .. import ruledocs
 
     rules = all_rules()
+    if every:
+        out.write("\n".join(ruledocs.explain(rule) for rule in rules.values()))
+        return EXIT_CLEAN
     if code is None:
         for rule in rules.values():
             out.write(f"{rule.code}  {rule.name}: {ruledocs.summary(rule)}\n")
@@ -202,17 +230,24 @@ def run_server() -> int:
     return serve()
 
 
-def _settings(args: argparse.Namespace):
+def _resolver(args: argparse.Namespace):
+    """The configuration of the run (``config/settings.py``): each file's settings."""
     from ..config import settings as config_settings
 
-    settings = config_settings.load(None, args.config, args.isolated)
     layer = config_settings.Layer(
         code_list(args.select, "--select"), code_list(args.extend_select, "--extend-select"),
         code_list(args.ignore, "--ignore"), code_list(args.extend_ignore, "--extend-ignore"),
     )
     check_selectors(("--" + option, code) for option, code in layer.selectors())
-    settings.add_layer(layer)
-    return settings
+    fixes = {}
+    for key in ("fixable", "unfixable", "extend_fixable"):
+        fixes[key] = code_list(getattr(args, key), "--" + key.replace("_", "-"))
+        check_selectors(("--" + key.replace("_", "-"), code) for code in fixes[key] or ())
+    version = None if args.target_version is None else \
+        config_settings.check_version(args.target_version, "--target-version")
+    cli = config_settings.CommandLine(layer, args.unsafe_fixes, args.respect_gitignore,
+                                      version, **fixes)
+    return config_settings.Resolver(args.config, args.isolated, cli)
 
 
 class Progress:
@@ -275,14 +310,41 @@ def _check_all(jobs: List[Tuple[str, Options]], processes: int,
 
 
 def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    if args.output_file is not None and not args.show_settings:
+        try:
+            report = open(args.output_file, "w", encoding="utf-8", newline="")
+        except OSError as exc:
+            raise UsageError(f"--output-file: {args.output_file}: "
+                             f"{(exc.strerror or str(exc)).lower()}") from None
+        with report:
+            return _run_check(args, report, stderr)
+    return _run_check(args, stdout, stderr)
+
+
+def show_settings(resolver, path: str, out: TextIO) -> int:
+    """``--show-settings``: the settings that govern ``path`` and where each came from."""
+    out.write(f"Settings for {path}:\n")
+    for line in resolver.for_path(path).describe(path):
+        out.write(f"  {line}\n")
+    return EXIT_CLEAN
+
+
+def _run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..analysis.project.importers import forget
 
     forget()  # (one index of the project's importers per run)
-    settings = _settings(args)
-    unsafe = bool(settings.unsafe_fixes) if args.unsafe_fixes is None else args.unsafe_fixes
+    resolver = _resolver(args)
+    if args.show_settings:
+        return show_settings(resolver, args.paths[0], stdout)
+    if args.fix_only:
+        args.fix = True
+    settings = resolver.for_path(None)  # the current directory's: the run's own settings
+    unsafe = bool(settings.unsafe_fixes)
     fmt = "concise" if args.output_format == "text" else args.output_format
     options = Options(settings.codes(), fix=args.fix, unsafe=unsafe, diff=args.diff,
-                      quiet=args.quiet, snippets=fmt in ("full", "gitlab"))
+                      quiet=args.quiet, snippets=fmt in ("full", "gitlab"),
+                      fixable=frozenset(settings.fixable_codes()),
+                      target_version=settings.target_version)
     remove = code_list(args.remove_noqa, "--remove-noqa")
     if remove:
         check_selectors(("--remove-noqa", code) for code in remove)
@@ -304,19 +366,16 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     cli_excludes = _patterns(args.exclude) if args.exclude is not None else (
         list(DEFAULT_EXCLUDES) if settings.exclude is None else [])
     excludes = Excludes(cli_excludes + _patterns(args.extend_exclude))
-    config_patterns = ([] if args.exclude is not None else settings.exclude or []) + \
-        settings.extend_exclude
-    skip = settings.matcher(config_patterns) if config_patterns else None
-    gitignore = settings.respect_gitignore if args.respect_gitignore is None \
-        else args.respect_gitignore
-    # (a named file's directories are matched too, except by [flake8] excludes:
-    # flake8 matches a file it is given by its own name and path only)
+    # each path is matched by the configuration that governs its directory (a nested
+    # pyproject.toml's excludes apply under it); a named file's directories are matched
+    # too, except by [flake8] excludes: flake8 matches a file it is given by its own
+    # name and path only
+    skip = resolver.skip(replaced=args.exclude is not None)
     problems: List[Tuple[str, str, bool]] = []
     paths = list(discover(args.paths, excludes, skip=skip, force_exclude=args.force_exclude,
-                          gitignore=gitignore, skip_parents=settings.style != "flake8",
-                          problems=problems))
+                          gitignore=settings.respect_gitignore, problems=problems))
     if args.add_noqa:
-        return _run_add_noqa(paths, settings, options, stdout, stderr)
+        return _run_add_noqa(paths, resolver, options, stdout, stderr)
     if remove:
         return _run_remove_noqa(paths, remove, options, stdout, stderr)
     # what could not be walked is reported as a file that could not be checked
@@ -328,8 +387,14 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     jobs = []
     for path in paths:
         name = (args.stdin_filename or "stdin") if path == "-" else path
-        codes = settings.codes_for(name)
-        jobs.append((path, options if codes is options.codes else options._replace(codes=codes)))
+        governing = resolver.for_path(name if path != "-" or args.stdin_filename else None)
+        codes = governing.codes_for(name)
+        job = options if codes is options.codes else options._replace(codes=codes)
+        if governing is not settings:
+            job = job._replace(unsafe=bool(governing.unsafe_fixes),
+                               fixable=frozenset(governing.fixable_codes()),
+                               target_version=governing.target_version)
+        jobs.append((path, job))
     file_jobs = [job for job in jobs if job[0] != "-"]
     processes = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     progress = Progress(len(file_jobs), stderr, not args.quiet)
@@ -344,7 +409,8 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                               else f"cannot write: {exc.strerror or exc}")
                     # what is reported is the file as it stays: checked, not fixed
                     result = check_file(result.name, options._replace(
-                        codes=settings.codes_for(result.name), fix=False))._replace(error=reason)
+                        codes=resolver.for_path(result.name).codes_for(result.name),
+                        fix=False))._replace(error=reason)
             by_path[result.name] = result
     finally:
         progress.close()
@@ -358,6 +424,8 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             results.append(result)
         else:
             results.append(by_path[path])
+    if args.fix_only:  # (Ruff's --fix-only: what is left is not reported)
+        results = [r._replace(findings=[], incomplete=False) for r in results]
     style = Style(use_colour(args.color, stdout) and fmt in ("concise", "full"))
     status = _write_report(results, options, fmt, stdout, stderr, fixed_stdin, args, style)
     if args.exit_zero and status == EXIT_FINDINGS and not any(r.error for r in results):
@@ -365,14 +433,14 @@ def run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return status
 
 
-def _run_add_noqa(paths: List[str], settings, options: Options, stdout: TextIO,
+def _run_add_noqa(paths: List[str], resolver, options: Options, stdout: TextIO,
                   stderr: TextIO) -> int:
     from ..fix.addnoqa import add_noqa
     from ..pipeline import check_document
     from ..source.document import Document
 
     def edit(path: str, doc, report) -> Tuple[str, Counter]:
-        file_options = options._replace(codes=settings.codes_for(path))
+        file_options = options._replace(codes=resolver.for_path(path).codes_for(path))
         result = check_document(doc, file_options)
         if result.error:
             raise _NotRewritten(result.error)
@@ -542,6 +610,18 @@ def _write_report(results: List[FileResult], options: Options, fmt: str, stdout:
         raise OutputError(f"cannot write {what}: {exc.strerror or exc}") from None
 
 
+def _quietly(write) -> int:
+    """``write()``, ended quietly when the reader of standard output goes away
+    (``torch04 rule --all | head -1``), as ``check`` ends."""
+    try:
+        status = write()
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_CLEAN
+
+
 def _silence_stdout() -> None:
     """Point standard output at /dev/null, so that flushing it at exit raises nothing."""
     try:
@@ -580,8 +660,8 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     except SystemExit as exc:  # argparse: 0 for --help/--version, 2 for usage errors
         return int(exc.code or 0)
     try:
-        if args.command == "explain":
-            return run_explain(args.code, sys.stdout)
+        if args.command in ("rule", "explain"):
+            return _quietly(lambda: run_explain(args.code, sys.stdout, args.all))
         if args.command == "server":
             return run_server()
         if args.diff and args.fix:

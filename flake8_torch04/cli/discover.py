@@ -11,7 +11,7 @@ from ..config.excludes import SOURCE_SUFFIXES, Excludes
 def discover(
     paths: Sequence[str],
     excludes: Excludes,
-    skip: Optional[Callable[[str, bool], bool]] = None,
+    skip: Optional[Callable[[str, bool, bool], bool]] = None,
     force_exclude: bool = False,
     gitignore: bool = False,
     skip_parents: bool = True,
@@ -26,7 +26,8 @@ def discover(
     link is a note; the directory an error).
 
     ``excludes`` holds patterns relative to each directory walked (``--exclude``);
-    ``skip(path, is_dir)`` says whether the configuration excludes a path; with
+    ``skip(path, is_dir, parent)`` says whether the configuration excludes a path
+    (``parent``: a directory above a named file, under ``force_exclude``); with
     ``gitignore``, what git ignores (``.gitignore`` files, ``.git/info/exclude``)
     is skipped too.  Files named directly are checked whatever the excludes say,
     unless ``force_exclude`` (what pre-commit, which names every file, needs); then
@@ -38,7 +39,8 @@ def discover(
 
     def dropped(path: str, rel: str, is_dir: bool, parent: bool = False) -> bool:
         return (excludes.excluded(rel, is_dir=is_dir)
-                or (skip is not None and (skip_parents or not parent) and skip(path, is_dir))
+                or (skip is not None and (skip_parents or not parent)
+                    and skip(path, is_dir, parent))
                 or (ignores is not None and ignores.ignored(path, is_dir)))
 
     for path in paths:

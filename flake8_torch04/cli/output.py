@@ -110,7 +110,7 @@ def applicability(loc: Located, options: Options) -> str:
         return f"{fix.safety} fix, applied by {how}"
     if fix.safety == UNSAFE and not options.unsafe:
         return "unsafe fix, applied by --fix --unsafe-fixes"
-    return f"{fix.safety} fix, not applicable here (see `torch04 explain {loc.finding.code}`)"
+    return f"{fix.safety} fix, not applicable here (see `torch04 rule {loc.finding.code}`)"
 
 
 def format_full(result: FileResult, out: TextIO, options: Options,
@@ -147,6 +147,7 @@ def format_full(result: FileResult, out: TextIO, options: Options,
                 if f.fix is not None and f.fix.imports:
                     added = ", ".join(f.fix.imports)
                     out.write(f"    {gutter}   (and imports {added} where missing)\n")
+            out.write(f"    {gutter} {style.dim('=')} docs: {_url(f.code)}\n")
         out.write("\n")
 
 
@@ -178,7 +179,14 @@ def json_record(result: FileResult, loc: Located) -> dict:
         "code": f.code,
         "message": f.message,
         "fix": fix,
+        "url": _url(f.code),
     }
+
+
+def _url(code: str) -> str:
+    from ..ruledocs import rule_url
+
+    return rule_url(code)
 
 
 def _end_column(loc: Located) -> int:
@@ -289,6 +297,7 @@ def sarif_log(results: Sequence[FileResult], options: Options) -> dict:
             "shortDescription": {"text": ruledocs.summary(rule)},
             "fullDescription": {"text": rule.doc},
             "help": {"text": rule.doc, "markdown": rule.doc},
+            "helpUri": ruledocs.rule_url(code),
             "defaultConfiguration": {"level": "warning"},
         })
     out_results = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, List, Optional, Pattern, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, List, Optional, Pattern, Sequence, Set, Tuple
 
 from ..analysis.findings import SAFE, UNSAFE, Finding
 from ..analysis.run import check
@@ -31,6 +31,8 @@ class Analysis:
         self.lines = lines_of(normalized)
         self.noqa = Noqa(self.lines, normalized)
         self.locked = locked
+        #: the codes whose fixes may be applied (``fixable``/``unfixable``); None: all
+        self.fixable_codes: Optional[FrozenSet[str]] = None
         findings: List[Finding] = []
         #: lines of statements not checked to the end (see ``run.check``)
         self.unchecked: List[int] = []
@@ -84,6 +86,7 @@ class Analysis:
         fix = finding.fix
         return (
             fix is not None
+            and (self.fixable_codes is None or finding.code in self.fixable_codes)
             and (fix.safety == SAFE or (unsafe and fix.safety == UNSAFE))
             and self.blocker(finding) is None
         )

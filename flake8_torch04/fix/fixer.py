@@ -56,7 +56,7 @@ class _Built(NamedTuple):
     undefined: Optional[Counter] = None  # the text's undefined names, when checked
 
 
-class _Round:
+class Round:
     """One round's text and what a build of some of its fixes must keep."""
 
     def __init__(self, text: str, tree: Optional[ast.Module], fixes: Sequence[Finding],
@@ -142,7 +142,7 @@ def _syntax(exc: SyntaxError) -> str:
     return f"{exc.msg or exc} (line {exc.lineno})" if exc.lineno else str(exc)
 
 
-def _settle(round_: _Round, fixes: List[Finding], reject: Callable[[Finding, str], None],
+def _settle(round_: Round, fixes: List[Finding], reject: Callable[[Finding, str], None],
             check_findings: bool = False) -> Tuple[List[Finding], Optional[_Built]]:
     """The fixes of ``fixes`` that can be applied together, found by halving:
     a build of them all when it is valid, else the valid parts of each half
@@ -280,7 +280,7 @@ def fix_text(
         if undefined is None and tree is not None:
             undefined = undefined_names(tree)
         counts = Counter(f.code for f in analysis.findings)
-        round_ = _Round(text, tree, chosen, newline, undefined, counts, analyse)
+        round_ = Round(text, tree, chosen, newline, undefined, counts, analyse)
         tree = None
         _release_tree(analysis)
         chosen, built = _settle(round_, chosen, reject)
@@ -340,6 +340,6 @@ def _parses(text: str) -> bool:
     return True
 
 
-def _checked(new: str, old: str) -> str:
+def checked_text(new: str, old: str) -> str:
     """``new`` when it parses (or is ``old``), else ``old``."""
     return new if new == old or _parses(new) else old

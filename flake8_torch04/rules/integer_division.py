@@ -41,7 +41,7 @@ def integer_division(ctx: Context, node: ast.AST) -> Iterator[Report]:
     where ``a`` is evidently an integer tensor — a ``LongTensor``/``IntTensor``/
     ``ByteTensor``, ``.long()``/``.int()``/``.byte()``, the indices of
     ``max(d)``/``argmax``, a sum of booleans, an integer constructor; followed
-    through assignments (see "How values are followed" in the README) — and
+    through assignments (see "How values are followed" in docs/how-it-works.md) — and
     ``b`` is not evidently a float.  Only in 0.3 code (the file or its project
     shows 0.3 idioms, or the configuration says so: see ``analysis/era.py``):
     new code divides integer tensors on purpose.  Position: the operator's expression.

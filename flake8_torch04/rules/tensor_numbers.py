@@ -59,7 +59,7 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     an element of a 0.3 *tensor* — one read through ``.data``, made by a constructor, or
     computed from one, such as ``pred.eq(target.data).sum()`` with ``pred`` from
     ``output.data.max(1)[1]``.  Values are followed through assignments in the function
-    (see "How values are followed" in the README); a value of a ``Variable`` is TV003's.
+    (see "How values are followed" in docs/how-it-works.md); a value of a ``Variable`` is TV003's.
     Position: the value.
 
     ## Why is this bad?

@@ -285,10 +285,10 @@ def fix_one(snapshot: Snapshot, finding: Finding) -> Tuple[Optional[str], str]:
     as the fixer checks a round: it must parse, read each replaced expression
     back as the same expression, and leave no name undefined.  Nothing is
     analysed again.  ``(None, why)`` when the fix cannot be applied."""
-    from ..fix.edits import BadEdit, edit_spans, overlaps
-    from ..fix.fixer import _checked, _Round
-    from ..fix.guard import undefined_names
     from ..analysis.project.importers import forget
+    from ..fix.edits import BadEdit, edit_spans, overlaps
+    from ..fix.fixer import Round, checked_text
+    from ..fix.guard import undefined_names
     from ..fix.imports import project_users, remove_variable_imports, variable_names_in_use
     from ..source.parse import dominant_newline
 
@@ -310,7 +310,7 @@ def fix_one(snapshot: Snapshot, finding: Finding) -> Tuple[Optional[str], str]:
         if snapshot.before is None:
             snapshot.before = undefined_names(tree), variable_names_in_use(text, tree)
         undefined, variables = snapshot.before
-        round_ = _Round(text, tree, [finding], newline, undefined, None, None)
+        round_ = Round(text, tree, [finding], newline, undefined, None, None)
         try:
             built = round_.build([finding])
         except BadEdit as exc:
@@ -324,7 +324,7 @@ def fix_one(snapshot: Snapshot, finding: Finding) -> Tuple[Optional[str], str]:
         if variables:
             forget()  # (the project's modules as they are now)
             try:
-                new = _checked(remove_variable_imports(
+                new = checked_text(remove_variable_imports(
                     new, variables, newline, built.tree, project_users(snapshot.path, [])),
                     new)
             except BadEdit:

@@ -1,0 +1,74 @@
+"""The tables of torch operations that the value facts (:mod:`.values`) read: which
+constructors take sizes, which methods keep a rank, reduce it or cast a dtype, which
+``nn`` modules give which ranks."""
+
+
+#: torch constructors that take sizes (``torch.zeros(3, 4)``, ``torch.zeros((3, 4))``)
+SIZED = frozenset(f"torch.{f}" for f in (
+    "zeros", "ones", "empty", "rand", "randn", "randint_like", "full"))
+#: legacy typed constructors: sizes or data (``torch.FloatTensor(3)``, ``([1, 2])``)
+TYPED = {
+    **{f"torch.{t}Tensor": "float" for t in ("Float", "Double", "Half", "BFloat16")},
+    **{f"torch.cuda.{t}Tensor": "float" for t in ("Float", "Double", "Half")},
+    **{f"torch.{t}Tensor": "int" for t in ("Long", "Int", "Short", "Char")},
+    **{f"torch.cuda.{t}Tensor": "int" for t in ("Long", "Int", "Short", "Char")},
+    "torch.ByteTensor": "uint8", "torch.cuda.ByteTensor": "uint8",
+    "torch.BoolTensor": "bool", "torch.cuda.BoolTensor": "bool",
+    "torch.Tensor": "float",
+}
+DTYPES = {
+    **{f"torch.{d}": "float" for d in ("float", "float32", "double", "float64", "half",
+                                       "float16", "bfloat16")},
+    **{f"torch.{d}": "int" for d in ("long", "int64", "int", "int32", "short", "int16",
+                                     "int8")},
+    "torch.uint8": "uint8", "torch.bool": "bool",
+}
+#: methods whose result has the receiver's rank and dtype
+SAME = frozenset((
+    "contiguous", "clone", "detach", "cuda", "cpu", "abs", "neg", "clamp", "clamp_",
+    "relu", "tanh", "sigmoid", "exp", "log", "sqrt", "pow", "mul", "add", "sub", "div",
+    "mul_", "add_", "sub_", "div_", "abs_", "neg_", "fill_", "zero_", "copy_", "pin_memory",
+    "requires_grad_", "detach_", "masked_fill", "masked_fill_", "transpose", "permute",
+    "expand_as", "type_as", "sign", "floor", "ceil", "round", "exp_", "log_", "sqrt_",
+))
+#: of those, the ones that move dimensions (the last size is another)
+MOVES = frozenset(("transpose", "permute"))
+CASTS = {"float": "float", "double": "float", "half": "float", "long": "int", "int": "int",
+         "short": "int", "char": "int", "byte": "uint8", "bool": "bool"}
+COMPARISONS = frozenset(("eq", "ne", "lt", "gt", "le", "ge"))
+#: reductions: no dim gives a 0-dim tensor, a dim removes one (unless keepdim)
+REDUCTIONS = frozenset(("sum", "mean", "prod", "std", "var", "norm", "all", "any",
+                        "logsumexp", "median", "mode"))
+PAIRED = frozenset(("max", "min", "sort", "topk", "kthvalue", "median", "mode"))
+INDEX = frozenset(("argmax", "argmin"))
+#: element-wise torch functions: the broadcast rank of their tensor arguments
+ELEMENTWISE_FUNCTIONS = frozenset(
+    [f"torch.{f}" for f in ("abs", "exp", "log", "sqrt", "sigmoid", "tanh", "relu", "neg",
+                            "clamp", "add", "sub", "mul", "div", "pow", "sign")]
+    + [f"torch.nn.functional.{f}" for f in (
+        "relu", "relu6", "elu", "selu", "celu", "gelu", "leaky_relu", "dropout", "tanh",
+        "sigmoid", "softplus", "hardtanh", "softmax", "log_softmax", "softmin")]
+)
+ARRAY_MODULES = ("numpy", "np")
+#: ``torch.nn`` modules whose output has the rank of their input (``Linear`` keeps
+#: the leading dimensions)
+SAME_RANK_MODULES = frozenset(f"torch.nn.{m}" for m in (
+    "Linear", "ReLU", "ReLU6", "ELU", "SELU", "LeakyReLU", "Tanh", "Sigmoid", "Dropout",
+    "Softplus", "Softmax", "LogSoftmax", "BatchNorm1d", "BatchNorm2d", "Identity",
+))
+#: of those, the ones whose output has the shape of their input
+SAME_SHAPE_MODULES = SAME_RANK_MODULES - {"torch.nn.Linear"}
+#: ``torch.nn`` modules whose output has a fixed rank
+FIXED_RANK_MODULES = {"torch.nn.Conv1d": 3, "torch.nn.Conv2d": 4, "torch.nn.Conv3d": 5,
+                      "torch.nn.MaxPool2d": 4, "torch.nn.AvgPool2d": 4}
+#: methods of a module that return the module itself
+MODULE_ITSELF = frozenset(("cuda", "cpu", "to", "train", "eval", "float", "double", "half",
+                           "apply", "type", "requires_grad_", "share_memory"))
+#: torch functions that are the method of their first argument
+TORCH_METHODS = frozenset(f"torch.{f}" for f in (
+    "max", "min", "sum", "mean", "prod", "argmax", "argmin", "sort", "topk", "squeeze",
+    "unsqueeze", "t", "transpose", "eq", "ne", "lt", "gt", "le", "ge", "std", "var", "norm"))
+MADE = frozenset(("torch.tensor", "torch.arange", "torch.from_numpy", "torch.randint"))
+LIKE = frozenset(f"torch.{f}_like" for f in ("zeros", "ones", "rand", "randn", "empty"))
+BUILTINS = frozenset(("len", "int", "float", "round", "abs", "list", "sorted", "str", "zip",
+                      "enumerate", "range"))
