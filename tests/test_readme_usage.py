@@ -315,7 +315,11 @@ def test_every_readme_command_runs_as_shown(tmp_path):
                     if (command + " ").startswith(NOT_RUN) or command in NOT_RUN:
                         continue
                     status, actual = shell(command, tmp_path, env)
-                    assert status in (0, 1, 4, 8, 16, 20, 24, 28), (command, actual)
+                    # (pylint's status is a bit mask: 1 fatal, 32 usage error; the
+                    # others say which kinds of messages it gave: import-error for
+                    # torch where torch is not installed, say)
+                    assert status & (1 | 32) == 0 if command.startswith("pylint") \
+                        else status in (0, 1), (command, actual)
                     assert "Traceback" not in actual, actual
                     ran += 1
     assert ran >= 8

@@ -5,7 +5,7 @@ import os
 import stat
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
-from ..config.excludes import SOURCE_SUFFIXES, Excludes
+from ..config.excludes import SOURCE_SUFFIXES, Excludes, forced_out
 
 
 def discover(
@@ -46,14 +46,14 @@ def discover(
     for path in paths:
         info = _stat(path) if path != "-" else None
         if info is None or not stat.S_ISDIR(info.st_mode):
-            if force_exclude and path != "-" and _forced_out(path, dropped):
+            if force_exclude and path != "-" and forced_out(path, dropped):
                 continue
             identity = (info.st_dev, info.st_ino) if info is not None else path
             if identity not in seen:
                 seen.add(identity)
                 yield path  # (one that vanished is reported when it is read)
             continue
-        if force_exclude and _forced_out(path, dropped, is_dir=True):
+        if force_exclude and forced_out(path, dropped, is_dir=True):
             continue
         root = os.path.realpath(path)
 
@@ -91,22 +91,6 @@ def discover(
 def _inside(link: str, root: str) -> bool:
     target = os.path.realpath(link)
     return target == root or target.startswith(root.rstrip(os.sep) + os.sep)
-
-
-def _forced_out(path: str, dropped: Callable[..., bool], is_dir: bool = False) -> bool:
-    """``--force-exclude``: whether a named path, or a directory above it (up to the
-    current directory), is excluded; ``--exclude`` patterns are matched from ``.``."""
-    here = os.getcwd()
-    candidate = os.path.abspath(path)
-    parent = False
-    while True:
-        rel = os.path.relpath(candidate, here).replace(os.sep, "/")
-        if rel == "." or rel.startswith("../"):
-            return rel != "." and dropped(candidate, os.path.basename(candidate), is_dir,
-                                          parent)
-        if dropped(candidate, rel, is_dir, parent):
-            return True
-        candidate, is_dir, parent = os.path.dirname(candidate), True, True
 
 
 class GitIgnore:

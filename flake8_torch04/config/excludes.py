@@ -1,8 +1,9 @@
 """Exclude patterns, read as flake8 and git read them."""
 from __future__ import annotations
 
+import os
 import re
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
 DEFAULT_EXCLUDES = (
     ".git", ".hg", ".svn", ".bzr", "CVS", ".tox", ".nox", ".venv", "venv", "__pycache__",
@@ -167,3 +168,19 @@ def _either(regexes: Iterable["re.Pattern[str]"]) -> "re.Pattern[str]":
     matches; one that never matches for none."""
     body = "|".join(f"(?:{r.pattern})" for r in regexes)
     return re.compile(body or r"(?!)", re.S)
+
+
+def forced_out(path: str, dropped: Callable[..., bool], is_dir: bool = False) -> bool:
+    """``--force-exclude``: whether a named path, or a directory above it (up to the
+    current directory), is excluded; ``--exclude`` patterns are matched from ``.``."""
+    here = os.getcwd()
+    candidate = os.path.abspath(path)
+    parent = False
+    while True:
+        rel = os.path.relpath(candidate, here).replace(os.sep, "/")
+        if rel == "." or rel.startswith("../"):
+            return rel != "." and dropped(candidate, os.path.basename(candidate), is_dir,
+                                          parent)
+        if dropped(candidate, rel, is_dir, parent):
+            return True
+        candidate, is_dir, parent = os.path.dirname(candidate), True, True

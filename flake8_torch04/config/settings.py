@@ -590,13 +590,34 @@ def load(path: Optional[str] = None, config: Optional[str] = None, isolated: boo
     :class:`~flake8_torch04.config.select.UsageError` for an unreadable file, an
     unknown key in ``[tool.torch04]`` or a code that matches no rule.
     """
+    return resolver_for(path, config, isolated, cli).for_path(path)
+
+
+def resolver_for(path: Optional[str] = None, config: Optional[str] = None,
+                 isolated: bool = False, cli: Optional[CommandLine] = None) -> Resolver:
+    """The :class:`Resolver` that :func:`load` reads ``path``'s settings with."""
     cwd = os.getcwd()
     if path is not None:
         absolute = os.path.abspath(path)
         directory = absolute if os.path.isdir(absolute) else os.path.dirname(absolute)
         if not (directory == cwd or directory.startswith(cwd.rstrip(os.sep) + os.sep)):
             cwd = directory
-    return Resolver(config, isolated, cli, cwd).for_path(path)
+    return Resolver(config, isolated, cli, cwd)
+
+
+def excluded_file(path: str, resolver: Resolver) -> bool:
+    """Whether the configuration excludes the file ``path``, as ``torch04 check
+    --force-exclude`` (the pre-commit hook) decides for a file it is named: the
+    file or a directory above it matches an exclude (the default list when the
+    configuration sets none)."""
+    from .excludes import DEFAULT_EXCLUDES, Excludes, forced_out
+
+    defaults = Excludes(DEFAULT_EXCLUDES if resolver.for_path(None).exclude is None else ())
+    skip = resolver.skip(replaced=False)
+
+    def dropped(full: str, rel: str, is_dir: bool, parent: bool = False) -> bool:
+        return defaults.excluded(rel, is_dir) or skip(full, is_dir, parent)
+    return forced_out(path, dropped)
 
 
 def _read_flake8(settings: Settings, file: str, layer: Layer) -> None:

@@ -46,6 +46,8 @@ class FileSettings(NamedTuple):
     error_file: Optional[str] = None
     #: where in it: (0-based line, start column, end column)
     error_at: Optional[Tuple[int, int, int]] = None
+    #: the configuration excludes the file: nothing is reported on it
+    excluded: bool = False
 
 
 def load_settings(path: str) -> FileSettings:
@@ -60,7 +62,8 @@ def load_settings(path: str) -> FileSettings:
 
     where = path if os.path.isabs(path) else None
     try:
-        settings = config_settings.load(where)
+        resolver = config_settings.resolver_for(where)
+        settings = resolver.for_path(where)
     except UsageError as exc:
         settings = config_settings.load(where, isolated=True)
         message = str(exc)
@@ -73,7 +76,11 @@ def load_settings(path: str) -> FileSettings:
             except OSError:
                 pass
         return FileSettings(settings.codes_for(path), None, message, file, at)
-    return FileSettings(settings.codes_for(path), settings.unsafe_fixes)
+    # an excluded file is not reported on, as the pre-commit hook skips it
+    # (`torch04 check --force-exclude`) and as Ruff's server does
+    excluded = where is not None and config_settings.excluded_file(where, resolver)
+    return FileSettings(() if excluded else settings.codes_for(path), settings.unsafe_fixes,
+                        excluded=excluded)
 
 
 def _file_named(message: str) -> Optional[str]:
@@ -548,6 +555,8 @@ def _analysis(uri: str, version: Optional[int], text: str, path: str, encoding: 
                             for f in snapshot.findings]}
         items = [Item(f.code, f.line, f.col, f.end_line or f.line, f.message,
                       f.fix.safety if snapshot.offers(f) else None) for f in snapshot.findings]
+    if settings.excluded:  # (not even a syntax error: the file is not the project's)
+        by_uri, items = {key: [] for key in by_uri}, []
     SNAPSHOTS[uri] = snapshot
     return Result(uri, version, snapshot.seconds, by_uri, items, snapshot.rescued,
                   snapshot.fixable, settings)
