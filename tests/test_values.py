@@ -53,6 +53,13 @@ from torch.autograd import Variable
     ("x = torch.LongTensor([[1, 2], [3, 4]])", "x", (TENSOR, 2, "int")),
     ("x = torch.tensor(1.)", "x", (TENSOR, 0, None)),
     ("x = torch.zeros(3, dtype=torch.long)", "x", (TENSOR, 1, "int")),
+    # joining: cat keeps the elements' rank, stack adds one; elements that disagree
+    ("x = torch.cat([torch.ones(4), torch.zeros(4)])", "x", (TENSOR, 1, "float")),
+    ("x = torch.cat((torch.ones(2, 3), torch.zeros(2, 3)), 1)", "x", (TENSOR, 2, "float")),
+    ("x = torch.stack([torch.ones(3).long(), torch.zeros(3).long()])", "x",
+     (TENSOR, 2, "int")),
+    ("x = torch.cat([torch.ones(4), torch.zeros(2, 2)])", "x", (TENSOR, None, "float")),
+    ("x = torch.cat(parts)", "x", (TENSOR, None, None)),
     # reductions, pairs, indexing
     ("x = torch.zeros(3, 4)\ny = x.sum()", "y", (TENSOR, 0, "float")),
     ("x = torch.zeros(3, 4)\ny = x.sum(1)", "y", (TENSOR, 1, "float")),

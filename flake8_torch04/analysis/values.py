@@ -560,6 +560,16 @@ class Values:
             if isinstance(args[0], (ast.List, ast.Tuple)):
                 return _tensor(_nesting(args[0]), dtype)
             return _tensor(None, dtype)
+        if name in ("torch.cat", "torch.stack") and args:
+            # the elements' rank (one more for ``stack``) where every element agrees
+            seq = self.of(args[0], scope, depth)
+            if seq.kind == TUPLE and seq.parts:
+                seq = Value(LIST, parts=(join(seq.parts),))
+            part = seq.parts[0] if seq.kind == LIST and seq.parts else UNKNOWN
+            if not part.tensor:
+                return _tensor(None)
+            rank = part.rank if name == "torch.cat" or part.rank is None else part.rank + 1
+            return Value(TENSOR, rank, part.dtype, plain=part.plain)
         if name == "torch.arange":
             return _tensor(1, self._dtype_keyword(node))
         if name == "torch.from_numpy" and args:
