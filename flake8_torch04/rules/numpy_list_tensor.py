@@ -87,12 +87,37 @@ def _arrays(ctx: Context, node: ast.AST, part: Optional[int] = None) -> bool:
     return False
 
 
-def _appended(ctx: Context, name: ast.Name, part: Optional[int] = None) -> bool:
+#: calls whose result holds elements of the list given first (``random.sample(memory, n)``)
+_SELECTIONS = frozenset(("random.sample", "random.choices", "list", "sorted"))
+
+
+def _selected_from(ctx: Context, value: ast.AST) -> Optional[ast.Name]:
+    """The list whose elements ``value`` evidently holds: ``memory[-n:]``,
+    ``random.sample(memory, n)``, ``list(memory)``."""
+    if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice):
+        inner: Optional[ast.AST] = value.value
+    elif isinstance(value, ast.Call) and value.args and not isinstance(
+            value.args[0], ast.Starred) and (ctx.resolve(value.func) in _SELECTIONS or (
+                isinstance(value.func, ast.Name) and value.func.id in ("list", "sorted")
+                and not ctx.scope.binds(value.func.id))):
+        inner = value.args[0]
+    else:
+        return None
+    return inner if isinstance(inner, ast.Name) else None
+
+
+def _appended(ctx: Context, name: ast.Name, part: Optional[int] = None,
+              depth: int = 0) -> bool:
     """``name`` is bound to lists that start empty and only get numpy arrays
-    appended in the function (or tuples whose element ``part`` is one)."""
+    appended in the function (or tuples whose element ``part`` is one), or to
+    a selection of such a list's elements."""
     defs = ctx.flow().reaching(name)
     if not defs or any(d.kind != "assign" or d.value is None for d in defs):
         return False
+    if len(defs) == 1 and depth < 2:
+        source = _selected_from(ctx, defs[0].value)
+        if source is not None and source.id != name.id:
+            return _appended(ctx, source, part, depth + 1)
     empty = [d for d in defs if isinstance(d.value, ast.List) and not d.value.elts]
     if not all(_arrays(ctx, d.value, part) for d in defs if d not in empty):
         return False
@@ -169,7 +194,9 @@ def numpy_list_tensor(ctx: Context, node: ast.Call) -> Iterator[Report]:
     (``[np.array(s) for s in states]``), a name bound in the function only
     to such lists, or to an empty list that only gets such arrays appended,
     or one part of ``zip(*batch)`` where ``batch`` is such a list of tuples
-    (``batch.append((np.array(state), action))``).  An array is the result of
+    (``batch.append((np.array(state), action))``) or a selection of its
+    elements (``random.sample(memory, n)``, ``memory[-n:]``, ``list(memory)``).
+    An array is the result of
     a numpy function that makes one (``np.array(x)``, ``np.zeros(n)``,
     ``np.random.randn(n)``, ``np.random.normal(0, 1, size=n)``...), a method
     of one (``.astype(...)``, ``.reshape(...)``), arithmetic of arrays and
