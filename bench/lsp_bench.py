@@ -5,6 +5,7 @@ Usage::
 
     python bench/lsp_bench.py                 # 1,000- and 10,000-line files
     python bench/lsp_bench.py --lines 1000 --repeat 50
+    python bench/lsp_bench.py --findings 1250 5000 10000   # only 7.
 
 It starts the real server (``python -m flake8_torch04 server``) and speaks
 JSON-RPC to it over stdio with Content-Length framing, as an editor does,
@@ -25,7 +26,11 @@ does) it measures:
 5. a burst of 10 changes within 200 ms: how many analyses ran, and the
    versions published (only the last may be);
 6. ``codeAction`` on another open file (the example itself) sent right after
-   a change of the large one, while its analysis runs.
+   a change of the large one, while its analysis runs;
+7. (``--findings``) ``didOpen`` -> ``publishDiagnostics`` of a file with that
+   many findings that share one fix (one function of ``Variable(t,
+   volatile=True)`` calls: TV001 and TV002 each, and every TV002 carries the
+   function's one fix): the time must grow with the findings, not their square.
 
 The machine's load average is printed first: on a shared machine the
 analysis itself (its time is in the server's trace) varies with it.
@@ -335,14 +340,55 @@ def bench_file(path: Path, repeat: int) -> None:
         editor.close()
 
 
+def findings_file(findings: int, directory: Path) -> Path:
+    """A file with ``findings`` findings (see 7. above)."""
+    path = directory / f"findings_{findings}.py"
+    path.write_text("import torch\nfrom torch.autograd import Variable\n\n\ndef f(t):\n"
+                    + "".join(f"    x{i} = Variable(t, volatile=True)\n"
+                              for i in range(findings // 2))
+                    + "    return t\n", encoding="utf-8")
+    return path
+
+
+def bench_findings(path: Path) -> None:
+    editor = Editor(path.parent)
+    try:
+        editor.request("initialize", {"processId": None, "rootUri": path.parent.as_uri(),
+                                      "capabilities": CAPABILITIES, "trace": "verbose"})
+        editor.notify("initialized", {})
+        warm = path.with_name("warm.py")  # (the worker's start and the rules' loading)
+        editor.notify("textDocument/didOpen", {"textDocument": {
+            "uri": warm.as_uri(), "languageId": "python", "version": 1,
+            "text": "import torch\nx = torch.autograd.Variable(torch.zeros(1))\n"}})
+        editor.wait_diagnostics(warm.as_uri(), 1)
+        uri = path.as_uri()
+        seen: List[tuple] = []
+        start = editor.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "python", "version": 1,
+            "text": path.read_text(encoding="utf-8")}})
+        when, diagnostics = editor.wait_diagnostics(uri, 1, seen)
+        analysed = analysis_ms(seen + editor.drain(0.5))  # (traced after publishing)
+        print(f"  {len(diagnostics):>6} findings: didOpen -> publishDiagnostics "
+              f"{(when - start):6.2f} s (the worker's analysis "
+              f"{analysed[-1] / 1000 if analysed else float('nan'):6.2f} s)")
+    finally:
+        editor.close()
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--lines", type=int, nargs="*", default=[1000, 10000])
     parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--findings", type=int, nargs="*",
+                        help="only 7.: files with these many findings sharing one fix")
     args = parser.parse_args(argv)
     print(f"torch04 server over stdio; {os.cpu_count()} CPUs; load average "
           f"{os.getloadavg()[0]:.2f}; Python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory() as tmp:
+        if args.findings:
+            for findings in args.findings:
+                bench_findings(findings_file(findings, Path(tmp)))
+            return 0
         for size in args.lines:
             bench_file(legacy_file(size, Path(tmp)), args.repeat)
     return 0

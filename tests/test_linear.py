@@ -379,3 +379,33 @@ def test_module_level_wraps_look_for_changes_in_one_search(monkeypatch):
     assert [f.fix.edits[0].text for f in findings[:4]] == [
         "images_0.detach()", "o_0", "images_1.detach()", "o_1"]
     assert counting.calls == 1
+
+
+def _volatile_function(calls: int) -> str:
+    """One function with ``calls`` ``Variable(t, volatile=True)``: 2 findings
+    each (TV001, TV002), and every TV002 carries the same fix (all the calls'
+    edits and the decorator)."""
+    return ("import torch\nfrom torch.autograd import Variable\n\n\ndef f(t):\n"
+            + "".join(f"    x{i} = Variable(t, volatile=True)\n" for i in range(calls))
+            + "    return t\n")
+
+
+def test_the_server_looks_at_a_fix_shared_by_many_findings_once(monkeypatch):
+    """The server's analysis asks, for each finding, whether its fix can be
+    applied; the findings that share a fix were each walked over all its edits
+    (quadratic: 10,000 findings, 21 s; `python bench/lsp_bench.py --findings`)."""
+    from flake8_torch04.fix import analysis as fix_analysis
+    from flake8_torch04.server import worker
+
+    settings = worker.FileSettings(("TV001", "TV002"), True)
+    counts = []
+    for calls in (200, 400):
+        touched = _count_calls(monkeypatch, fix_analysis, "touched_lines")
+        snapshot = worker.analyse("file:///t.py", 1, _volatile_function(calls), "/t.py",
+                                  settings)
+        assert len(snapshot.findings) == 2 * calls
+        assert snapshot.fixable
+        counts.append(len(touched))
+        monkeypatch.undo()
+    # the one TV002 fix's edits (the calls' and the decorator), once
+    assert counts == [200 + 1, 400 + 1]

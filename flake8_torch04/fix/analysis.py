@@ -6,7 +6,7 @@ import ast
 import re
 from typing import Dict, FrozenSet, List, Optional, Pattern, Sequence, Set, Tuple
 
-from ..analysis.findings import SAFE, UNSAFE, Finding
+from ..analysis.findings import SAFE, UNSAFE, Finding, Fix
 from ..analysis.run import check
 from ..config.noqa import Noqa
 from ..source.parse import normalize_newlines, parse, parsed_tree
@@ -45,6 +45,10 @@ class Analysis:
         self.findings = findings
         self._bindings: Optional[Dict[str, Set[Optional[str]]]] = None
         self._echoed: Optional[List[Tuple[Tuple[int, int], Tuple[int, int]]]] = None
+        #: (id of a fix, code) -> (the fix, its blocker): the findings that share one
+        #: fix (TV002's of one function: every ``volatile=True`` of it and the
+        #: decorator) are looked at once, not once each (quadratic in the findings)
+        self._blockers: Dict[Tuple[int, str], Tuple[Fix, Optional[str]]] = {}
 
     @property
     def tree(self) -> ast.Module:
@@ -63,10 +67,18 @@ class Analysis:
         fix = finding.fix
         if fix is None:
             return "no fix"
+        known = self._blockers.get((id(fix), finding.code))
+        if known is not None and known[0] is fix:
+            return known[1]
+        why = self._blocker(fix, finding.code)
+        self._blockers[id(fix), finding.code] = fix, why
+        return why
+
+    def _blocker(self, fix: Fix, code: str) -> Optional[str]:
         for edit in fix.edits:
             for line in touched_lines(edit):
-                if self.noqa.suppresses(line, finding.code):
-                    return f"line {line} has a `# noqa` for {finding.code}"
+                if self.noqa.suppresses(line, code):
+                    return f"line {line} has a `# noqa` for {code}"
                 if self.locked is not None and 0 < line <= len(self.lines):
                     if self.locked.match(self.lines[line - 1]):
                         return f"line {line} is not Python"
