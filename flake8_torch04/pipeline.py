@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from typing import FrozenSet, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from .analysis import era
 from .analysis.findings import Finding
@@ -174,8 +174,9 @@ def _render(doc: Document, analysed: _Analysed, fixed: Optional[_Fixed],
     if findings is None:
         findings = analysis.findings
     # a fix the fixer tried and had to drop is not counted fixable
+    fixes = _Fixes(doc)
     located = [_locate(doc, analysis, f, options.unsafe,
-                       bool(refused) and fix_key(f) in refused, options.snippets)
+                       bool(refused) and fix_key(f) in refused, options.snippets, fixes)
                for f in findings]
     notes += tuple(
         f"{doc.describe(line) if line else 'a statement'}: not checked to the end (an "
@@ -204,24 +205,43 @@ def _keep_mapped(doc: Document, result, before: Analysis, analyse):
     return result._replace(text=text, fixed=fixed, analysis=after), unmapped
 
 
+class _Fixes:
+    """Each fix's edits in output coordinates and the lines they span, made once
+    per fix: the findings that share one fix (TV002's of one function: every
+    ``volatile=True`` of it) would each walk all its edits (quadratic)."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.made: Dict[int, tuple] = {}  # id(fix) -> (fix, edits, (first, last))
+
+    def of(self, fix) -> tuple:
+        """``(edits, (first line, last line) or None)`` of ``fix``."""
+        made = self.made.get(id(fix))
+        if made is None or made[0] is not fix:
+            made = self.made[id(fix)] = fix, self._edits(fix.edits), _edits_span(fix.edits)
+        return made[1:]
+
+    def _edits(self, edits) -> tuple:
+        if self.doc.notebook is None:  # (positions are the file's own: the common case)
+            return tuple((e.start[0], e.start[1], e.end[0], e.end[1], e.text) for e in edits)
+        where = self.doc.where
+        return tuple((where(e.start[0])[1], e.start[1], where(e.end[0])[1], e.end[1], e.text)
+                     for e in edits)
+
+
 def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool,
-            refused: bool = False, snippet: bool = True) -> Located:
+            refused: bool = False, snippet: bool = True,
+            fixes: Optional[_Fixes] = None) -> Located:
     fixable = not refused and analysis.fixable(finding, unsafe)
-    source, first = _snippet(analysis.lines, finding) if snippet else ((), 0)
-    if doc.notebook is None:  # (positions are the file's own: the common case, quicker)
-        fix = finding.fix
+    fixes = fixes or _Fixes(doc)
+    edits, span = fixes.of(finding.fix) if finding.fix else ((), None)
+    source, first = _snippet(analysis.lines, finding, span) if snippet else ((), 0)
+    if doc.notebook is None:
         return Located(finding, None, finding.line, finding.end_line or finding.line, fixable,
-                       tuple((e.start[0], e.start[1], e.end[0], e.end[1], e.text)
-                             for e in fix.edits) if fix else (),
-                       source, first)
+                       edits, source, first)
     cell, line = doc.where(finding.line)
     _, end_line = doc.where(finding.end_line or finding.line)
-    edits = []
-    for edit in finding.fix.edits if finding.fix else ():
-        _, start = doc.where(edit.start[0])
-        _, end = doc.where(edit.end[0])
-        edits.append((start, edit.start[1], end, edit.end[1], edit.text))
-    return Located(finding, cell, line, end_line, fixable, tuple(edits), source,
+    return Located(finding, cell, line, end_line, fixable, edits, source,
                    doc.where(first)[1] if snippet else 0)
 
 
@@ -229,29 +249,40 @@ def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool,
 SNIPPET_LINES = 12
 
 
-def _span(finding: Finding) -> Tuple[int, int]:
-    """The first and last lines the finding and its fix span."""
-    edits = finding.fix.edits if finding.fix else ()
-    first = min([finding.line] + [e.start[0] for e in edits])
-    last = max([finding.end_line or finding.line]
-               + [e.end[0] - (1 if e.end[1] == 0 and e.end[0] > e.start[0] else 0)
-                  for e in edits])
+def _edits_span(edits) -> Optional[Tuple[int, int]]:
+    """The first and last lines the edits change (``None``: no edits)."""
+    if not edits:
+        return None
+    return (min(e.start[0] for e in edits),
+            max(e.end[0] - (1 if e.end[1] == 0 and e.end[0] > e.start[0] else 0)
+                for e in edits))
+
+
+def _span(finding: Finding, edits_span: Optional[Tuple[int, int]] = None) -> Tuple[int, int]:
+    """The first and last lines the finding and its fix span (``edits_span``:
+    its fix's, when known)."""
+    if edits_span is None and finding.fix:
+        edits_span = _edits_span(finding.fix.edits)
+    first, last = finding.line, finding.end_line or finding.line
+    if edits_span is not None:
+        first, last = min(first, edits_span[0]), max(last, edits_span[1])
     return first, last
 
 
-def _snippet_lines(finding: Finding) -> Tuple[int, int]:
+def _snippet_lines(finding: Finding,
+                   edits_span: Optional[Tuple[int, int]] = None) -> Tuple[int, int]:
     """The first and last lines a snippet shows: those the finding and its fix span
     when they fit in ``SNIPPET_LINES``, else the finding's own (a fix that adds
     ``@torch.no_grad()`` to a long function starts far above its finding)."""
-    first, last = _span(finding)
+    first, last = _span(finding, edits_span)
     if last - first >= SNIPPET_LINES:
         first, last = finding.line, finding.end_line or finding.line
     return first, min(last, first + SNIPPET_LINES - 1)
 
 
-def _snippet(lines, finding: Finding):
+def _snippet(lines, finding: Finding, edits_span: Optional[Tuple[int, int]] = None):
     """The lines of :func:`_snippet_lines`, and the first one's number."""
-    first, last = _snippet_lines(finding)
+    first, last = _snippet_lines(finding, edits_span)
     return tuple(lines[first - 1:min(last, len(lines))]), first
 
 

@@ -409,3 +409,46 @@ def test_the_server_looks_at_a_fix_shared_by_many_findings_once(monkeypatch):
         monkeypatch.undo()
     # the one TV002 fix's edits (the calls' and the decorator), once
     assert counts == [200 + 1, 400 + 1]
+
+
+def test_a_check_walks_a_fix_shared_by_many_findings_a_few_times(monkeypatch):
+    """``torch04 check`` (and the server's "Fix all", the same function): the
+    findings that share one fix were each walked over all its edits (whether it
+    can be applied, where its edits are, the lines its snippet shows), quadratic
+    in the findings.  The walks of the shared fix are counted at two sizes."""
+    from flake8_torch04 import pipeline
+    from flake8_torch04.analysis import findings as findings_module
+    from flake8_torch04.fix import analysis as fix_analysis
+    from flake8_torch04.source.document import Document
+
+    walks = []
+
+    class Edits(tuple):
+        def __iter__(self):
+            walks.append(1)
+            return super().__iter__()
+
+    checked = fix_analysis.check
+
+    def check_counting(*args, **kwargs):  # the TV002 fix's edits count their walks
+        found = checked(*args, **kwargs)
+        shared = {}
+        for i, finding in enumerate(found):
+            fix = finding.fix
+            if finding.code == "TV002" and fix is not None:
+                fix = shared.setdefault(id(fix), findings_module.Fix(
+                    Edits(fix.edits), fix.safety, fix.imports))
+                found[i] = finding._replace(fix=fix)
+        return found
+
+    monkeypatch.setattr(fix_analysis, "check", check_counting)
+    counts = []
+    for calls in (200, 400):
+        walks.clear()
+        result = pipeline.check_document(
+            Document(_volatile_function(calls).encode(), "t.py"),
+            pipeline.Options(("TV001", "TV002"), unsafe=True))
+        assert len(result.findings) == 2 * calls
+        assert sum(len(loc.edits) for loc in result.findings) == calls * (calls + 1)
+        counts.append(len(walks))
+    assert counts[0] == counts[1] <= 4, counts
