@@ -225,8 +225,13 @@ class _Fixes:
         if self.doc.notebook is None:  # (positions are the file's own: the common case)
             return tuple((e.start[0], e.start[1], e.end[0], e.end[1], e.text) for e in edits)
         where = self.doc.where
-        return tuple((where(e.start[0])[1], e.start[1], where(e.end[0])[1], e.end[1], e.text)
-                     for e in edits)
+
+        def end(line: int, col: int, start: int) -> int:
+            # (line, 0) ends the line before: the next cell's marker, when it ends a cell
+            return where(line - 1)[1] + 1 if col == 0 and line > start else where(line)[1]
+
+        return tuple((where(e.start[0])[1], e.start[1], end(e.end[0], e.end[1], e.start[0]),
+                      e.end[1], e.text) for e in edits)
 
 
 def _locate(doc: Document, analysis: Analysis, finding: Finding, unsafe: bool,

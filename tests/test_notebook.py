@@ -81,6 +81,19 @@ def test_json_positions_are_cell_relative(nb_path):
     assert first["fix"]["edits"][0]["line"] == 1
 
 
+def test_an_edit_that_ends_a_cell_ends_in_that_cell(tmp_path):
+    """Removing a cell's last line ends the edit at the next cell's marker: in
+    the cell's own lines, the line past its last (it was "line 0")."""
+    first = ("import torch\nfrom torch.autograd import Variable\n"
+             "x = torch.ones(1)\nx = Variable(x)\n")
+    (tmp_path / "s.ipynb").write_text(dumps(notebook(code_cell(first), code_cell("y = x\n"))))
+    _, out, _ = run("check", "--output-format", "json", "s.ipynb", cwd=tmp_path)
+    (found,) = json.loads(out)
+    assert (found["cell"], found["line"]) == (1, 4)
+    assert [(e["line"], e["column"], e["end_line"], e["end_column"], e["content"])
+            for e in found["fix"]["edits"]] == [(4, 1, 5, 1, "")]
+
+
 def test_fix_changes_code_cells_only(nb_path):
     status, _, err = run("check", "--fix", "--unsafe-fixes", "train.ipynb", cwd=nb_path.parent)
     assert err == ""
@@ -185,6 +198,33 @@ def test_unparsable_cell_is_reported_with_its_position(tmp_path):
     assert status == 1
     assert err.startswith("s.ipynb: cannot parse: ")
     assert err.rstrip().endswith("(cell 2, line 2)")
+
+
+MARKDOWN = {"cell_type": "markdown", "metadata": {}, "source": "x"}
+
+
+@pytest.mark.parametrize("between", [[], [code_cell("")], [MARKDOWN]])
+@pytest.mark.parametrize("end", ["", "\n", "\r\n"])
+def test_an_error_at_a_cell_s_end_is_placed_in_that_cell(tmp_path, between, end):
+    """A backslash that ends cell 1 continues the line into the next cell's marker:
+    Python reports the marker line, which is no line of any cell ("cell 2, line 0"
+    before); it is the last line of the cell before."""
+    cells = [code_cell("import torch\nx = 1 + \\" + end), *between, code_cell("y = 2\n")]
+    (tmp_path / "s.ipynb").write_text(dumps(notebook(*cells)))
+    status, _, err = run("check", "s.ipynb", cwd=tmp_path)
+    assert status == 1
+    assert err.startswith("s.ipynb: cannot parse: ")
+    assert err.rstrip().endswith("(cell 1, line 2)")
+
+
+def test_no_line_of_a_notebook_s_text_is_line_0_of_a_cell():
+    nb = Notebook(dumps(notebook(code_cell("a = 1\n"), code_cell(""), MARKDOWN,
+                                 code_cell("b = 2\nc = 3"))))
+    locate = nb.locator(nb.text)
+    lines = nb.text.splitlines()
+    # the markers (lines 1, 3, 4): the line before theirs (the first: its cell's first)
+    assert [locate(n) for n in range(1, len(lines) + 1)] == [
+        (1, 1), (1, 1), (1, 1), (1, 1), (4, 1), (4, 2)]
 
 
 def test_fix_touching_a_magic_line_or_a_cell_boundary_is_not_applied():

@@ -316,6 +316,19 @@ def test_notebook_cells_get_their_own_diagnostics(tmp_path):
         ("TV001", 1, 4)]
 
 
+@pytest.mark.parametrize("end", ["", "\n", "\r\n"])
+def test_a_backslash_that_ends_a_cell_is_the_syntax_error_of_that_cell(tmp_path, end):
+    """Python reports the next cell's marker line; the diagnostic goes to the
+    cell the backslash ends, on it (it was on the next cell, at line -1)."""
+    from flake8_torch04.server import worker
+
+    path = str(tmp_path / "nb.ipynb")
+    result = worker.run_analysis("file:///nb.ipynb", 1, "", path, "utf-16", [
+        ("c1", "import torch\nx = 1 + \\" + end), (None, "# notes"), ("c3", "y = 2\n")])
+    assert [(cell, d.range, d.message) for cell, found in result.by_uri.items()
+            for d in found] == [("c1", (1, 8, 1, 9), "SyntaxError: invalid syntax")]
+
+
 def test_the_configuration_of_torch04_check_applies(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.torch04]\nextend-ignore = ["TV003"]\n')
 

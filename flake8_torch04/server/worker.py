@@ -626,8 +626,14 @@ def _notebook(uri: str, version: Optional[int], path: str, settings: FileSetting
         return uris.get(cell, uri), cell_line
 
     if snapshot.syntax is not None:
-        cell, _ = where(snapshot.syntax[0])
-        if cell in units:
+        cell, line = where(snapshot.syntax[0])
+        if cell in units and locate.marker(snapshot.syntax[0]):
+            # Python reports the next cell's marker when a cell's last line ends in
+            # a backslash (the locator gives that line): its last character
+            text = units[cell].lines[line - 1].rstrip("\r\n") if units[cell].lines else ""
+            by_uri[cell].append(Diag(units[cell].range(line, max(0, len(text) - 1), line,
+                                                       len(text)), snapshot.syntax[4]))
+        elif cell in units:
             by_uri[cell].append(syntax_diag(snapshot, units[cell], lambda n: where(n)[1]))
         return snapshot, by_uri
     for finding in snapshot.findings:

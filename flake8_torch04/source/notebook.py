@@ -387,8 +387,22 @@ class Locator:
                 self.starts.append(number)
                 self.cells.append(int(match.group(1)))
 
+    def marker(self, line: int) -> bool:
+        """Whether ``line`` is a cell's marker line."""
+        i = bisect.bisect_left(self.starts, line)
+        return i < len(self.starts) and self.starts[i] == line
+
     def __call__(self, line: int) -> Tuple[int, int]:
+        """A marker's line is no line of a cell: what Python reports there (a
+        backslash that ends a cell continues into the next cell's marker) is
+        placed on the last line of the cell before (of the first cell: its first)."""
         i = bisect.bisect_right(self.starts, line) - 1
         if i < 0:
             return 0, line
+        if line == self.starts[i]:
+            while i > 0 and self.starts[i - 1] == self.starts[i] - 1:  # (an empty cell)
+                i -= 1
+            if i == 0:
+                return self.cells[0], 1
+            return self.cells[i - 1], self.starts[i] - 1 - self.starts[i - 1]
         return self.cells[i], line - self.starts[i]
