@@ -215,6 +215,40 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path, monkeypatch):
     assert (status, out, err) == (130, "", "torch04: interrupted\n")
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="a process group's SIGINT is POSIX's")
+def test_ctrl_c_during_a_parallel_fix_is_one_line_and_the_workers_are_quiet(tmp_path):
+    """Ctrl-C reaches every process of the terminal's group, the workers too:
+    they printed their tracebacks before the main process's one line, and one
+    stopped while it sent a result could leave the run waiting forever."""
+    import os
+    import signal
+    import time
+
+    source = ("import torch\n\n\ndef step(model, x):\n    loss = model(x).sum()\n"
+              "    loss.backward()\n    return loss.data[0]\n") * 20
+    fixed = source.replace("loss.data[0]", "loss.item()")
+    files = [tmp_path / f"m{i:04}.py" for i in range(1500)]
+    for path in files:
+        path.write_text(source)
+    proc = subprocess.Popen([sys.executable, "-m", "flake8_torch04", "check", "--fix", "-j",
+                             "2", "."], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 8
+        while files[0].read_text() == source:  # (the workers' results are being written)
+            assert proc.poll() is None and time.monotonic() < deadline, proc.poll()
+            time.sleep(0.01)
+        os.killpg(proc.pid, signal.SIGINT)  # (as a terminal's Ctrl-C)
+        out, err = proc.communicate(timeout=8)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert (proc.returncode, out, err.decode()) == (130, b"", "torch04: interrupted\n")
+    texts = [path.read_text() for path in files]
+    assert set(texts) == {source, fixed}  # (none half-written, the run stopped midway)
+
+
 def test_counts_are_plural_in_english():
     from flake8_torch04.cli.output import _plural
 

@@ -36,6 +36,7 @@ everything else to stderr.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
 import sys
@@ -285,6 +286,38 @@ def _check_job(job: Tuple[str, Options]) -> FileResult:
     return check_file(*job)
 
 
+def _ignore_ctrl_c() -> None:
+    """A worker process's start: Ctrl-C is the main process's to handle.
+
+    The terminal sends SIGINT to every process of the group: a worker that took
+    it printed its own traceback before the main process's one line, and one
+    stopped while it sent a result left the main process waiting for the rest
+    of it (the pool's end then never came).  The workers end when the main
+    process ends the pool."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """SIGINT ignored while the workers start: a worker takes the handler as it
+    is (a forked one, and a spawned one the ignoring), before
+    :func:`_ignore_ctrl_c` runs.  A Ctrl-C in those milliseconds is lost (the
+    next one is not).  (Signals are the main thread's only.)"""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _check_all(jobs: List[Tuple[str, Options]], processes: int,
                progress: Progress) -> Iterator[FileResult]:
     """Results in the order of ``jobs``, from ``processes`` worker processes."""
@@ -293,7 +326,8 @@ def _check_all(jobs: List[Tuple[str, Options]], processes: int,
         import multiprocessing
 
         try:
-            pool = multiprocessing.Pool(min(processes, len(jobs)))
+            with _workers_ignore_ctrl_c():
+                pool = multiprocessing.Pool(min(processes, len(jobs)), _ignore_ctrl_c)
         except (OSError, ImportError, ValueError):
             pool = None  # (no semaphores, no /dev/shm: check in this process)
     if pool is not None:
