@@ -361,6 +361,36 @@ def test_a_new_line_in_a_cell_takes_the_cell_s_ending(tmp_path, nl):
                                 "    return model(x)", ""]), other]
 
 
+def test_a_cell_with_lf_and_crlf_lines_keeps_each_line_s_ending(tmp_path):
+    """(Covered at random by the property test below; this case is pinned.)"""
+    cell = "import torch\r\nloss = torch.ones(1).sum()\nprint(loss.data[0])\r\nx = 1\n"
+    status, _, err, sources = _sources_after_fix(tmp_path, cell)
+    assert (status, err) == (0, "")
+    assert sources == [cell.replace("loss.data[0]", "loss.item()")]
+
+
+@pytest.mark.parametrize("ending", [lambda i: "\n", lambda i: "\r\n",
+                                    lambda i: "\r\n" if i % 2 else "\n",
+                                    lambda i: "\r\n" if i % 3 == 1 else "\n"],
+                         ids=["LF", "CRLF", "alternating", "every-third-CRLF"])
+def test_a_notebook_file_keeps_the_line_ending_of_each_of_its_lines(tmp_path, ending):
+    """The notebook's JSON with LF and CRLF lines (every LF became CRLF when one
+    line had CRLF): each line keeps its own, the fixed cell's lines too."""
+    def written(data):
+        lines = dumps(data).split("\n")[:-1]
+        return "".join(line + ending(i) for i, line in enumerate(lines))
+
+    cells = [["import torch\n", "loss = torch.ones(1).sum()\n", "print(loss.data[0])\n", "x = 1"],
+             "y = torch.ones(1).sum()\nprint(y.data[0])\n"]
+    fixed = [[line.replace("loss.data[0]", "loss.item()") for line in cells[0]],
+             cells[1].replace("y.data[0]", "y.item()")]
+    path = tmp_path / "mixed.ipynb"
+    path.write_bytes(written(notebook(*map(code_cell, cells))).encode())
+    status, _, err = run("check", "--fix", "mixed.ipynb", cwd=tmp_path)
+    assert (status, err) == (0, "")
+    assert path.read_bytes().decode() == written(notebook(*map(code_cell, fixed)))
+
+
 def _fixer_that_drops(marker):
     """``fix_text`` as it is, then with the line ``marker`` removed from its text."""
     from flake8_torch04 import pipeline as _check

@@ -76,7 +76,8 @@ class Notebook:
 
     def __init__(self, raw: str) -> None:
         self.raw = raw.replace("\r\n", "\n")
-        self.crlf = "\r\n" in raw
+        #: the file as it is (its lines may end in LF or CRLF, even both)
+        self.original = raw
         try:
             self.data = json.loads(self.raw)
         except json.JSONDecodeError as exc:
@@ -235,15 +236,43 @@ class Notebook:
         """The notebook file with the code cells of ``text``: only the ``source``
         values of the changed cells are rewritten, in place."""
         changed = self.changed_cells(text)
-        out = self.raw
+        out, original = self.raw, self.original
         if changed:
             spans = _source_spans(self.raw)
+            at = _original_offsets(self.original)
             for number in sorted(changed, reverse=True):
                 start, end = spans[number]
                 value = _format_source(changed[number][1], out[start:end], out,
                                        start, self.indent, self.ensure_ascii)
                 out = out[:start] + value + out[end:]
-        return out.replace("\n", "\r\n") if self.crlf else out
+                first, last = at(start), at(end)
+                original = (original[:first] + _with_endings(value, original, first, last)
+                            + original[last:])
+        return original
+
+
+def _original_offsets(original: str):
+    """The offset in ``original`` of an offset in it with its CRLFs made LF (a
+    CR LF stands between JSON's tokens only: a string cannot hold one)."""
+    crlf: List[int] = []  # the offsets, with CRLFs made LF, of the LFs that were CRLF
+    find = original.find("\r\n")
+    while find >= 0:
+        crlf.append(find - len(crlf))
+        find = original.find("\r\n", find + 2)
+    return lambda offset: offset + bisect.bisect_left(crlf, offset)
+
+
+def _with_endings(value: str, original: str, start: int, end: int) -> str:
+    """``value`` (its lines end in LF) in place of ``original[start:end]``: its
+    lines end as that span's lines did, one by one; a line more ends as the
+    span's last line, or as the line the span is on."""
+    endings = re.findall(r"\r?\n", original[start:end])
+    if not endings:
+        line_end = original.find("\n", end)
+        endings = ["\r\n" if line_end > 0 and original[line_end - 1] == "\r" else "\n"]
+    lines = value.split("\n")
+    return lines[0] + "".join(endings[min(i, len(endings) - 1)] + line
+                              for i, line in enumerate(lines[1:]))
 
 
 def _free_tag(sources: str) -> str:
