@@ -548,7 +548,7 @@ class Values:
         if name in TYPED:
             dtype = TYPED[name]
             if len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
-                return _tensor(_nesting(args[0]), dtype)
+                return _tensor(_nesting(args[0]), dtype, _literal_last(args[0]))
             if args and not node.keywords:
                 return _tensor(self._sizes_rank(args, scope, depth), dtype, _last_size(args))
             return _tensor(None, dtype)
@@ -558,7 +558,7 @@ class Values:
             if data.kind == NUMBER:
                 return _tensor(0, dtype)
             if isinstance(args[0], (ast.List, ast.Tuple)):
-                return _tensor(_nesting(args[0]), dtype)
+                return _tensor(_nesting(args[0]), dtype, _literal_last(args[0]))
             return _tensor(None, dtype)
         if name in ("torch.cat", "torch.stack") and args:
             # the elements' rank (one more for ``stack``) where every element agrees
@@ -804,6 +804,14 @@ def _unpack_index(d) -> Optional[int]:
             for i, e in enumerate(target.elts):
                 if key(e) == d.key:
                     return i
+    return None
+
+
+def _literal_last(node: ast.AST) -> Optional[int]:
+    """The last size of a tensor made from a flat literal list (``[1]``: 1)."""
+    elts = node.elts  # type: ignore[attr-defined]
+    if elts and not any(isinstance(e, (ast.List, ast.Tuple, ast.Starred)) for e in elts):
+        return len(elts)
     return None
 
 
