@@ -60,6 +60,11 @@ from torch.autograd import Variable
      (TENSOR, 2, "int")),
     ("x = torch.cat([torch.ones(4), torch.zeros(2, 2)])", "x", (TENSOR, None, "float")),
     ("x = torch.cat(parts)", "x", (TENSOR, None, None)),
+    # legacy typed constructors of data held by a name: a list of numbers is 1-D
+    ("ids = [ord(c) for c in text]\nx = torch.LongTensor(ids)", "x", (TENSOR, 1, "int")),
+    ("ids = [1, 2]\nx = torch.LongTensor(ids)", "x", (TENSOR, 1, "int")),
+    ("rows = [r for r in table]\nx = torch.FloatTensor(rows)", "x", (TENSOR, None, "float")),
+    ("ids = [c for c in text]\nc = 1\nx = ids[0]", "x", (None, None, None)),
     # reductions, pairs, indexing
     ("x = torch.zeros(3, 4)\ny = x.sum()", "y", (TENSOR, 0, "float")),
     ("x = torch.zeros(3, 4)\ny = x.sum(1)", "y", (TENSOR, 1, "float")),

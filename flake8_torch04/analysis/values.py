@@ -179,7 +179,7 @@ class Values:
         if isinstance(node, (ast.Dict, ast.DictComp)):
             return Value(DICT)
         if isinstance(node, ast.ListComp):
-            return Value(LIST, parts=(UNKNOWN,))
+            return Value(LIST, parts=(self._comprehended(node.elt),))
         if isinstance(node, ast.UnaryOp):
             inner = self.of(node.operand, scope, depth)
             if isinstance(node.op, ast.Not):
@@ -227,6 +227,18 @@ class Values:
                                   "nonlocal" in text else ())
                 if isinstance(node, (ast.Global, ast.Nonlocal)) for name in node.names)
         return found  # type: ignore[return-value]
+
+    def _comprehended(self, elt: ast.AST) -> Value:
+        """The element of a list comprehension, where it does not depend on what its
+        names are (they are the comprehension's own): a number made by a builtin
+        (``[ord(c) for c in text]``) or a constant."""
+        if isinstance(elt, ast.Constant) and type(elt.value) in (int, float):
+            return _INT if type(elt.value) is int else _FLOAT
+        if isinstance(elt, ast.Call) and isinstance(elt.func, ast.Name) \
+                and elt.func.id in ("int", "len", "ord", "float") \
+                and not self.ctx.scope.binds(elt.func.id):
+            return _FLOAT if elt.func.id == "float" else _INT
+        return UNKNOWN
 
     def _elements(self, elts: Sequence[ast.AST], scope, depth: int) -> Value:
         if not elts or any(isinstance(e, ast.Starred) for e in elts):
@@ -549,6 +561,10 @@ class Values:
             dtype = TYPED[name]
             if len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
                 return _tensor(_nesting(args[0]), dtype, _literal_last(args[0]))
+            data = self.of(args[0], scope, depth) if len(args) == 1 else UNKNOWN
+            if data.kind == LIST:  # data, not sizes: a list of numbers is 1-D
+                number = bool(data.parts) and data.parts[0].kind == NUMBER
+                return _tensor(1 if number else None, dtype)
             if args and not node.keywords:
                 return _tensor(self._sizes_rank(args, scope, depth), dtype, _last_size(args))
             return _tensor(None, dtype)
