@@ -28,11 +28,13 @@ import ast
 from typing import Dict, List, Optional, Sequence
 
 from ..source.record import record
+from .callers import reaching_arguments
 from .resolve import key
 from .value_tables import (
     ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, FIXED_RANK_MODULES,
     INDEX, LIKE, MADE, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME,
-    SAME_SHAPE_MODULES, SIZED, TORCH_METHODS, TYPED
+    SAME_SHAPE_MODULES, SIZED, TORCH_METHODS, TYPED, last_size, literal_last, literal_rank,
+    literal_size
 )
 
 TENSOR = "tensor"
@@ -112,13 +114,6 @@ def join(values: Sequence[Value]) -> Value:
 def _tensor(rank: Optional[int], dtype: Optional[str] = None,
             last: Optional[int] = None, plain: bool = False) -> Value:
     return Value(TENSOR, rank, dtype, last=last, plain=plain)
-
-
-def _size(node: Optional[ast.AST]) -> Optional[int]:
-    """A size written as a constant (``1``, not ``-1``): the ``last`` fact."""
-    if isinstance(node, ast.Constant) and type(node.value) is int and node.value >= 0:
-        return node.value
-    return None
 
 
 # ---------------------------------------------------------------------------
@@ -288,6 +283,11 @@ class Values:
             return UNKNOWN
         if kind == "augassign" and d.value is not None:
             return UNKNOWN  # (what it adds to is another definition)
+        if kind == "param":
+            sites = reaching_arguments(self.ctx, d.node)
+            if not sites:
+                return UNKNOWN
+            return join([self.of(expr, at, depth + 1) for expr, at in sites])
         if kind == "for" and d.value is not None:
             return self._loop_element(d, scope, depth)
         return UNKNOWN
@@ -466,7 +466,7 @@ class Values:
         if name == "torch.nn.Linear":
             out = node.args[1] if len(node.args) > 1 else next(
                 (kw.value for kw in node.keywords if kw.arg == "out_features"), None)
-            return Value(MODULE, name=name, last=_size(out))
+            return Value(MODULE, name=name, last=literal_size(out))
         if name == "torch.nn.Sequential" and node.args and not node.keywords:
             layers = tuple(self.of(a, scope, depth) for a in node.args)
             if all(layer.kind == MODULE for layer in layers):
@@ -552,7 +552,7 @@ class Values:
             dtype = self._dtype_keyword(node) or ("int" if name == "torch.randint_like"
                                                   else "float")
             sizes = args if name != "torch.full" else args[:1]
-            return _tensor(self._sizes_rank(sizes, scope, depth), dtype, _last_size(sizes))
+            return _tensor(self._sizes_rank(sizes, scope, depth), dtype, last_size(sizes))
         if name in ("torch.randint",):
             sizes = args[-1] if args else None
             rank = self._sizes_rank([sizes], scope, depth) if sizes is not None else None
@@ -560,13 +560,13 @@ class Values:
         if name in TYPED:
             dtype = TYPED[name]
             if len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
-                return _tensor(_nesting(args[0]), dtype, _literal_last(args[0]))
+                return _tensor(literal_rank(args[0]), dtype, literal_last(args[0]))
             data = self.of(args[0], scope, depth) if len(args) == 1 else UNKNOWN
             if data.kind == LIST:  # data, not sizes: a list of numbers is 1-D
                 number = bool(data.parts) and data.parts[0].kind == NUMBER
                 return _tensor(1 if number else None, dtype)
             if args and not node.keywords:
-                return _tensor(self._sizes_rank(args, scope, depth), dtype, _last_size(args))
+                return _tensor(self._sizes_rank(args, scope, depth), dtype, last_size(args))
             return _tensor(None, dtype)
         if name == "torch.tensor" and args:
             data = self.of(args[0], scope, depth)
@@ -574,7 +574,7 @@ class Values:
             if data.kind == NUMBER:
                 return _tensor(0, dtype)
             if isinstance(args[0], (ast.List, ast.Tuple)):
-                return _tensor(_nesting(args[0]), dtype, _literal_last(args[0]))
+                return _tensor(literal_rank(args[0]), dtype, literal_last(args[0]))
             return _tensor(None, dtype)
         if name in ("torch.cat", "torch.stack") and args:
             # the elements' rank (one more for ``stack``) where every element agrees
@@ -669,7 +669,7 @@ class Values:
             return _tensor(_broadcast(receiver, self.of(args[0], scope, depth)), "bool")
         if attr in ("view", "reshape", "expand", "repeat") and args:
             return _tensor(self._sizes_rank(args, scope, depth), dtype,
-                           _size(args[-1]) if len(args) > 1 and attr != "repeat" else None)
+                           literal_size(args[-1]) if len(args) > 1 and attr != "repeat" else None)
         if attr in ("view_as", "reshape_as", "expand_as") and len(args) == 1:
             other = self.of(args[0], scope, depth)
             return _tensor(other.rank if other.tensor else None, dtype)
@@ -823,27 +823,6 @@ def _unpack_index(d) -> Optional[int]:
     return None
 
 
-def _literal_last(node: ast.AST) -> Optional[int]:
-    """The last size of a tensor made from a flat literal list (``[1]``: 1)."""
-    elts = node.elts  # type: ignore[attr-defined]
-    if elts and not any(isinstance(e, (ast.List, ast.Tuple, ast.Starred)) for e in elts):
-        return len(elts)
-    return None
-
-
-def _nesting(node: ast.AST) -> Optional[int]:
-    """The rank of a tensor made from a literal list (``[[1, 2], [3, 4]]``: 2)."""
-    rank = 0
-    while isinstance(node, (ast.List, ast.Tuple)):
-        if not node.elts:
-            return rank + 1
-        rank += 1
-        node = node.elts[0]
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-        return rank
-    return None
-
-
 def _plain(value: Value) -> Value:
     """``value`` as a plain 0.3 tensor (and the tensors of a tuple of them)."""
     if value.tensor:
@@ -851,13 +830,6 @@ def _plain(value: Value) -> Value:
     if value.kind == TUPLE and value.parts:
         return value._replace(parts=tuple(_plain(p) for p in value.parts))
     return value
-
-
-def _last_size(sizes: Sequence[ast.AST]) -> Optional[int]:
-    """The last of the sizes ``zeros(*sizes)`` is given, where a constant."""
-    if len(sizes) == 1 and isinstance(sizes[0], (ast.Tuple, ast.List)):
-        sizes = sizes[0].elts
-    return _size(sizes[-1]) if sizes else None
 
 
 def _broadcast(a: Value, b: Value) -> Optional[int]:

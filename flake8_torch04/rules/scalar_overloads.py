@@ -112,8 +112,8 @@ def scalar_overloads(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ``step_size``, ``dampening``, ``scale``...), or where the value facts
     (``analysis/values.py``) make it evident: a number first in an in-place
     method (``r.add_(a - b, t)`` with ``a``, ``b`` numbers), or a receiver and a
-    last argument that are tensors (``r = torch.zeros(n)``; ``r.add_(c, t)``).  ``x.add_(y, alpha=2)``,
-    ``x.add(y)`` and ``s.add(item)`` are left alone.
+    last argument that are tensors (``r = torch.zeros(n)``; ``r.add_(c, t)``).
+    ``x.add_(y, alpha=2)``, ``x.add(y)`` and ``s.add(item)`` are left alone.
 
     ## Why is this bad?
     PyTorch 1.x moved the scalar behind the tensors as a keyword; on PyTorch
