@@ -15,11 +15,12 @@ Values are followed through what one file makes evident:
   ``view``/``reshape``/``unsqueeze``/``squeeze(d)``/``t()``, casts
   (``.long()``, ``.byte()``, ...), comparisons, ``.data``, ``.item()``, ``.numpy()``;
 - the returns of functions defined in the file, and ``self.x`` bound in the
-  methods of the enclosing class.
+  methods of the enclosing class;
+- a parameter, where every caller is in view (:mod:`.callers`).
 
-What is not followed stays unknown, on purpose: a parameter (its callers are
-not read), a value from another module, a name bound more than once with
-different facts, a call of anything unresolved.  Rules ask, and say nothing
+What is not followed stays unknown, on purpose: a parameter of a method or of a
+function another module may call, a value from another module, a name bound more
+than once with different facts, a call of anything unresolved.  Rules ask, and say nothing
 (or offer no safe fix) where the answer is unknown.
 """
 from __future__ import annotations
