@@ -94,7 +94,9 @@ TABLE = {
          (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript)), (r"\btorch\b",),
     ),
     "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),
-    "TV104": ("legacy_function", (ast.ClassDef,), ("Function",)),
+    # a class that defines ``forward`` (its Function base may be another class of the
+    # file or of the project)
+    "TV104": ("legacy_function", (ast.ClassDef,), (r"\bforward\b",)),
     "TV106": ("whole_object_load", (ast.Call,), (r"\bload\b",)),
     # a finding is a loss target or a key written ``x[i]`` (``[``), a loop variable
     # given to a loss named so, a key in ``in``, or a key / value handed to
