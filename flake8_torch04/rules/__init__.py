@@ -66,6 +66,8 @@ TABLE = {
         (r"\b(?:BCELoss|BCEWithLogitsLoss|MSELoss|L1Loss|SmoothL1Loss|binary_cross_entropy"
          r"|mse_loss|l1_loss|smooth_l1_loss)\b",),
     ),
+    # a ``backward`` call, in a file that steps an optimizer
+    "TV114": ("graph_before_step", (ast.Call,), (r"\bbackward\b",), (r"\.[\s\\]*step\b",)),
     # a ``view`` call, in a file that moves dimensions
     "TV115": (
         "view_after_transpose", (ast.Call,), (r"\bview\b",),
