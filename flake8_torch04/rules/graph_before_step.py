@@ -394,8 +394,7 @@ def _next_step(ctx: Context, stmt: ast.stmt, scope: ast.AST) -> Sequence[str]:
 
 @rule("TV114")
 def graph_before_step(ctx: Context, node: ast.Call) -> Iterator[Report]:
-    """Flags a loss backpropagated through a graph built before an ``optimizer.step()``
-    that updates parameters of that graph.
+    """Flags a loss backpropagated through a graph that an ``optimizer.step()`` has since updated.
 
     ## What it does
     Flags ``loss.backward()`` where ``loss`` is computed from the output of a
