@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+import re
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 from ..analysis.context import Context
 from ..analysis.findings import UNSAFE, Fix, Report
+from ..analysis.nodes import NESTED as _NESTED
 from ..analysis.reads import FOREIGN_MODULES, detaches
 from ..analysis.registry import rule
 from ..analysis.resolve import key
@@ -31,6 +33,8 @@ _PARAMETER_FREE = frozenset(f"torch.nn.{m}" for m in (
     "ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax",
     "Dropout", "Dropout2d", "Dropout3d", "Softplus", "Hardtanh", "Threshold", "Identity",
 ))
+#: builtins whose result carries their arguments' history (``sum(losses)``)
+_CARRYING_BUILTINS = frozenset(("sum", "max", "min", "abs"))
 #: how many steps a value is followed through (definitions, operands)
 _DEPTH = 24
 _NO_GRAD = frozenset(("torch.no_grad", "torch.inference_mode", "torch.set_grad_enabled"))
@@ -43,34 +47,46 @@ _Stepped = Tuple[str, ast.Expr]
 _Witness = Tuple[ast.Call, ast.Expr, Optional[ast.Name]]
 
 
-def _statement(ctx: Context, node: ast.AST) -> Optional[ast.stmt]:
-    parents = ctx.file_parents()
-    while node is not None and not isinstance(node, ast.stmt):
-        node = parents.get(id(node))
-    return node
+class _Layout:
+    """Where each statement of one function (or module) body stands: its path,
+    ``(parent, field, index)`` from the top, and the statement lists."""
+
+    def __init__(self, scope: ast.AST) -> None:
+        self.paths: Dict[int, _Path] = {}
+        self.lists: Dict[Tuple[int, str], List[ast.stmt]] = {}
+        stack: List[Tuple[ast.AST, _Path]] = [(scope, ())]
+        while stack:
+            node, path = stack.pop()
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                items = getattr(node, field, None)
+                if not isinstance(items, list) or node is not scope and isinstance(node, _NESTED):
+                    continue
+                self.lists[(id(node), field)] = items
+                for i, item in enumerate(items):
+                    here = path + ((node, field, i),)
+                    self.paths[id(item)] = here
+                    stack.append((item, here))
+
+    def siblings(self, stmt: ast.AST) -> Tuple[List[ast.stmt], int]:
+        """The statement list that holds ``stmt``, and its index there."""
+        parent, field, index = self.paths[id(stmt)][-1]
+        return self.lists[(id(parent), field)], index
 
 
-def _path(ctx: Context, stmt: ast.AST, scope: ast.AST) -> Optional[_Path]:
-    """Where ``stmt`` stands in ``scope``: ``(parent, field, index)`` from the top."""
-    memo = ctx.memo.setdefault("TV114 paths", {})
-    found = memo.get(id(stmt))
-    if found is not None or id(stmt) in memo:
-        return found
-    parents = ctx.file_parents()
-    steps = []
-    node = stmt
-    while node is not scope:
-        parent = parents.get(id(node))
-        if parent is None:
-            break
-        for field, value in ast.iter_fields(parent):
-            if isinstance(value, list) and any(item is node for item in value):
-                steps.append((id(parent), field,
-                              next(i for i, item in enumerate(value) if item is node)))
-                break
-        node = parent
-    memo[id(stmt)] = found = tuple(reversed(steps)) if node is scope else None
+def _layout(ctx: Context, scope: ast.AST) -> _Layout:
+    memo = ctx.memo.setdefault("TV114 layouts", {})
+    found = memo.get(id(scope))
+    if found is None:
+        found = memo[id(scope)] = _Layout(scope)
     return found
+
+
+def _statement(layout: _Layout, node: ast.AST, parents: Sequence[ast.AST]) -> Optional[ast.AST]:
+    """The innermost statement of the body around ``node``, whose ancestors are ``parents``."""
+    for here in (node, *reversed(parents)):
+        if id(here) in layout.paths:
+            return here
+    return None
 
 
 def _precedes(a: Optional[_Path], b: Optional[_Path]) -> bool:
@@ -103,35 +119,40 @@ def _is_optimizer(ctx: Context, value: ast.AST) -> bool:
 
 
 def _class_of(ctx: Context, scope: ast.AST) -> Optional[ast.ClassDef]:
-    parent = ctx.file_parents().get(id(scope))
-    return parent if isinstance(parent, ast.ClassDef) else None
+    """The class whose method ``scope`` is (the walker's parents hold it)."""
+    parents = ctx.parents
+    for i, node in enumerate(parents):
+        if node is scope:
+            return parents[i - 1] if i and isinstance(parents[i - 1], ast.ClassDef) else None
+    return None
 
 
 def _self_assignments(ctx: Context, cls: ast.ClassDef) -> Dict[str, Optional[List[ast.AST]]]:
     """``self.NAME = value`` in the methods of ``cls``, by name (``None``: also
-    bound otherwise: ``+=``, unpacked into)."""
+    bound otherwise: ``+=``, unpacked into).  Statements alone are walked."""
     memo = ctx.memo.setdefault("TV114 classes", {})
     found = memo.get(id(cls))
     if found is None:
         found = memo[id(cls)] = {}
-        for method in cls.body:
-            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        stack = [m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        while stack:
+            stmt = stack.pop()
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                stack += getattr(stmt, field, ())
+            if isinstance(stmt, ast.Assign):
+                targets = stmt.targets
+            elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
+                targets = [stmt.target]
+            else:
                 continue
-            for stmt in ast.walk(method):
-                if isinstance(stmt, ast.Assign):
-                    targets = stmt.targets
-                elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
-                    targets = [stmt.target]
-                else:
+            for t in targets:
+                if _self_key(t) and isinstance(stmt, ast.Assign):
+                    if found.get(t.attr, ()) is not None:
+                        found.setdefault(t.attr, []).append(stmt.value)
                     continue
-                for t in targets:
-                    if _self_key(t) and isinstance(stmt, ast.Assign):
-                        if found.get(t.attr, ()) is not None:
-                            found.setdefault(t.attr, []).append(stmt.value)
-                        continue
-                    for sub in ast.walk(t):
-                        if _self_key(sub):
-                            found[sub.attr] = None
+                for sub in ast.walk(t):
+                    if _self_key(sub):
+                        found[sub.attr] = None
     return found
 
 
@@ -143,7 +164,16 @@ def _self_key(node: ast.AST) -> bool:
 
 def _optimizer_modules(ctx: Context, receiver: ast.AST, scope: ast.AST) -> Sequence[str]:
     """The keys of the modules whose ``.parameters()`` the optimizer ``receiver``
-    is built over, as the function reads them (empty: not evident)."""
+    is built over, as the function reads them (empty: not evident); made once
+    per receiver."""
+    memo = ctx.memo.setdefault("TV114 optimizers", {})
+    found = memo.get(id(receiver))
+    if found is None:
+        found = memo[id(receiver)] = _built_over(ctx, receiver, scope)
+    return found
+
+
+def _built_over(ctx: Context, receiver: ast.AST, scope: ast.AST) -> Sequence[str]:
     k = key(receiver)
     if k is None:
         return ()
@@ -178,25 +208,16 @@ def _optimizer_modules(ctx: Context, receiver: ast.AST, scope: ast.AST) -> Seque
     return tuple(dict.fromkeys(found))
 
 
-def _steps_before(ctx: Context, stmt: ast.stmt, scope: ast.AST) -> List[_Stepped]:
+def _steps_before(ctx: Context, layout: _Layout, stmt: ast.AST,
+                  scope: ast.AST) -> List[_Stepped]:
     """The optimizer steps that run before ``stmt`` on every path to it: earlier
     statements ``opt.step()`` of a statement list that holds it."""
     found: List[_Stepped] = []
-    parents = ctx.file_parents()
-    node: ast.AST = stmt
-    while node is not scope:
-        parent = parents.get(id(node))
-        if parent is None:
-            return []
-        for _, value in ast.iter_fields(parent):
-            if isinstance(value, list) and any(item is node for item in value):
-                for earlier in value[:next(i for i, s in enumerate(value) if s is node)]:
-                    receiver = _step_receiver(earlier)
-                    if receiver is not None:
-                        found += [(m, earlier) for m in
-                                  _optimizer_modules(ctx, receiver, scope)]
-                break
-        node = parent
+    for parent, field, index in layout.paths[id(stmt)]:
+        for earlier in layout.lists[(id(parent), field)][:index]:
+            receiver = _step_receiver(earlier)
+            if receiver is not None:
+                found += [(m, earlier) for m in _optimizer_modules(ctx, receiver, scope)]
     return found
 
 
@@ -217,46 +238,45 @@ def _single_layer(ctx: Context, func: ast.AST) -> bool:
     return sum(m.name not in _PARAMETER_FREE for m in layers) <= 1
 
 
-def _without_grad(ctx: Context, stmt: ast.stmt, scope: ast.AST) -> bool:
-    parents = ctx.file_parents()
-    node = parents.get(id(stmt))
-    while node is not None and node is not scope:
-        if isinstance(node, (ast.With, ast.AsyncWith)) and any(
-                isinstance(item.context_expr, ast.Call) and
-                ctx.resolve(item.context_expr.func) in _NO_GRAD for item in node.items):
-            return True
-        node = parents.get(id(node))
-    return False
+def _without_grad(ctx: Context, path: _Path) -> bool:
+    return any(isinstance(node, (ast.With, ast.AsyncWith)) and any(
+        isinstance(item.context_expr, ast.Call) and
+        ctx.resolve(item.context_expr.func) in _NO_GRAD for item in node.items)
+        for node, _, _ in path)
 
 
 class _Trace:
     """What a loss is computed from: the module calls made before a step of an
-    optimizer over their module, followed through the function's assignments."""
+    optimizer over their module, followed through the function's assignments.
+    Each expression is asked with the statement that evaluates it."""
 
-    def __init__(self, ctx: Context, scope: ast.AST, stepped: Sequence[_Stepped]) -> None:
+    def __init__(self, ctx: Context, scope: ast.AST, layout: _Layout,
+                 stepped: Sequence[_Stepped]) -> None:
         self.ctx = ctx
         self.scope = scope
+        self.layout = layout
         self.flow = ctx.flow_of(scope)
         self.stepped = stepped
         self.memo: Dict[int, Optional[List[_Witness]]] = {}
 
-    def of(self, node: ast.AST, depth: int = 0) -> Optional[List[_Witness]]:
+    def of(self, node: ast.AST, stmt: ast.AST, depth: int = 0) -> Optional[List[_Witness]]:
         """The witnesses that ``node`` carries the history of (``None``: none evident)."""
         if depth > _DEPTH:
             return None
         if id(node) in self.memo:
             return self.memo[id(node)]
         self.memo[id(node)] = None  # (a definition that reaches itself)
-        found = self.memo[id(node)] = self._of(node, depth + 1)
+        found = self.memo[id(node)] = self._of(node, stmt, depth + 1)
         return found
 
-    def _any(self, nodes: Sequence[ast.AST], depth: int) -> Optional[List[_Witness]]:
+    def _any(self, nodes: Sequence[ast.AST], stmt: ast.AST,
+             depth: int) -> Optional[List[_Witness]]:
         found: List[_Witness] = []
         for node in nodes:
-            found += self.of(node, depth) or ()
+            found += self.of(node, stmt, depth) or ()
         return found or None
 
-    def _of(self, node: ast.AST, depth: int) -> Optional[List[_Witness]]:
+    def _of(self, node: ast.AST, stmt: ast.AST, depth: int) -> Optional[List[_Witness]]:
         if detaches(node):
             return None
         if isinstance(node, ast.Name):
@@ -266,24 +286,24 @@ class _Trace:
                 return None
             if self.flow.reaching(node):
                 return self._named(node, depth)
-            return self.of(node.value, depth)
+            return self.of(node.value, stmt, depth)
         if isinstance(node, ast.BinOp):
-            return self._any((node.left, node.right), depth)
+            return self._any((node.left, node.right), stmt, depth)
         if isinstance(node, ast.UnaryOp):
-            return None if isinstance(node.op, ast.Not) else self.of(node.operand, depth)
+            return None if isinstance(node.op, ast.Not) else self.of(node.operand, stmt, depth)
         if isinstance(node, (ast.Tuple, ast.List)):
-            return self._any(node.elts, depth)
+            return self._any(node.elts, stmt, depth)
         if isinstance(node, ast.Starred):
-            return self.of(node.value, depth)
+            return self.of(node.value, stmt, depth)
         if isinstance(node, ast.Subscript):
             value = node.value
             if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
                     value.func.attr in _PAIRED and isinstance(node.slice, ast.Constant) and \
                     node.slice.value == 1:
                 return None  # (indices)
-            return self.of(value, depth)
+            return self.of(value, stmt, depth)
         if isinstance(node, ast.Call):
-            return self._call(node, depth)
+            return self._call(node, stmt, depth)
         return None
 
     def _named(self, node: ast.AST, depth: int) -> Optional[List[_Witness]]:
@@ -295,16 +315,16 @@ class _Trace:
         for d in defs:
             if d.kind not in ("assign", "unpack", "augassign") or d.value is None:
                 return None
-            carried = self.of(d.value, depth)
+            carried = self.of(d.value, d.node, depth)
             if carried is None and d.kind == "augassign":
-                carried = self.of(d.node.target, depth)
+                carried = self.of(d.node.target, d.node, depth)
             if carried is None:
                 return None
             found += [(call, step, node if read is None and d.value is call else read)
                       for call, step, read in carried]
         return found
 
-    def _call(self, node: ast.Call, depth: int) -> Optional[List[_Witness]]:
+    def _call(self, node: ast.Call, stmt: ast.AST, depth: int) -> Optional[List[_Witness]]:
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in _PLAIN_METHODS:
             return None
@@ -315,20 +335,65 @@ class _Trace:
         called = key(func)
         if called is not None and name is None:
             for module, step in self.stepped:
-                if _same_module(called, module) and self._before(node, step) and \
+                if _same_module(called, module) and self._before(stmt, step) and \
                         not _single_layer(self.ctx, func):
                     found.append((node, step, None))
                     break
+        if name is None and self._opaque(func, called):
+            return found or None
         parts = [*node.args, *(kw.value for kw in node.keywords)]
         if isinstance(func, ast.Attribute):
             parts.append(func.value)  # (``out.mean()``)
-        found += self._any(parts, depth) or ()
+        found += self._any(parts, stmt, depth) or ()
         return found or None
 
-    def _before(self, call: ast.Call, step: ast.Expr) -> bool:
-        stmt = _statement(self.ctx, call)
-        return stmt is not None and not _without_grad(self.ctx, stmt, self.scope) and \
-            _precedes(_path(self.ctx, stmt, self.scope), _path(self.ctx, step, self.scope))
+    def _opaque(self, func: ast.AST, called: Optional[str]) -> bool:
+        """A call of a function of the file or of an unknown one, whose result may
+        not carry its arguments' history (``repackage_hidden(h)``); not a call of
+        a module (``X.parameters()`` is called in the file), of an object made by
+        a call (``D = Discriminator()``, ``criterion = nn.BCELoss()``), of
+        ``sum``/``max``/``min``/``abs``, or a method."""
+        if called is not None and called in _modules(self.ctx):
+            return False
+        if isinstance(func, ast.Attribute):
+            if not _self_key(func):
+                return False
+            cls = _class_of(self.ctx, self.scope)
+            return cls is None or any(
+                isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == func.attr
+                for f in cls.body)
+        if not isinstance(func, ast.Name):
+            return False
+        defs = self.flow.reaching(func)
+        if defs == () and self.scope is not self.ctx.tree and func.id not in self.flow.bound:
+            defs = self.ctx.flow_of(self.ctx.tree).defs(func.id)
+        if defs == () and func.id in _CARRYING_BUILTINS:
+            return False
+        return not defs or not all(d.kind == "assign" and isinstance(d.value, ast.Call)
+                                   for d in defs)
+
+    def _before(self, stmt: ast.AST, step: ast.Expr) -> bool:
+        path = self.layout.paths.get(id(stmt))
+        return path is not None and not _without_grad(self.ctx, path) and \
+            _precedes(path, self.layout.paths.get(id(step)))
+
+
+_PARAMETERS = re.compile(r"\.\s*parameters\s*\(")
+_DOTTED_END = re.compile(r"[A-Za-z_][\w.]*$")
+
+
+def _modules(ctx: Context) -> FrozenSet[str]:
+    """The keys ``X`` of the file's ``X.parameters()`` calls: modules."""
+    found = ctx.memo.get("TV114 modules")
+    if found is None:
+        text = ctx.text
+        keys = set()
+        for m in _PARAMETERS.finditer(text):
+            before = _DOTTED_END.search(text, max(0, m.start() - 80), m.start())
+            if before is not None:
+                keys.add(before.group())
+        found = ctx.memo["TV114 modules"] = frozenset(keys)
+    return found  # type: ignore[return-value]
 
 
 def _critic(ctx: Context, witness: _Witness, stepped: Sequence[str]) -> Optional[ast.Call]:
@@ -346,7 +411,7 @@ def _critic(ctx: Context, witness: _Witness, stepped: Sequence[str]) -> Optional
     return parent
 
 
-def _detach_fix(ctx: Context, scope: ast.AST, stmt: ast.stmt,
+def _detach_fix(ctx: Context, scope: ast.AST, layout: _Layout, stmt: ast.AST,
                 witnesses: Sequence[_Witness]) -> Optional[Fix]:
     """``fake`` -> ``fake.detach()`` where every way the loss reaches the stepped
     module's output is ``D(fake)`` made after the step, ``D`` is stepped by none
@@ -358,12 +423,13 @@ def _detach_fix(ctx: Context, scope: ast.AST, stmt: ast.stmt,
     for witness in witnesses:
         call, step, read = witness
         parent = _critic(ctx, witness, stepped)
-        if read is None or parent is None or not _precedes(
-                _path(ctx, step, scope), _path(ctx, _statement(ctx, parent), scope)):
+        where = _statement(layout, parent, _ancestors(ctx, parent)) if parent else None
+        if read is None or where is None or not _precedes(
+                layout.paths[id(step)], layout.paths[id(where)]):
             return None  # (``out = D(fake)`` before the step may feed G's loss too)
         reads[id(read)] = read
         critics.add(key(parent.func))
-    following = _next_step(ctx, stmt, scope)
+    following = _next_step(ctx, layout, stmt, scope)
     if not following or any(_same_module(m, s) for m in following for s in stepped) or \
             not all(any(_same_module(c, m) for m in following) for c in critics):
         return None
@@ -379,17 +445,23 @@ def _stepped_modules(ctx: Context, scope: ast.AST, witnesses: Sequence[_Witness]
     return found
 
 
-def _next_step(ctx: Context, stmt: ast.stmt, scope: ast.AST) -> Sequence[str]:
+def _next_step(ctx: Context, layout: _Layout, stmt: ast.AST, scope: ast.AST) -> Sequence[str]:
     """The modules of the first ``opt.step()`` after ``stmt`` in its statement list."""
-    parent = ctx.file_parents().get(id(stmt))
-    for _, value in ast.iter_fields(parent):
-        if isinstance(value, list) and any(item is stmt for item in value):
-            at = next(i for i, s in enumerate(value) if s is stmt)
-            for later in value[at + 1:]:
-                receiver = _step_receiver(later)
-                if receiver is not None:
-                    return _optimizer_modules(ctx, receiver, scope)
+    siblings, index = layout.siblings(stmt)
+    for later in siblings[index + 1:]:
+        receiver = _step_receiver(later)
+        if receiver is not None:
+            return _optimizer_modules(ctx, receiver, scope)
     return ()
+
+
+def _ancestors(ctx: Context, node: ast.AST) -> List[ast.AST]:
+    parents = ctx.file_parents()
+    found = []
+    while id(node) in parents:
+        node = parents[id(node)]
+        found.append(node)
+    return found[::-1]
 
 
 @rule("TV114")
@@ -466,13 +538,14 @@ def graph_before_step(ctx: Context, node: ast.Call) -> Iterator[Report]:
             ctx.resolve(func) is not None:
         return
     scope = (ctx.scope.function() or ctx.scope.module()).node
-    stmt = _statement(ctx, node)
+    layout = _layout(ctx, scope)
+    stmt = _statement(layout, node, ctx.parents)
     if stmt is None:
         return
-    stepped = _steps_before(ctx, stmt, scope)
+    stepped = _steps_before(ctx, layout, stmt, scope)
     if not stepped:
         return
-    witnesses = _Trace(ctx, scope, stepped).of(func.value)
+    witnesses = _Trace(ctx, scope, layout, stepped).of(func.value, stmt)
     if not witnesses:
         return
     call, step, read = witnesses[0]
@@ -494,5 +567,5 @@ def graph_before_step(ctx: Context, node: ast.Call) -> Iterator[Report]:
         f"computed before `{src.quote(step, 30)}` (line {step.lineno}) updated `{module}`'s "
         "parameters in place: since PyTorch 0.4 RuntimeError (a variable needed for gradient "
         f"computation has been modified by an inplace operation); {ways}",
-        _detach_fix(ctx, scope, stmt, witnesses),
+        _detach_fix(ctx, scope, layout, stmt, witnesses),
     )
