@@ -64,6 +64,10 @@ from torch.autograd import Variable
     ("ids = [ord(c) for c in text]\nx = torch.LongTensor(ids)", "x", (TENSOR, 1, "int")),
     ("ids = [1, 2]\nx = torch.LongTensor(ids)", "x", (TENSOR, 1, "int")),
     ("rows = [r for r in table]\nx = torch.FloatTensor(rows)", "x", (TENSOR, None, "float")),
+    ("abc = 'abc'\nx = torch.LongTensor([abc.find(c) - 1 for c in t])", "x", (TENSOR, 1, "int")),
+    ("x = torch.LongTensor([c.find('a') for c in words])", "x", (TENSOR, None, "int")),
+    ("x = torch.LongTensor([d[c] for c in words])", "x", (TENSOR, None, "int")),
+    ("x = torch.FloatTensor([-len(w) / 2 for w in words])", "x", (TENSOR, None, "float")),
     ("ids = [c for c in text]\nc = 1\nx = ids[0]", "x", (None, None, None)),
     # reductions, pairs, indexing
     ("x = torch.zeros(3, 4)\ny = x.sum()", "y", (TENSOR, 0, "float")),
