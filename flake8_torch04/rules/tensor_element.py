@@ -181,8 +181,12 @@ def _may_be_one_d_element(ctx: Context, target: ast.AST) -> bool:
 def _one_d_element(ctx: Context, target: ast.AST) -> bool:
     """``target[i]`` of a 1-D tensor, or ``t`` of ``for t in tensor_1d`` (also through
     ``zip``/``enumerate``): a 0-dim tensor by the value facts."""
-    if isinstance(target, ast.Subscript) and not _plain_index(target.slice):
-        return False
+    if isinstance(target, ast.Subscript):
+        # (a plain index, ``t[i]``, is taken for an integer: a loss target is no
+        # place for a tensor index)
+        whole = value_of(ctx, target.value)
+        return _plain_index(target.slice) and whole.tensor and whole.rank == 1 \
+            and whole.dtype != "float"
     value = value_of(ctx, target)
     return value.tensor and value.rank == 0 and value.dtype != "float"
 
