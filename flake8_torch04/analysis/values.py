@@ -712,8 +712,8 @@ class Values:
                     and start.value >= 0:
                 return _tensor(start.value + 1, dtype)
             return _tensor(None, dtype)
-        if attr in ("mm", "bmm") and len(args) == 1:
-            return _tensor(2 if attr == "mm" else 3, dtype)
+        if attr in ("mm", "bmm", "mv") and len(args) == 1:
+            return _tensor({"mm": 2, "bmm": 3, "mv": 1}[attr], dtype)
         if attr in SAME:
             return _tensor(rank, dtype, None if attr in MOVES else last)
         if attr in ("to", "type") and args and not keywords:

@@ -97,7 +97,8 @@ def softmax_dim(ctx: Context, node: ast.Call) -> Iterator[Report]:
     in the same function (or, for a module stored as ``self.NAME`` or a local
     name, from every call of it): ``x.view(-1, 320)``, ``x.view(n, c, h, w)``,
     ``x.reshape(...)``, ``x.flatten(1)``, ``torch.randn(4, 10)``,
-    ``x.unsqueeze(0)`` of a value of known rank, and rank-keeping steps from
+    ``x.unsqueeze(0)`` of a value of known rank, ``torch.mv`` (1-D),
+    ``torch.mm`` (2-D), ``torch.bmm`` (3-D), and rank-keeping steps from
     such a value: ``nn.Linear``, activations and dropout (functions, methods
     or modules bound to ``self.NAME`` in the class), ``.contiguous()``,
     ``.float()``, arithmetic with a number; followed through the assignments
