@@ -69,6 +69,11 @@ FIXES = [
      "    return F.softmax(s)\n",
      "def f(a, b):\n    s = torch.bmm(a, b)\n    s = s.transpose(0, 2)\n"
      "    return F.softmax(s, dim=0)\n"),
+    # through a helper that only wraps its argument (``cuda_variable(torch.zeros(n))``)
+    ("TV123", "def var(t):\n    return Variable(t.cuda()) if C else Variable(t)\n\n"
+     "def f(hs):\n    n = len(hs)\n    return F.softmax(var(torch.zeros(n)))\n",
+     "def var(t):\n    return Variable(t.cuda()) if C else Variable(t)\n\n"
+     "def f(hs):\n    n = len(hs)\n    return F.softmax(var(torch.zeros(n)), dim=0)\n"),
     ("TV123", "def f(a, b):\n    return F.log_softmax(torch.mm(a, b))\n",
      "def f(a, b):\n    return F.log_softmax(torch.mm(a, b), dim=1)\n"),
     ("TV123", "y = F.softmax(x, dim=None)\n", "y = F.softmax(x, dim=1)\n", True),
