@@ -126,6 +126,27 @@ def test_a_function_of_the_file_returns_what_every_return_gives():
     assert facts(source)["helper()"] == (TENSOR, 0, "float")
 
 
+def test_a_helper_that_only_wraps_its_argument_gives_the_arguments_rank():
+    """``cuda_variable(torch.zeros(n))``, with a helper that returns ``Variable(t)`` or
+    ``Variable(t.cuda())``: 1-D at this call, whatever other calls pass."""
+    source = HEAD + (
+        "def wrap(t, volatile=False):\n    if torch.cuda.is_available():\n"
+        "        return Variable(t.cuda(), volatile=volatile)\n    return Variable(t)\n\n"
+        "def changed(t):\n    t = t.view(-1)\n    return Variable(t)\n\n"
+        "def other(t):\n    return Variable(t.sum(0))\n\n"
+        "def g(items):\n    n = len(items)\n    show(wrap(torch.zeros(n)))\n    show(wrap(torch.zeros(2, n)))\n"
+        "    show(wrap(x))\n    show(changed(torch.zeros(2, n)))\n"
+        "    show(other(torch.zeros(2, n)))\n    other(torch.zeros(n, 2, n))\n"
+        "    show(wrap(t=torch.zeros(2)))\n")
+    found = facts(source)
+    assert found["wrap(torch.zeros(n))"] == (TENSOR, 1, "float")
+    assert found["wrap(torch.zeros(2, n))"] == (TENSOR, 2, "float")
+    assert found["wrap(x)"] == (TENSOR, None, None)
+    assert found["changed(torch.zeros(2, n))"][1] != 2  # (the parameter is rebound)
+    assert found["other(torch.zeros(2, n))"][1] is None  # (a reduction: not a wrapper)
+    assert found["wrap(t=torch.zeros(2))"][1] is None  # (by keyword: not followed)
+
+
 def test_a_function_with_a_bare_return_is_unknown():
     source = HEAD + (
         "def helper(c):\n    if c:\n        return\n    return torch.ones(2).sum()\n\n"

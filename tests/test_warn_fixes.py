@@ -61,6 +61,29 @@ FIXES = [
     ("TV123", "y = F.softmax(torch.randn(5, 3, 4))\n",
      "y = F.softmax(torch.randn(5, 3, 4), dim=0)\n"),
     ("TV123", "y = F.softmax(v.view(-1), None)\n", "y = F.softmax(v.view(-1), 0)\n"),
+    # a matrix-vector product is 1-D, a batched product 3-D, and a transpose keeps the
+    # rank: 0.3 took dim=0 for both (dim=1 would raise, or change the numbers)
+    ("TV123", "def f(h, q):\n    s = torch.mv(h, q)\n    return F.softmax(2 * s)\n",
+     "def f(h, q):\n    s = torch.mv(h, q)\n    return F.softmax(2 * s, dim=0)\n"),
+    ("TV123", "def f(a, b):\n    s = torch.bmm(a, b)\n    s = s.transpose(0, 2)\n"
+     "    return F.softmax(s)\n",
+     "def f(a, b):\n    s = torch.bmm(a, b)\n    s = s.transpose(0, 2)\n"
+     "    return F.softmax(s, dim=0)\n"),
+    # a 1-D product scaled by a value of unknown kind (``args.theta``): the unsafe fix
+    # writes the operand's implicit dim, not dim=1 (IndexError on a 1-D input)
+    ("TV123", "def f(h, q, a):\n    s = torch.mv(h, q)\n    return F.softmax(a.t * s)\n",
+     "def f(h, q, a):\n    s = torch.mv(h, q)\n    return F.softmax(a.t * s, dim=0)\n", True),
+    ("TV123", "def f(x, a):\n    s = x.view(-1, 4)\n    return F.softmax(s / a.t)\n",
+     "def f(x, a):\n    s = x.view(-1, 4)\n    return F.softmax(s / a.t, dim=1)\n", True),
+    ("TV123", "def f(x, a):\n    s = x.view(-1)\n    return F.softmax(s * a.t + a.u)\n",
+     "def f(x, a):\n    s = x.view(-1)\n    return F.softmax(s * a.t + a.u, dim=1)\n", True),
+    # through a helper that only wraps its argument (``cuda_variable(torch.zeros(n))``)
+    ("TV123", "def var(t):\n    return Variable(t.cuda()) if C else Variable(t)\n\n"
+     "def f(hs):\n    n = len(hs)\n    return F.softmax(var(torch.zeros(n)))\n",
+     "def var(t):\n    return Variable(t.cuda()) if C else Variable(t)\n\n"
+     "def f(hs):\n    n = len(hs)\n    return F.softmax(var(torch.zeros(n)), dim=0)\n"),
+    ("TV123", "def f(a, b):\n    return F.log_softmax(torch.mm(a, b))\n",
+     "def f(a, b):\n    return F.log_softmax(torch.mm(a, b), dim=1)\n"),
     ("TV123", "y = F.softmax(x, dim=None)\n", "y = F.softmax(x, dim=1)\n", True),
     ("TV123", "y = F.softmax(scores)\n", "y = F.softmax(scores, dim=1)\n", True),
     ("TV123", "s = nn.Softmax()\n", "s = nn.Softmax(dim=1)\n", True),

@@ -31,6 +31,7 @@ from typing import Dict, List, Optional, Sequence
 from ..source.record import record
 from .callers import reaching_arguments
 from .resolve import key
+from .wrappers import wrapped_argument
 from .value_tables import (
     ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, FIXED_RANK_MODULES,
     INDEX, LIKE, MADE, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME,
@@ -470,7 +471,7 @@ class Values:
             if func.id in self._module_classes() and not any(
                     d.kind != "def" for d in self._flow(scope).reaching(func) or ()):
                 return Value(MODULE, name=FILE_CLASS + func.id)  # (``D = Net()``)
-            return self._returned(func, scope, depth)
+            return self._returned(func, scope, depth, node)
         if isinstance(func, ast.Call):
             module = self.of(func, scope, depth)  # (``nn.BCELoss()(out, y)``)
             if module.kind == MODULE:
@@ -712,8 +713,8 @@ class Values:
                     and start.value >= 0:
                 return _tensor(start.value + 1, dtype)
             return _tensor(None, dtype)
-        if attr in ("mm", "bmm") and len(args) == 1:
-            return _tensor(2 if attr == "mm" else 3, dtype)
+        if attr in ("mm", "bmm", "mv") and len(args) == 1:
+            return _tensor({"mm": 2, "bmm": 3, "mv": 1}[attr], dtype)
         if attr in SAME:
             return _tensor(rank, dtype, None if attr in MOVES else last)
         if attr in ("to", "type") and args and not keywords:
@@ -780,7 +781,7 @@ class Values:
 
     # -- functions of the file -----------------------------------------------
 
-    def _returned(self, func: ast.Name, scope, depth: int) -> Value:
+    def _returned(self, func: ast.Name, scope, depth: int, call: ast.Call) -> Value:
         """What a function defined once at the top of the file returns (every
         ``return`` must agree; a ``yield``, a bare ``return`` or none: unknown)."""
         if self._functions is None:
@@ -796,7 +797,11 @@ class Values:
         if definition is None or any(d.kind != "def" for d in
                                      self._flow(scope).reaching(func) or ()):
             return UNKNOWN
-        return self._returns_of(definition, depth)
+        value = self._returns_of(definition, depth)
+        inner = wrapped_argument(definition, call, self.ctx.resolve) if value.rank is None \
+            else None
+        inner = self.of(inner, scope, depth) if inner is not None else UNKNOWN  # (``to_var(x)``)
+        return inner._replace(plain=False) if inner.tensor else value
 
     def _returns_of(self, definition: ast.AST, depth: int) -> Value:
         known = self._returns.get(id(definition))
