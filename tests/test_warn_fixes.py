@@ -162,6 +162,13 @@ FIXES = [
     ("TV128", "from torchvision import datasets\nd = datasets.MNIST('.')\nx = d.train_data\n"
               "y = d.test_labels\n",
      "from torchvision import datasets\nd = datasets.MNIST('.')\nx = d.data\ny = d.targets\n"),
+    # TV133 (the header makes it 0.3 code)
+    ("TV133", "g = F.affine_grid(theta, x.size())\n",
+     "g = F.affine_grid(theta, x.size(), align_corners=True)\n"),
+    ("TV133", "y = F.grid_sample(x, g)\n", "y = F.grid_sample(x, g, align_corners=True)\n"),
+    ("TV133", "y = F.grid_sample(x, g, 'nearest',\n                  padding_mode='border')\n",
+     "y = F.grid_sample(x, g, 'nearest',\n                  padding_mode='border', "
+     "align_corners=True)\n"),
     # TV129
     ("TV129", "y = x[(t > 0).byte()]\n", "y = x[(t > 0).bool()]\n"),
     ("TV129", "m = (t > 0).byte()\nx.masked_fill_(m, 0)\n",
@@ -179,6 +186,10 @@ NOOPS = [
     ("TV120", "c = nn.CrossEntropyLoss(size_average=False, reduction='mean')\n"),
     ("TV120", "c = F.nll_loss(o, t, size_average=False,  # sum\n    reduce=True)\n"),
     ("TV121", "init.xavier_uniform_(m.weight)\n"),
+    ("TV133", "y = F.grid_sample(x, g, align_corners=False)\n"),
+    ("TV133", "y = F.grid_sample(x, g, 'bilinear', 'zeros', True)\n"),
+    ("TV133", "g = F.affine_grid(theta, size, False)\n"),
+    ("TV133", "y = F.grid_sample(*args, **kwargs)\n"),
     ("TV123", "y = F.softmax(x, 1)\n"),
     ("TV125", "r = torch.range(0, 5)\n"),  # unsafe only
     ("TV126", "p.add_(g, alpha=-lr)\n"),
@@ -237,3 +248,14 @@ def test_bare_names_get_their_import():
     result = fix_text(HEADER + source, lambda text: Analysis(text, ["TV122"]), False)
     assert "from torch.nn.utils import clip_grad_norm_\n" in result.text
     assert result.text.endswith("clip_grad_norm_(ps, 1)\n")
+
+
+def test_grid_sample_outside_0_3_code_gets_a_message_and_no_fix():
+    """Without 0.3 evidence the code may be written for 1.3+, whose numbers
+    ``align_corners=False`` keeps: TV133 names both and changes nothing."""
+    source = "import torch.nn.functional as F\ny = F.grid_sample(x, g)\n"
+    (finding,) = Analysis(source, ["TV133"]).findings
+    assert finding.fix is None
+    assert "`align_corners=True` for the numbers of PyTorch 0.3-1.2" in finding.message
+    assert "`align_corners=False` for today's" in finding.message
+    assert fix_text(source, lambda text: Analysis(text, ["TV133"]), True).text == source
