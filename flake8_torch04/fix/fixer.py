@@ -7,7 +7,7 @@ from bisect import bisect_left, insort
 from collections import Counter
 from typing import Callable, Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Set, Tuple
 
-from ..analysis.findings import Finding
+from ..analysis.findings import Finding, Fix
 from ..source.parse import dominant_newline, hand_off, parse
 from ..source.text import Edit
 from .analysis import Analysis
@@ -70,7 +70,7 @@ class Round:
         #: next text's is made meanwhile)
         self.expressions = expressions_at(
             tree if tree is not None else parse(text), self.positions,
-            [e for f in fixes for e in f.fix.edits])
+            [e for fix in _distinct_fixes(fixes) for e in fix.edits])
         self.newline = newline
         self.undefined = undefined  # the text's undefined names (None: not checked)
         self.counts = counts  # the text's findings per code (None: not checked)
@@ -80,10 +80,13 @@ class Round:
     def build(self, fixes: Sequence[Finding]) -> _Built:
         """The text with ``fixes`` applied and their imports added, and what is wrong."""
         self.builds += 1
-        owners: Dict[Edit, List[int]] = {}
+        by_fix: Dict[int, List[int]] = {}
         for i, f in enumerate(fixes):
-            for e in f.fix.edits:
-                owners.setdefault(e, []).append(i)  # one fix shared by two findings
+            by_fix.setdefault(id(f.fix), []).append(i)  # one fix shared by many findings
+        owners: Dict[Edit, List[int]] = {}
+        for shared in by_fix.values():  # (each fix's edits walked once, not per finding)
+            for e in fixes[shared[0]].fix.edits:
+                owners.setdefault(e, []).extend(shared)
         edits = list(owners)
         spans = edit_spans(self.text, edits, self.positions)
         new = apply_spans(self.text, spans, self.newline)
@@ -187,34 +190,55 @@ def _choose(analysis: Analysis, unsafe: bool, rejected: Set[tuple],
     """
     chosen: List[Finding] = []
     taken: List[Tuple[int, int]] = []  # sorted, disjoint
-    chosen_edits = set()
+    #: hash of a chosen fix's edits -> those edits (compared by identity first)
+    chosen_edits: Dict[int, List[tuple]] = {}
+    #: id of a fix already looked at -> its spans and their hash, or why it is bad
+    #: (the findings that share one fix are looked at once: TV002's of a function)
+    looked: Dict[int, Tuple[Optional[list], int, str]] = {}
+    skipped: Set[int] = set()  # ids of fixes in the way of one chosen before
     positions: Optional[Positions] = None
     for finding in analysis.findings:
-        if not analysis.fixable(finding, unsafe) or fix_key(finding) in rejected:
+        if not analysis.fixable(finding, unsafe) or rejected and fix_key(finding) in rejected:
             continue
-        if positions is None:
-            positions = Positions(analysis.text)
-        try:
-            spans = edit_spans(analysis.text, finding.fix.edits, positions)
-        except BadEdit as exc:
+        fix = finding.fix
+        seen = looked.get(id(fix))
+        if seen is None:
+            if positions is None:
+                positions = Positions(analysis.text)
+            try:
+                spans: Optional[list] = edit_spans(analysis.text, fix.edits, positions)
+                own = sorted(spans)
+                bad = ("the fix's own edits overlap"
+                       if any(overlaps(a, b) for a, b in zip(own, own[1:])) else "")
+            except BadEdit as exc:
+                spans, bad = None, f"the fix does not fit the text: {exc}"
+            seen = looked[id(fix)] = (spans, hash(fix.edits), bad)
+        spans, edits_hash, bad = seen
+        if bad:
             rejected.add(fix_key(finding))
-            dropped.append(Dropped(finding, f"the fix does not fit the text: {exc}"))
+            dropped.append(Dropped(finding, bad))
             continue
-        own = sorted(spans)
-        if any(overlaps(a, b) for a, b in zip(own, own[1:])):
-            rejected.add(fix_key(finding))
-            dropped.append(Dropped(finding, "the fix's own edits overlap"))
-            continue
-        if finding.fix.edits in chosen_edits:
+        same = chosen_edits.get(edits_hash, ())
+        if any(e is fix.edits or e == fix.edits for e in same):
             chosen.append(finding)
             continue
-        if any(_overlaps_taken(taken, s) for s in spans):
+        if id(fix) in skipped or any(_overlaps_taken(taken, s)
+                                     for s in spans):  # type: ignore[union-attr]
+            skipped.add(id(fix))  # (what is taken only grows: it stays in the way)
             continue  # found again and applied in a later round
         chosen.append(finding)
-        chosen_edits.add(finding.fix.edits)
-        for s in spans:
+        chosen_edits.setdefault(edits_hash, []).append(fix.edits)
+        for s in spans:  # type: ignore[union-attr]
             insort(taken, (s[0], s[1]))
     return chosen
+
+
+def _distinct_fixes(findings: Sequence[Finding]) -> List[Fix]:
+    """The fixes of ``findings``, each once (findings may share one)."""
+    seen: Dict[int, Fix] = {}
+    for f in findings:
+        seen.setdefault(id(f.fix), f.fix)
+    return list(seen.values())
 
 
 def _overlaps_taken(taken: List[Tuple[int, int]], span: Tuple[int, int, str]) -> bool:
