@@ -314,7 +314,7 @@ def train(labels, scale=torch.ones(2), *, weights=None):
     ("", {"labels": (None, None, None), "scale": (None, None, None)}),
 ])
 def test_a_parameter_is_what_every_caller_passes(calls, expected):
-    found = facts(CALLED + calls + "\n")
+    found = facts(CALLED + calls + "\n", "")  # (standard input: no project around it)
     assert {k: found[k] for k in expected} == expected
 
 
@@ -323,20 +323,25 @@ def test_a_method_or_a_decorated_function_keeps_its_parameters_unknown():
         "class M:\n    def f(self, x):\n        show(x)\n\n"
         "@jit\ndef g(y):\n    show(y)\n\n"
         "M().f(torch.zeros(3))\ng(torch.zeros(3))\n")
-    found = facts(source)
+    found = facts(source, "")
     assert found["x"] == found["y"] == (None, None, None)
 
 
-def test_a_function_another_module_imports_keeps_its_parameters_unknown(tmp_path):
+def test_a_function_another_module_names_keeps_its_parameters_unknown(tmp_path):
+    """Another file of the project that spells the function's name may import and
+    call it: its parameters are then unknown (a module that does not is no matter)."""
+    from flake8_torch04.analysis.project import importers
+
     (tmp_path / "setup.py").write_text("", encoding="utf-8")
     module = HEAD + "def train(labels):\n    show(labels)\n\ntrain(torch.zeros(3))\n"
     (tmp_path / "model.py").write_text(module, encoding="utf-8")
-    assert facts(module, str(tmp_path / "model.py"))["labels"] == (TENSOR, 1, "float")
-    (tmp_path / "main.py").write_text("from model import train\ntrain([1])\n",
-                                      encoding="utf-8")
-    from flake8_torch04.analysis.project import importers
-    importers.forget()
+    (tmp_path / "other.py").write_text("def step(x):\n    return x\n", encoding="utf-8")
     try:
+        importers.forget()
+        assert facts(module, str(tmp_path / "model.py"))["labels"] == (TENSOR, 1, "float")
+        (tmp_path / "main.py").write_text("from model import train\ntrain([1])\n",
+                                          encoding="utf-8")
+        importers.forget()
         assert facts(module, str(tmp_path / "model.py"))["labels"] == (None, None, None)
     finally:
         importers.forget()

@@ -4,8 +4,8 @@ parameter (for the value facts, :mod:`.values`).
 A parameter's value is known only where every caller is in view: the function
 is defined once at the top of the module, undecorated, and its name is never
 read but as the callee of a plain call (not passed as a callback, stored, or
-rebound), and no other module of the project imports it (asked of
-:func:`~.project.importers.taken_by` by the caller).  Methods are not followed:
+rebound), and no other file of the project spells its name (asked of
+:func:`~.project.importers.named_elsewhere`).  Methods are not followed:
 ``obj.method(...)`` may call another class's.
 """
 from __future__ import annotations
@@ -132,8 +132,8 @@ def reaching_arguments(ctx, param: ast.arg) -> Optional[List[Site]]:
             return None
         expr, default = got
         found.append((expr, ctx.tree if default else scope))  # type: ignore[arg-type]
-    from .project.importers import taken_by
+    from .project.importers import named_elsewhere
 
-    if ctx.filename and taken_by(ctx.filename, func.name) is not None:
-        return None  # (another module imports it: its callers are not in view)
+    if ctx.filename and named_elsewhere(ctx.filename, func.name):
+        return None  # (another module may import it: its callers are not in view)
     return found

@@ -19,7 +19,7 @@ Values are followed through what one file makes evident:
 - a parameter, where every caller is in view (:mod:`.callers`).
 
 What is not followed stays unknown, on purpose: a parameter of a method or of a
-function another module may call, a value from another module, a name bound more
+function another file may call, a value from another module, a name bound more
 than once with different facts, a call of anything unresolved.  Rules ask, and say nothing
 (or offer no safe fix) where the answer is unknown.
 """

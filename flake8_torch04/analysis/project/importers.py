@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from .lookup import attribute
 from .modules import (
@@ -209,11 +209,51 @@ def _namespace_importers(root: str) -> List[str]:
 
 
 _INDEXES: Dict[str, _Index] = {}
+#: root -> (path -> the identifiers of its text), or ``None`` when the walk was cut short
+_WORDS: Dict[str, Optional[Dict[str, FrozenSet[str]]]] = {}
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
 def forget() -> None:
     """Start a new run: the next search reads the project's files again."""
     _INDEXES.clear()
+    _WORDS.clear()
+
+
+def named_elsewhere(filename: str, name: str) -> bool:
+    """Whether another file of ``filename``'s project spells ``name`` at all (as an
+    identifier), so might import or call it: a cheap, sure "no" before
+    :func:`taken_by`'s parse of every module (each file's identifiers are read once
+    per root, with one regular expression).  ``True`` when it cannot tell."""
+    if not applies(filename):
+        return False
+    try:
+        target = os.path.abspath(filename)
+        root = root_of(target)
+        words = _WORDS.get(root, ())
+        if words == ():
+            words = _WORDS[root] = _read_words(root)
+        if words is None:
+            return True
+        return any(name in found for path, found in words.items() if path != target)
+    except Exception:  # (never raise from a rule: "maybe")
+        return True
+
+
+def _read_words(root: str) -> Optional[Dict[str, FrozenSet[str]]]:
+    words: Dict[str, FrozenSet[str]] = {}
+    try:
+        files = list(_project_files(root)) + _namespace_importers(root)
+    except _Short:
+        return None
+    for path in files:
+        stamp = file_stamp(path)
+        text = cached_text(path, stamp) if stamp is not None and stamp[0] <= MAX_BYTES \
+            else None
+        if text is None:
+            return None  # (a file that cannot be read may name anything)
+        words[os.path.abspath(path)] = frozenset(_IDENTIFIER.findall(text))
+    return words
 
 
 def _index(root: str) -> _Index:
