@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Iterator, List, Optional, Set, Tuple
+from typing import Callable, Iterator, List, Optional, Set, Tuple
 
 from ..analysis.canonical import VARIABLE
 from ..analysis.context import Context
@@ -12,6 +12,7 @@ from ..analysis.markers import match_offsets
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..source.text import Edit, has_comment, one_line, shorten
+from .shared.blocks import drop_statement, wrap_statements
 
 _SINCE = "has no effect since PyTorch 0.4"
 
@@ -171,7 +172,7 @@ def _keyword(ctx: Context, node: ast.Call) -> Iterator[Report]:
         if len(node.args) < 3 or isinstance(node.args[2], ast.Starred):
             return
         value = where = node.args[2]
-    if ctx.resolve(node.func) != VARIABLE:
+    if not _makes_variable(ctx, node.func):
         return
     src = ctx.source
     if isinstance(value, ast.Constant) and value.value is True:
@@ -187,11 +188,15 @@ def _keyword(ctx: Context, node: ast.Call) -> Iterator[Report]:
             if not isinstance(value, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
                 expr = f"({expr})"
             enabled = f"not {expr}"
-        yield Report(
-            where,
-            f"`volatile={shorten(src.text(value), 30)}` {_SINCE}; "
-            f"use `with torch.set_grad_enabled({enabled}):`",
-        )
+        what = f"`volatile={shorten(src.text(value), 30)}` {_SINCE}"
+        header = f"with torch.set_grad_enabled({enabled}):"
+        fix, region = None, None
+        if isinstance(where, ast.keyword) and "\n" not in enabled:
+            fix, region = _set_grad_fix(ctx, node, value, header)
+        if fix is not None:
+            yield Report(where, f"{what}; run {region} under `{header}`", fix)
+        else:
+            yield Report(where, f"{what}; use `{header}`")
 
 
 def _drop_argument(ctx: Context, call: ast.Call, kw: ast.keyword):
@@ -244,7 +249,106 @@ def _attribute(ctx: Context, node: ast.Attribute) -> Report:
         advice = f"use `torch.set_grad_enabled(not {one_line(ctx.source.text(value))})`"
     else:
         advice = "use `with torch.no_grad():` where gradients are not needed"
+    drop = _drop_setting(ctx, node)
+    if drop is not None:
+        if isinstance(value, ast.Constant) and value.value is False:
+            advice = "drop the statement"
+        else:
+            advice = f"drop the statement (it does nothing now) and {advice}"
+        return Report(node, f"setting `{quoted}` {_SINCE}; {advice}", Fix((drop,), SAFE))
     return Report(node, f"setting `{quoted}` {_SINCE}; {advice}")
+
+
+#: values whose evaluation does nothing but read (dropping them changes nothing)
+_PLAIN = (ast.Constant, ast.Name)
+
+
+def _drop_setting(ctx: Context, node: ast.Attribute) -> Optional[Edit]:
+    """The edit that removes ``x.volatile = v`` where ``x`` is evidently a tensor
+    and ``v`` only reads (a constant, a name, ``not`` or attributes of one)."""
+    statement = ctx.parent
+    if not (isinstance(statement, ast.Assign) and statement.targets == [node]
+            and _only_reads_names(statement.value) and _only_reads_names(node.value)
+            and _fixable_file(ctx) and _a_tensor(ctx, node.value)):
+        return None
+    chain = [ctx.tree, *ctx.parents]
+    if len(chain) < 2:
+        return None
+    return drop_statement(ctx.source, chain[-2], statement)  # type: ignore[arg-type]
+
+
+def _only_reads_names(expr: ast.AST) -> bool:
+    while True:
+        if isinstance(expr, _PLAIN):
+            return True
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+            expr = expr.operand
+        elif isinstance(expr, ast.Attribute):
+            expr = expr.value
+        elif isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant):
+            expr = expr.value
+        else:
+            return False
+
+
+#: hook registrations, and the index of the first parameter of the hook that
+#: holds tensors (a module hook's first one is the module)
+_HOOKS = {"register_hook": 0, "register_forward_hook": 1, "register_forward_pre_hook": 1,
+          "register_backward_hook": 1, "register_full_backward_hook": 1,
+          "register_full_backward_pre_hook": 1}
+#: torch functions whose result is not a tensor (a module, a device, a size...)
+_NOT_TENSORS = re.compile(r"torch\.(?:[a-z_]+\.)+|torch\.(?:Size|device|dtype|Generator"
+                          r"|is_\w+|numel|typename|get_\w+|set_\w+)$")
+
+
+def _a_tensor(ctx: Context, obj: ast.AST) -> bool:
+    """``x`` (or ``x[0]``) is evidently a tensor: every binding of ``x`` in its
+    function or module is a ``Variable(...)`` or a call of a ``torch.*``
+    function (``.cuda()`` of one), or ``x`` is a parameter of a hook that the
+    file registers with ``register_forward_hook(hook)``/``register_hook``."""
+    if isinstance(obj, ast.Subscript):
+        obj = obj.value
+    if not isinstance(obj, ast.Name):
+        return False
+    function = ctx.scope.function()
+    if function is not None and obj.id in _hook_parameters(ctx, function.node):
+        return not ctx.flow().assignments_to(obj.id)
+    values = ctx.flow().assignments_to(obj.id)
+    if not values:
+        return False
+    for value in values:
+        while (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+               and value.func.attr in ("cuda", "cpu", "float", "double", "long", "detach")):
+            value = value.func.value
+        if not isinstance(value, ast.Call):
+            return False
+        name = ctx.resolve(value.func)
+        if not (_makes_variable(ctx, value.func) or name is not None and name.startswith(
+                "torch.") and not _NOT_TENSORS.match(name)):
+            return False
+    return True
+
+
+def _hook_parameters(ctx: Context, function: ast.AST) -> Set[str]:
+    """The parameters of ``function`` that hold tensors when the file registers it
+    as a hook (``m.register_forward_hook(function)``, ``self.function``)."""
+    hooks = ctx.memo.get("TV002 hooks")
+    if hooks is None:
+        hooks = ctx.memo["TV002 hooks"] = {}
+        for sub in ast.walk(ctx.tree):
+            if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)
+                    and sub.func.attr in _HOOKS and len(sub.args) == 1):
+                arg = sub.args[0]
+                if isinstance(arg, ast.Name):
+                    hooks.setdefault(arg.id, _HOOKS[sub.func.attr])
+                elif (isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name)
+                      and arg.value.id == "self"):
+                    hooks.setdefault(arg.attr, _HOOKS[sub.func.attr] + 1)
+    first = hooks.get(getattr(function, "name", None))  # type: ignore[union-attr]
+    if first is None:
+        return set()
+    args = function.args  # type: ignore[attr-defined]
+    return {a.arg for a in [*args.posonlyargs, *args.args][first:]}
 
 
 # ---------------------------------------------------------------------------
@@ -276,11 +380,23 @@ def _volatile_true(ctx: Context, call: ast.Call, where: ast.AST) -> Report:
                               fix)
             return Report(where, f"{what}; decorate `{function.name}()` with "
                                  "`@torch.no_grad()`", fix)
+    if isinstance(where, ast.keyword) and _fixable_file(ctx):
+        from ..analysis.grad import grad_disabled
+
+        if grad_disabled(ctx.parents, ctx.resolve):  # ``with torch.no_grad():`` already
+            drop = _drop_argument(ctx, call, where)
+            if drop is not None:
+                return Report(where, f"{what}; the code already runs without grad: drop it",
+                              drop)
     loop = _evaluation_loop(ctx)
     names = _target_names(ctx, call)
     if loop is not None:
         kind = "while" if isinstance(loop, ast.While) else "for"
         advice = f"run the `{kind}` loop of line {loop.lineno} under `with torch.no_grad():`"
+        fix = _loop_fix(ctx, loop, lambda sub: _true_volatile(sub) is not None,
+                        "with torch.no_grad():") if isinstance(where, ast.keyword) else None
+        if fix is not None:
+            return Report(where, f"{what}; {advice}", fix)
     elif names:
         advice = f"run the code that uses `{names[0]}` under `with torch.no_grad():`"
     else:
@@ -305,7 +421,7 @@ def _evaluation_loop(ctx: Context) -> Optional[ast.AST]:
             if evaluates is None:
                 evaluates = not _trains(ctx, parent) and not any(
                     isinstance(sub, ast.Call) and _true_volatile(sub) is None
-                    and ctx.resolve(sub.func) == VARIABLE for sub in every_node(parent))
+                    and _makes_variable(ctx, sub.func) for sub in every_node(parent))
                 loops[id(parent)] = evaluates  # type: ignore[index]
             return parent if evaluates else None
     return None
@@ -360,7 +476,7 @@ def _volatile_calls(ctx: Context, function: ast.AST) -> List[Tuple[ast.Call, ast
         if not isinstance(sub, ast.Call):
             continue
         kw = _true_volatile(sub)
-        if kw is not None and ctx.resolve(sub.func) == VARIABLE:
+        if kw is not None and _makes_variable(ctx, sub.func):
             found.append((sub, kw))
     return found
 
@@ -581,3 +697,181 @@ def _escapes(call: ast.Call, parents: dict, escaped: Set[str]) -> bool:
                                ast.keyword, ast.Subscript)):
             return False
         return True
+
+
+# ---------------------------------------------------------------------------
+# torch's Variable, or a module-level wrapper that passes everything on to it
+
+def _makes_variable(ctx: Context, func: ast.AST) -> bool:
+    """``Variable`` resolved to torch's, or a name the module binds once to a
+    wrapper that passes ``*args, **kwargs`` on to it (``Variable = lambda *a,
+    **k: autograd.Variable(*a, **k).cuda() if USE_CUDA else ...``, ``def
+    var(*a, **k): return Variable(*a, **k)``), not rebound where it is called."""
+    if isinstance(func, ast.Name):
+        wrappers = ctx.memo.get("TV002 wrappers")
+        if wrappers is None:
+            wrappers = ctx.memo["TV002 wrappers"] = _wrappers(ctx)
+        if func.id in wrappers:  # type: ignore[operator]
+            function = ctx.scope.function()
+            if function is None:
+                return True
+            args = function.node.args  # type: ignore[attr-defined]
+            params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs,
+                                      args.vararg, args.kwarg) if a is not None}
+            return func.id not in params and not ctx.flow().assignments_to(func.id)
+    return ctx.resolve(func) == VARIABLE
+
+
+def _wrappers(ctx: Context) -> Set[str]:
+    """Names the module binds once, to a pass-through wrapper of ``Variable``."""
+    bound: dict = {}
+    for stmt in ctx.tree.body:  # type: ignore[attr-defined]
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.setdefault(stmt.name, []).append(stmt)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for target in targets:
+                for sub in ast.walk(target):
+                    if isinstance(sub, ast.Name):
+                        bound.setdefault(sub.id, []).append(stmt)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for alias in stmt.names:
+                bound.setdefault((alias.asname or alias.name).split(".")[0], []).append(stmt)
+    found = set()
+    for name, stmts in bound.items():
+        if len(stmts) != 1:
+            continue
+        stmt = stmts[0]
+        if isinstance(stmt, ast.FunctionDef):
+            body = stmt.body[1:] if _docstring(stmt.body[0]) else stmt.body
+            if (len(body) == 1 and isinstance(body[0], ast.Return) and not stmt.decorator_list
+                    and _passes_on(ctx, stmt.args, body[0].value)):
+                found.add(name)
+        elif (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+              and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Lambda)
+              and _passes_on(ctx, stmt.value.args, stmt.value.body)):
+            found.add(name)
+    return found
+
+
+def _docstring(stmt: ast.stmt) -> bool:
+    return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+            and isinstance(stmt.value.value, str))
+
+
+def _passes_on(ctx: Context, args: ast.arguments, body: Optional[ast.AST]) -> bool:
+    """``body`` is ``Variable(*a, **k)`` (or ``.cuda()`` of it, either branch of
+    a conditional expression) for a signature ``(*a, **k)`` alone."""
+    if (args.args or args.posonlyargs or args.kwonlyargs or args.vararg is None
+            or args.kwarg is None):
+        return False
+    if isinstance(body, ast.IfExp):
+        return _passes_on(ctx, args, body.body) and _passes_on(ctx, args, body.orelse)
+    while (isinstance(body, ast.Call) and isinstance(body.func, ast.Attribute)
+           and body.func.attr in ("cuda", "cpu") and isinstance(body.func.value, ast.Call)):
+        body = body.func.value
+    return (
+        isinstance(body, ast.Call) and len(body.args) == 1 and len(body.keywords) == 1
+        and isinstance(body.args[0], ast.Starred)
+        and isinstance(body.args[0].value, ast.Name) and body.args[0].value.id == args.vararg.arg
+        and body.keywords[0].arg is None and isinstance(body.keywords[0].value, ast.Name)
+        and body.keywords[0].value.id == args.kwarg.arg
+        and ctx.resolve(body.func) == VARIABLE
+    )
+
+
+# ---------------------------------------------------------------------------
+# a loop (or a function's body) put under ``with torch.no_grad():`` or
+# ``with torch.set_grad_enabled(not <expr>):``
+
+def _loop_fix(ctx: Context, loop: ast.AST, wrapped: Callable[[ast.Call], bool],
+              header: str, statements: Optional[List[ast.stmt]] = None) -> Optional[Fix]:
+    """Every ``volatile=`` keyword of the ``Variable`` calls in ``loop`` for which
+    ``wrapped`` holds dropped, and the loop (or ``statements``: a function's
+    body) put under ``header``; *unsafe*.  Every finding of the loop gets this
+    same fix, which the fixer applies once."""
+    if not _fixable_file(ctx):
+        return None
+    cache = ctx.memo.setdefault("TV002 loop fixes", {})
+    if (id(loop), header) in cache:
+        return cache[(id(loop), header)]  # type: ignore[no-any-return]
+    cache[(id(loop), header)] = None
+    from ..analysis.nodes import every_node
+
+    edits: List[Edit] = []
+    for sub in every_node(loop):
+        if isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)):
+            return None  # (suspended inside the block, it would leave grad off outside)
+        if isinstance(sub, ast.Call) and wrapped(sub) and _makes_variable(ctx, sub.func):
+            kw = next(k for k in sub.keywords if k.arg == "volatile")
+            drop = _drop_argument(ctx, sub, kw)
+            if drop is None or drop.edits[0].start[0] != drop.edits[0].end[0]:
+                return None  # (an edit across lines would cross the indentation's)
+            edits.extend(drop.edits)
+    around = [p for p in ctx.parents if p is not loop]
+    if statements is None:
+        wrap = wrap_statements(ctx.source, [loop], header, around)  # type: ignore[list-item]
+    else:
+        wrap = wrap_statements(ctx.source, statements, header, [loop, *statements])
+    if wrap is None or not edits:
+        return None
+    fix = Fix((*wrap, *edits), UNSAFE, ("torch",))
+    cache[(id(loop), header)] = fix
+    return fix
+
+
+def _set_grad_fix(ctx: Context, call: ast.Call, value: ast.AST,
+                  header: str) -> Tuple[Optional[Fix], Optional[str]]:
+    """``volatile=<expr>``: the innermost loop around the call, or else the body
+    of the function around it, under ``with torch.set_grad_enabled(not <expr>):``
+    where every ``volatile=`` of its ``Variable`` calls is the same expression,
+    none asks for ``requires_grad``, and the expression's names are bound before
+    the region (not in the loop; parameters of the function, rebound nowhere in
+    it, the wrapped value not leaving it)."""
+    from ..analysis.nodes import every_node
+
+    text = ctx.source.text(value)
+    names = {sub.id for sub in ast.walk(value) if isinstance(sub, ast.Name)}
+    if any(isinstance(sub, (ast.Call, ast.Await, ast.NamedExpr, ast.Lambda))
+           or isinstance(sub, ast.Attribute) and sub.attr == "volatile"
+           for sub in ast.walk(value)):
+        return None, None  # (evaluated once instead of at each call; ``x.volatile``
+        # passed on: a region of its own would undo the caller's ``no_grad``)
+
+    def same(sub: ast.Call) -> bool:
+        kw = next((k for k in sub.keywords if k.arg == "volatile"), None)
+        return kw is not None and ctx.source.text(kw.value) == text
+
+    def uniform(region: ast.AST) -> bool:
+        for sub in every_node(region):
+            if isinstance(sub, ast.keyword) and sub.arg == "requires_grad":
+                return False
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and sub.id in names:
+                return False
+            if (isinstance(sub, ast.Call) and any(k.arg == "volatile" for k in sub.keywords)
+                    and not same(sub) and _makes_variable(ctx, sub.func)):
+                return False
+        return True
+
+    for parent in reversed(ctx.parents):
+        if isinstance(parent, (ast.For, ast.While)):
+            if not uniform(parent):
+                return None, None
+            kind = "while" if isinstance(parent, ast.While) else "for"
+            return (_loop_fix(ctx, parent, same, header),
+                    f"the `{kind}` loop of line {parent.lineno}")
+        if isinstance(parent, ast.FunctionDef):
+            params = {a.arg for a in (*parent.args.posonlyargs, *parent.args.args,
+                                      *parent.args.kwonlyargs)}
+            body = parent.body[1:] if _docstring(parent.body[0]) else parent.body
+            if not (body and names <= params and uniform(parent)
+                    and not any(_escapes(c, _body(ctx, parent)[1],
+                                         _escaping_names(_body(ctx, parent)[0]))
+                                for c in every_node(parent) if isinstance(c, ast.Call)
+                                and same(c) and _makes_variable(ctx, c.func))):
+                return None, None
+            return (_loop_fix(ctx, parent, same, header, body),
+                    f"the body of `{parent.name}()`")
+        if isinstance(parent, (ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            break
+    return None, None
