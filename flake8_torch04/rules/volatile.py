@@ -12,7 +12,7 @@ from ..analysis.markers import match_offsets
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..source.text import Edit, has_comment, one_line, shorten
-from .shared.blocks import drop_statement, wrap_statements
+from .shared.blocks import drop_statement, docstring, pass_through_wrappers, wrap_statements
 
 _SINCE = "has no effect since PyTorch 0.4"
 
@@ -31,7 +31,7 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``obj.cuda()``, ``obj.numpy()``...): ``.data`` elsewhere in the text is no
     evidence (jinja2's ``eval_ctx.volatile`` sits beside a template node's
     ``self.data``).  ``volatile=`` given to other functions (a project's own
-    helper) and ``.volatile`` of an imported module or class, also through a
+    helper, unless it only passes ``*args, **kwargs`` on to ``Variable``) and ``.volatile`` of an imported module or class, also through a
     name bound once to one (``Tensor = torch.Tensor``;
     ``Tensor.volatile.__get__`` in an override table) are left alone.  For
     ``volatile=True`` the message names the function to decorate with
@@ -89,16 +89,38 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     leave the function (returned, yielded, stored in an attribute, item or
     list, bound to a ``global``); every ``volatile=True`` of the function gets
     the same fix.  In a
-    function already decorated with ``@torch.no_grad()`` the keyword is just
-    dropped: *safe*.  Elsewhere (module level, a training function, a lambda,
-    an ``async def``, whose coroutine a decorator would not cover)
-    ``volatile=True`` gets no automatic fix, nor does ``volatile=<expr>``: the
-    ``with torch.no_grad():`` (or ``torch.set_grad_enabled(not <expr>)``)
+    function already decorated with ``@torch.no_grad()``, or under ``with
+    torch.no_grad():``, the keyword is just dropped: *safe*.  Elsewhere, the
+    evaluation loop the message names is put under ``with torch.no_grad():``
+    (indented one level, as the file indents) and every ``volatile=True`` in
+    it dropped: *unsafe*, for the same reason; not where the loop holds a
+    ``yield`` or ``await`` (suspended inside the block, it would leave grad off
+    for the caller), a string of several lines (indenting would change it), or
+    a keyword whose removal spans lines.  ``volatile=<expr>`` puts the
+    innermost loop around it, or else the body of its function, under ``with
+    torch.set_grad_enabled(not <expr>):`` and drops the keyword: *unsafe*; only
+    where every ``volatile=`` of the region's ``Variable`` calls is that same
+    expression, none asks for ``requires_grad``, the expression calls nothing
+    and its names are bound before the region (not in the loop; parameters of
+    the function, whose wrapped value does not leave it), and it does not pass
+    0.3's flag on (``volatile=x.volatile``: a region would turn grad back on
+    under a caller's ``no_grad``).  Elsewhere (module level outside a loop, a
+    training loop, a lambda, an ``async def``) there is no automatic fix: the
     region is the user's choice.  A ``.volatile`` read becomes
     ``not torch.is_grad_enabled()`` (``not x.volatile`` becomes
     ``torch.is_grad_enabled()``): *unsafe*, as it changes which branch runs
-    (on purpose).  Writes get no automatic fix.  A file that neither imports
-    torch nor uses ``Variable`` gets no TV002 fix at all.
+    (on purpose).  A write ``x.volatile = v`` is dropped (``pass`` where it is
+    the only statement of its block; a comment after it stays): *safe*, as on
+    torch >= 0.4 it only warns; only where ``x`` (or ``x[i]``) is evidently a
+    tensor (every binding of ``x`` in its function is a ``Variable(...)`` or a
+    ``torch.*`` call, or ``x`` is a tensor parameter of a function the file
+    registers as a hook) and ``v`` only reads names; on any other object it is
+    an attribute the code may read again, and is left alone.  ``volatile=``
+    given to a wrapper that the module binds once and that passes ``*args,
+    **kwargs`` on to ``Variable`` (``Variable = lambda *a, **k:
+    autograd.Variable(*a, **k)``, ``def var(*a, **k): return Variable(*a,
+    **k)``) is flagged and fixed as if given to ``Variable``.  A file that
+    neither imports torch nor uses ``Variable`` gets no TV002 fix at all.
     """
     if isinstance(node, ast.Call):
         yield from _keyword(ctx, node)
@@ -710,7 +732,8 @@ def _makes_variable(ctx: Context, func: ast.AST) -> bool:
     if isinstance(func, ast.Name):
         wrappers = ctx.memo.get("TV002 wrappers")
         if wrappers is None:
-            wrappers = ctx.memo["TV002 wrappers"] = _wrappers(ctx)
+            wrappers = ctx.memo["TV002 wrappers"] = pass_through_wrappers(
+                ctx.tree, lambda f: ctx.resolve(f) == VARIABLE)
         if func.id in wrappers:  # type: ignore[operator]
             function = ctx.scope.function()
             if function is None:
@@ -720,64 +743,6 @@ def _makes_variable(ctx: Context, func: ast.AST) -> bool:
                                       args.vararg, args.kwarg) if a is not None}
             return func.id not in params and not ctx.flow().assignments_to(func.id)
     return ctx.resolve(func) == VARIABLE
-
-
-def _wrappers(ctx: Context) -> Set[str]:
-    """Names the module binds once, to a pass-through wrapper of ``Variable``."""
-    bound: dict = {}
-    for stmt in ctx.tree.body:  # type: ignore[attr-defined]
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.setdefault(stmt.name, []).append(stmt)
-        elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            for target in targets:
-                for sub in ast.walk(target):
-                    if isinstance(sub, ast.Name):
-                        bound.setdefault(sub.id, []).append(stmt)
-        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            for alias in stmt.names:
-                bound.setdefault((alias.asname or alias.name).split(".")[0], []).append(stmt)
-    found = set()
-    for name, stmts in bound.items():
-        if len(stmts) != 1:
-            continue
-        stmt = stmts[0]
-        if isinstance(stmt, ast.FunctionDef):
-            body = stmt.body[1:] if _docstring(stmt.body[0]) else stmt.body
-            if (len(body) == 1 and isinstance(body[0], ast.Return) and not stmt.decorator_list
-                    and _passes_on(ctx, stmt.args, body[0].value)):
-                found.add(name)
-        elif (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-              and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Lambda)
-              and _passes_on(ctx, stmt.value.args, stmt.value.body)):
-            found.add(name)
-    return found
-
-
-def _docstring(stmt: ast.stmt) -> bool:
-    return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
-            and isinstance(stmt.value.value, str))
-
-
-def _passes_on(ctx: Context, args: ast.arguments, body: Optional[ast.AST]) -> bool:
-    """``body`` is ``Variable(*a, **k)`` (or ``.cuda()`` of it, either branch of
-    a conditional expression) for a signature ``(*a, **k)`` alone."""
-    if (args.args or args.posonlyargs or args.kwonlyargs or args.vararg is None
-            or args.kwarg is None):
-        return False
-    if isinstance(body, ast.IfExp):
-        return _passes_on(ctx, args, body.body) and _passes_on(ctx, args, body.orelse)
-    while (isinstance(body, ast.Call) and isinstance(body.func, ast.Attribute)
-           and body.func.attr in ("cuda", "cpu") and isinstance(body.func.value, ast.Call)):
-        body = body.func.value
-    return (
-        isinstance(body, ast.Call) and len(body.args) == 1 and len(body.keywords) == 1
-        and isinstance(body.args[0], ast.Starred)
-        and isinstance(body.args[0].value, ast.Name) and body.args[0].value.id == args.vararg.arg
-        and body.keywords[0].arg is None and isinstance(body.keywords[0].value, ast.Name)
-        and body.keywords[0].value.id == args.kwarg.arg
-        and ctx.resolve(body.func) == VARIABLE
-    )
 
 
 # ---------------------------------------------------------------------------
@@ -863,7 +828,7 @@ def _set_grad_fix(ctx: Context, call: ast.Call, value: ast.AST,
         if isinstance(parent, ast.FunctionDef):
             params = {a.arg for a in (*parent.args.posonlyargs, *parent.args.args,
                                       *parent.args.kwonlyargs)}
-            body = parent.body[1:] if _docstring(parent.body[0]) else parent.body
+            body = parent.body[1:] if docstring(parent.body[0]) else parent.body
             if not (body and names <= params and uniform(parent)
                     and not any(_escapes(c, _body(ctx, parent)[1],
                                          _escaping_names(_body(ctx, parent)[0]))

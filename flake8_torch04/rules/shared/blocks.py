@@ -1,10 +1,11 @@
-"""Edits of whole statements that several rules share: removing one from its
-block (:func:`drop_statement`) and putting one under a new ``with`` block
-(:func:`wrap_statement`)."""
+"""Whole statements that several rules share: removing one from its block
+(:func:`drop_statement`), putting some under a new ``with`` block
+(:func:`wrap_statements`), and the module's pass-through wrappers of a callee
+(:func:`pass_through_wrappers`)."""
 from __future__ import annotations
 
 import ast
-from typing import List, Optional, Sequence
+from typing import Callable, List, Optional, Sequence, Set
 
 from ...source.text import Edit
 
@@ -125,3 +126,66 @@ def wrap_statements(src, statements: Sequence[ast.stmt], header: str,
         if src.lines[line - 1].strip():
             edits.append(Edit((line, 0), (line, 0), unit))
     return edits
+
+
+def pass_through_wrappers(tree: ast.Module, target: Callable[[ast.AST], bool]) -> Set[str]:
+    """Names the module binds once (and only so) to a wrapper that passes ``*a,
+    **k`` on to a callee for which ``target`` holds: ``V = lambda *a, **k:
+    f(*a, **k)`` (``.cuda()`` of it, or either branch of a conditional
+    expression of such calls) or ``def v(*a, **k): return f(*a, **k)``."""
+    bound: dict = {}
+    for stmt in tree.body:  # type: ignore[attr-defined]
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.setdefault(stmt.name, []).append(stmt)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for bound_to in targets:
+                for sub in ast.walk(bound_to):
+                    if isinstance(sub, ast.Name):
+                        bound.setdefault(sub.id, []).append(stmt)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for alias in stmt.names:
+                bound.setdefault((alias.asname or alias.name).split(".")[0], []).append(stmt)
+    found = set()
+    for name, stmts in bound.items():
+        if len(stmts) != 1:
+            continue
+        stmt = stmts[0]
+        if isinstance(stmt, ast.FunctionDef):
+            body = stmt.body[1:] if docstring(stmt.body[0]) else stmt.body
+            if (len(body) == 1 and isinstance(body[0], ast.Return) and not stmt.decorator_list
+                    and _passes_on(target, stmt.args, body[0].value)):
+                found.add(name)
+        elif (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+              and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Lambda)
+              and _passes_on(target, stmt.value.args, stmt.value.body)):
+            found.add(name)
+    return found
+
+
+def docstring(stmt: ast.stmt) -> bool:
+    """Whether ``stmt`` is a string alone (a docstring, when it comes first)."""
+    return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+            and isinstance(stmt.value.value, str))
+
+
+def _passes_on(target: Callable[[ast.AST], bool], args: ast.arguments,
+               body: Optional[ast.AST]) -> bool:
+    """``body`` is ``f(*a, **k)`` (or ``.cuda()`` of it, either branch of
+    a conditional expression) for a signature ``(*a, **k)`` alone."""
+    if (args.args or args.posonlyargs or args.kwonlyargs or args.vararg is None
+            or args.kwarg is None):
+        return False
+    if isinstance(body, ast.IfExp):
+        return _passes_on(target, args, body.body) and _passes_on(target, args, body.orelse)
+    while (isinstance(body, ast.Call) and isinstance(body.func, ast.Attribute)
+           and body.func.attr in ("cuda", "cpu") and isinstance(body.func.value, ast.Call)):
+        body = body.func.value
+    return (
+        isinstance(body, ast.Call) and len(body.args) == 1 and len(body.keywords) == 1
+        and isinstance(body.args[0], ast.Starred)
+        and isinstance(body.args[0].value, ast.Name) and body.args[0].value.id == args.vararg.arg
+        and body.keywords[0].arg is None and isinstance(body.keywords[0].value, ast.Name)
+        and body.keywords[0].value.id == args.kwarg.arg
+        and target(body.func)
+    )
