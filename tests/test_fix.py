@@ -6,6 +6,7 @@ the result again changes nothing.
 """
 import ast
 import re
+import sys
 import textwrap
 from collections import Counter
 from pathlib import Path
@@ -317,7 +318,13 @@ def test_no_fix_inside_a_self_documenting_f_string_field(source, fixed):
     result = fix("" + text, "TV001")
     if fixed is None:
         assert result == text
-        (finding,) = Analysis(text, ["TV001"]).findings
+        found = Analysis(text, ["TV001"]).findings
+        if sys.version_info < (3, 10) and '"""' in source:
+            # 3.9's parser gives the fields of a multi-line f-string no usable
+            # position: nothing is reported there, so nothing is fixed
+            assert found == []
+            return
+        (finding,) = found
         assert "self-documenting" in Analysis(text, ["TV001"]).blocker(finding)
     else:
         assert result == "import torch\n" + fixed

@@ -12,11 +12,11 @@ from flake8_torch04.analysis.walker import Walker
 from flake8_torch04.source.text import lines_of
 
 
-def facts(source):
+def facts(source, filename="t.py"):
     """``{expression: (kind, rank, dtype)}`` for every ``show(expression)`` call."""
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    ctx = Context(tree, lines_of(source), "t.py", source)
+    ctx = Context(tree, lines_of(source), filename, source)
     Walker(ctx, [WALK], None, None).run()  # (module-level imports bound, as in a rule)
     values = Values(ctx)
     parents = ctx.file_parents()
@@ -60,6 +60,11 @@ from torch.autograd import Variable
      (TENSOR, 2, "int")),
     ("x = torch.cat([torch.ones(4), torch.zeros(2, 2)])", "x", (TENSOR, None, "float")),
     ("x = torch.cat(parts)", "x", (TENSOR, None, None)),
+    # legacy typed constructors of data held by a name: a list of numbers is 1-D
+    ("ids = [ord(c) for c in text]\nx = torch.LongTensor(ids)", "x", (TENSOR, 1, "int")),
+    ("ids = [1, 2]\nx = torch.LongTensor(ids)", "x", (TENSOR, 1, "int")),
+    ("rows = [r for r in table]\nx = torch.FloatTensor(rows)", "x", (TENSOR, None, "float")),
+    ("ids = [c for c in text]\nc = 1\nx = ids[0]", "x", (None, None, None)),
     # reductions, pairs, indexing
     ("x = torch.zeros(3, 4)\ny = x.sum()", "y", (TENSOR, 0, "float")),
     ("x = torch.zeros(3, 4)\ny = x.sum(1)", "y", (TENSOR, 1, "float")),
@@ -250,3 +255,63 @@ def test_a_global_bound_twice_differently_or_rebound_is_unknown():
     assert rebound["w"] == (None, None, None)
     closure = last_sizes(top + "\n\ndef g(w):\n    def inner():\n        show(w)\n")
     assert closure["w"] == (None, None, None)
+
+
+# -- parameters: what every caller in view passes ---------------------------
+
+CALLED = HEAD + """
+def train(labels, scale=torch.ones(2), *, weights=None):
+    show(labels)
+    show(scale)
+    show(weights)
+"""
+
+
+@pytest.mark.parametrize("calls, expected", [
+    # every call site agrees: the parameter is what they pass
+    ("train(torch.LongTensor([1, 2]))\ntrain(torch.zeros(3).long())",
+     {"labels": (TENSOR, 1, "int"), "scale": (TENSOR, 1, "float")}),
+    ("def main():\n    y = torch.zeros(4, 2)\n    train(y, weights=torch.ones(3))",
+     {"labels": (TENSOR, 2, "float"), "weights": (TENSOR, 1, "float")}),
+    ("train(labels=torch.zeros(2), scale=torch.zeros(2, 2))",
+     {"labels": (TENSOR, 1, "float"), "scale": (TENSOR, 2, "float")}),
+    # they disagree: only what they share
+    ("train(torch.zeros(3))\ntrain(torch.zeros(3, 3))", {"labels": (TENSOR, None, "float")}),
+    # not every caller in view, or not evident which argument reaches it
+    ("train(*args)", {"labels": (None, None, None)}),
+    ("train(**options)", {"labels": (None, None, None)}),
+    ("train(torch.zeros(3))\nhooks = [train]", {"labels": (None, None, None)}),
+    ("train(torch.zeros(3))\ntrain = wrap(train)", {"labels": (None, None, None)}),
+    ("train(torch.zeros(3))\nfrom helpers import train", {"labels": (None, None, None)}),
+    ("train(torch.zeros(3))\ndef other():\n    def train(x):\n        pass",
+     {"labels": (None, None, None)}),
+    ("x = [train(t) for t in torch.zeros(3, 3)]", {"labels": (None, None, None)}),
+    ("", {"labels": (None, None, None), "scale": (None, None, None)}),
+])
+def test_a_parameter_is_what_every_caller_passes(calls, expected):
+    found = facts(CALLED + calls + "\n")
+    assert {k: found[k] for k in expected} == expected
+
+
+def test_a_method_or_a_decorated_function_keeps_its_parameters_unknown():
+    source = HEAD + (
+        "class M:\n    def f(self, x):\n        show(x)\n\n"
+        "@jit\ndef g(y):\n    show(y)\n\n"
+        "M().f(torch.zeros(3))\ng(torch.zeros(3))\n")
+    found = facts(source)
+    assert found["x"] == found["y"] == (None, None, None)
+
+
+def test_a_function_another_module_imports_keeps_its_parameters_unknown(tmp_path):
+    (tmp_path / "setup.py").write_text("", encoding="utf-8")
+    module = HEAD + "def train(labels):\n    show(labels)\n\ntrain(torch.zeros(3))\n"
+    (tmp_path / "model.py").write_text(module, encoding="utf-8")
+    assert facts(module, str(tmp_path / "model.py"))["labels"] == (TENSOR, 1, "float")
+    (tmp_path / "main.py").write_text("from model import train\ntrain([1])\n",
+                                      encoding="utf-8")
+    from flake8_torch04.analysis.project import importers
+    importers.forget()
+    try:
+        assert facts(module, str(tmp_path / "model.py"))["labels"] == (None, None, None)
+    finally:
+        importers.forget()

@@ -1,6 +1,8 @@
 """The tables of torch operations that the value facts (:mod:`.values`) read: which
 constructors take sizes, which methods keep a rank, reduce it or cast a dtype, which
-``nn`` modules give which ranks."""
+``nn`` modules give which ranks; and the shapes that literals write."""
+import ast
+from typing import Optional, Sequence
 
 
 #: torch constructors that take sizes (``torch.zeros(3, 4)``, ``torch.zeros((3, 4))``)
@@ -72,3 +74,42 @@ MADE = frozenset(("torch.tensor", "torch.arange", "torch.from_numpy", "torch.ran
 LIKE = frozenset(f"torch.{f}_like" for f in ("zeros", "ones", "rand", "randn", "empty"))
 BUILTINS = frozenset(("len", "int", "float", "round", "abs", "list", "sorted", "str", "zip",
                       "enumerate", "range"))
+
+
+# ---------------------------------------------------------------------------
+# shapes written as literals
+
+
+def literal_size(node: Optional[ast.AST]) -> Optional[int]:
+    """A size written as a constant (``1``, not ``-1``): the ``last`` fact."""
+    if isinstance(node, ast.Constant) and type(node.value) is int and node.value >= 0:
+        return node.value
+    return None
+
+
+def literal_last(node: ast.AST) -> Optional[int]:
+    """The last size of a tensor made from a flat literal list (``[1]``: 1)."""
+    elts = node.elts  # type: ignore[attr-defined]
+    if elts and not any(isinstance(e, (ast.List, ast.Tuple, ast.Starred)) for e in elts):
+        return len(elts)
+    return None
+
+
+def literal_rank(node: ast.AST) -> Optional[int]:
+    """The rank of a tensor made from a literal list (``[[1, 2], [3, 4]]``: 2)."""
+    rank = 0
+    while isinstance(node, (ast.List, ast.Tuple)):
+        if not node.elts:
+            return rank + 1
+        rank += 1
+        node = node.elts[0]
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        return rank
+    return None
+
+
+def last_size(sizes: Sequence[ast.AST]) -> Optional[int]:
+    """The last of the sizes ``zeros(*sizes)`` is given, where a constant."""
+    if len(sizes) == 1 and isinstance(sizes[0], (ast.Tuple, ast.List)):
+        sizes = sizes[0].elts
+    return literal_size(sizes[-1]) if sizes else None

@@ -15,11 +15,12 @@ Values are followed through what one file makes evident:
   ``view``/``reshape``/``unsqueeze``/``squeeze(d)``/``t()``, casts
   (``.long()``, ``.byte()``, ...), comparisons, ``.data``, ``.item()``, ``.numpy()``;
 - the returns of functions defined in the file, and ``self.x`` bound in the
-  methods of the enclosing class.
+  methods of the enclosing class;
+- a parameter, where every caller is in view (:mod:`.callers`).
 
-What is not followed stays unknown, on purpose: a parameter (its callers are
-not read), a value from another module, a name bound more than once with
-different facts, a call of anything unresolved.  Rules ask, and say nothing
+What is not followed stays unknown, on purpose: a parameter of a method or of a
+function another module may call, a value from another module, a name bound more
+than once with different facts, a call of anything unresolved.  Rules ask, and say nothing
 (or offer no safe fix) where the answer is unknown.
 """
 from __future__ import annotations
@@ -28,11 +29,13 @@ import ast
 from typing import Dict, List, Optional, Sequence
 
 from ..source.record import record
+from .callers import reaching_arguments
 from .resolve import key
 from .value_tables import (
     ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, FIXED_RANK_MODULES,
     INDEX, LIKE, MADE, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME,
-    SAME_SHAPE_MODULES, SIZED, TORCH_METHODS, TYPED
+    SAME_SHAPE_MODULES, SIZED, TORCH_METHODS, TYPED, last_size, literal_last, literal_rank,
+    literal_size
 )
 
 TENSOR = "tensor"
@@ -114,13 +117,6 @@ def _tensor(rank: Optional[int], dtype: Optional[str] = None,
     return Value(TENSOR, rank, dtype, last=last, plain=plain)
 
 
-def _size(node: Optional[ast.AST]) -> Optional[int]:
-    """A size written as a constant (``1``, not ``-1``): the ``last`` fact."""
-    if isinstance(node, ast.Constant) and type(node.value) is int and node.value >= 0:
-        return node.value
-    return None
-
-
 # ---------------------------------------------------------------------------
 # the answers
 
@@ -179,7 +175,7 @@ class Values:
         if isinstance(node, (ast.Dict, ast.DictComp)):
             return Value(DICT)
         if isinstance(node, ast.ListComp):
-            return Value(LIST, parts=(UNKNOWN,))
+            return Value(LIST, parts=(self._comprehended(node.elt),))
         if isinstance(node, ast.UnaryOp):
             inner = self.of(node.operand, scope, depth)
             if isinstance(node.op, ast.Not):
@@ -227,6 +223,18 @@ class Values:
                                   "nonlocal" in text else ())
                 if isinstance(node, (ast.Global, ast.Nonlocal)) for name in node.names)
         return found  # type: ignore[return-value]
+
+    def _comprehended(self, elt: ast.AST) -> Value:
+        """The element of a list comprehension, where it does not depend on what its
+        names are (they are the comprehension's own): a number made by a builtin
+        (``[ord(c) for c in text]``) or a constant."""
+        if isinstance(elt, ast.Constant) and type(elt.value) in (int, float):
+            return _INT if type(elt.value) is int else _FLOAT
+        if isinstance(elt, ast.Call) and isinstance(elt.func, ast.Name) \
+                and elt.func.id in ("int", "len", "ord", "float") \
+                and not self.ctx.scope.binds(elt.func.id):
+            return _FLOAT if elt.func.id == "float" else _INT
+        return UNKNOWN
 
     def _elements(self, elts: Sequence[ast.AST], scope, depth: int) -> Value:
         if not elts or any(isinstance(e, ast.Starred) for e in elts):
@@ -276,6 +284,11 @@ class Values:
             return UNKNOWN
         if kind == "augassign" and d.value is not None:
             return UNKNOWN  # (what it adds to is another definition)
+        if kind == "param":
+            sites = reaching_arguments(self.ctx, d.node)
+            if not sites:
+                return UNKNOWN
+            return join([self.of(expr, at, depth + 1) for expr, at in sites])
         if kind == "for" and d.value is not None:
             return self._loop_element(d, scope, depth)
         return UNKNOWN
@@ -454,7 +467,7 @@ class Values:
         if name == "torch.nn.Linear":
             out = node.args[1] if len(node.args) > 1 else next(
                 (kw.value for kw in node.keywords if kw.arg == "out_features"), None)
-            return Value(MODULE, name=name, last=_size(out))
+            return Value(MODULE, name=name, last=literal_size(out))
         if name == "torch.nn.Sequential" and node.args and not node.keywords:
             layers = tuple(self.of(a, scope, depth) for a in node.args)
             if all(layer.kind == MODULE for layer in layers):
@@ -540,7 +553,7 @@ class Values:
             dtype = self._dtype_keyword(node) or ("int" if name == "torch.randint_like"
                                                   else "float")
             sizes = args if name != "torch.full" else args[:1]
-            return _tensor(self._sizes_rank(sizes, scope, depth), dtype, _last_size(sizes))
+            return _tensor(self._sizes_rank(sizes, scope, depth), dtype, last_size(sizes))
         if name in ("torch.randint",):
             sizes = args[-1] if args else None
             rank = self._sizes_rank([sizes], scope, depth) if sizes is not None else None
@@ -548,9 +561,13 @@ class Values:
         if name in TYPED:
             dtype = TYPED[name]
             if len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
-                return _tensor(_nesting(args[0]), dtype)
+                return _tensor(literal_rank(args[0]), dtype, literal_last(args[0]))
+            data = self.of(args[0], scope, depth) if len(args) == 1 else UNKNOWN
+            if data.kind == LIST:  # data, not sizes: a list of numbers is 1-D
+                number = bool(data.parts) and data.parts[0].kind == NUMBER
+                return _tensor(1 if number else None, dtype)
             if args and not node.keywords:
-                return _tensor(self._sizes_rank(args, scope, depth), dtype, _last_size(args))
+                return _tensor(self._sizes_rank(args, scope, depth), dtype, last_size(args))
             return _tensor(None, dtype)
         if name == "torch.tensor" and args:
             data = self.of(args[0], scope, depth)
@@ -558,7 +575,7 @@ class Values:
             if data.kind == NUMBER:
                 return _tensor(0, dtype)
             if isinstance(args[0], (ast.List, ast.Tuple)):
-                return _tensor(_nesting(args[0]), dtype)
+                return _tensor(literal_rank(args[0]), dtype, literal_last(args[0]))
             return _tensor(None, dtype)
         if name in ("torch.cat", "torch.stack") and args:
             # the elements' rank (one more for ``stack``) where every element agrees
@@ -653,7 +670,7 @@ class Values:
             return _tensor(_broadcast(receiver, self.of(args[0], scope, depth)), "bool")
         if attr in ("view", "reshape", "expand", "repeat") and args:
             return _tensor(self._sizes_rank(args, scope, depth), dtype,
-                           _size(args[-1]) if len(args) > 1 and attr != "repeat" else None)
+                           literal_size(args[-1]) if len(args) > 1 and attr != "repeat" else None)
         if attr in ("view_as", "reshape_as", "expand_as") and len(args) == 1:
             other = self.of(args[0], scope, depth)
             return _tensor(other.rank if other.tensor else None, dtype)
@@ -807,19 +824,6 @@ def _unpack_index(d) -> Optional[int]:
     return None
 
 
-def _nesting(node: ast.AST) -> Optional[int]:
-    """The rank of a tensor made from a literal list (``[[1, 2], [3, 4]]``: 2)."""
-    rank = 0
-    while isinstance(node, (ast.List, ast.Tuple)):
-        if not node.elts:
-            return rank + 1
-        rank += 1
-        node = node.elts[0]
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-        return rank
-    return None
-
-
 def _plain(value: Value) -> Value:
     """``value`` as a plain 0.3 tensor (and the tensors of a tuple of them)."""
     if value.tensor:
@@ -827,13 +831,6 @@ def _plain(value: Value) -> Value:
     if value.kind == TUPLE and value.parts:
         return value._replace(parts=tuple(_plain(p) for p in value.parts))
     return value
-
-
-def _last_size(sizes: Sequence[ast.AST]) -> Optional[int]:
-    """The last of the sizes ``zeros(*sizes)`` is given, where a constant."""
-    if len(sizes) == 1 and isinstance(sizes[0], (ast.Tuple, ast.List)):
-        sizes = sizes[0].elts
-    return _size(sizes[-1]) if sizes else None
 
 
 def _broadcast(a: Value, b: Value) -> Optional[int]:

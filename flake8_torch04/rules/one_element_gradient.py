@@ -11,6 +11,7 @@ from ..analysis.flow import Flow
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..analysis.scalars import Evidence
+from ..analysis.values import value_of
 from ..source.text import has_comment, needs_parens, shorten
 
 #: constructors taking the data as a list: ``torch.FloatTensor([1])``
@@ -36,7 +37,9 @@ def one_element_gradient(ctx: Context, node: ast.Call) -> Iterator[Report]:
     a one-element tensor -- ``torch.FloatTensor([1])``, ``torch.ones(1)``,
     ``torch.FloatTensor(1).fill_(-1)``, ``one * -1``, ``-one``, also through
     ``.cuda()``, ``Variable(...)`` and assignments in the function, the module
-    or ``self.`` attributes set in the class -- and ``E`` held a scalar under
+    or ``self.`` attributes set in the class, or the call of a function of the
+    file whose returns are evidently one (the value facts of
+    ``analysis/values.py``) -- and ``E`` held a scalar under
     PyTorch 0.3 (TV003's evidence: a loss by name such as ``errD_real``, a loss
     call, a full reduction, or assigned from one).  A gradient that is a
     computed tensor, a 0-dim ``torch.tensor(1.)``, and ``E`` without scalar
@@ -197,6 +200,10 @@ def _call_value(ctx: Context, node: ast.Call, seen: Set[str], depth: int) -> Val
         if name in LEGACY_TENSOR_TYPES and _is_one(arg):
             return UNKNOWN  # ``torch.FloatTensor(1)``: uninitialized, one element
         return None
+    if isinstance(func, ast.Name):
+        # a function of the file: what its returns evidently are (the value facts)
+        made = value_of(ctx, node)
+        return UNKNOWN if made.tensor and made.rank == 1 and made.last == 1 else None
     if not isinstance(func, ast.Attribute):
         return None
     if func.attr in _TRANSPARENT:

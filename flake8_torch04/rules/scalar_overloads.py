@@ -8,6 +8,7 @@ from ..analysis.context import Context
 from ..analysis.findings import SAFE, Fix, Report
 from ..analysis.nodes import words
 from ..analysis.registry import rule
+from ..analysis.values import NUMBER, values
 from ..source.text import Edit, has_comment, shorten
 from .shared.calls import plain_arguments
 from .shared.tables import SCALAR_FIRST_FUNCTIONS, SCALAR_FIRST_METHODS
@@ -72,9 +73,22 @@ def overload(ctx: Context, node: ast.Call) -> Optional[Tuple[str, int, str]]:
     receiver = func.value
     if isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"):
         return None
-    if not scalar_evidence(node.args[0]):
+    if not (scalar_evidence(node.args[0]) or _evidently_scalar_first(ctx, receiver, node)):
         return None
     return func.attr, 0, kw
+
+
+def _evidently_scalar_first(ctx: Context, receiver: ast.AST, node: ast.Call) -> bool:
+    """By the value facts: the first argument of an in-place method is a number
+    (``a - b`` of numbers), or the receiver and the last argument are tensors
+    (``r.add_(a - b, t)`` with ``r = torch.zeros(n)``: a tensor method given two
+    positionals takes a number first)."""
+    facts = values(ctx)
+    first = facts.of(node.args[0])
+    if first.kind == NUMBER and node.func.attr.endswith("_"):  # type: ignore[attr-defined]
+        return True  # (``meter.add(loss.item(), n)``: ``add`` is not torch's alone)
+    return (first.kind in (None, NUMBER) and facts.of(receiver).tensor
+            and facts.of(node.args[-1]).tensor)
 
 
 @rule("TV126")
@@ -95,8 +109,11 @@ def scalar_overloads(ctx: Context, node: ast.Call) -> Iterator[Report]:
     arithmetic with a numeric constant (``1 - beta1``), ``float(...)``, or a
     name (or string key) whose words name a step size or a coefficient
     (``lr``, ``alpha``, ``beta2``, ``momentum``, ``weight_decay``,
-    ``step_size``, ``dampening``, ``scale``...).  ``x.add_(y, alpha=2)``,
-    ``x.add(y)`` and ``s.add(item)`` are left alone.
+    ``step_size``, ``dampening``, ``scale``...), or where the value facts
+    (``analysis/values.py``) make it evident: a number first in an in-place
+    method (``r.add_(a - b, t)`` with ``a``, ``b`` numbers), or a receiver and a
+    last argument that are tensors (``r = torch.zeros(n)``; ``r.add_(c, t)``).
+    ``x.add_(y, alpha=2)``, ``x.add(y)`` and ``s.add(item)`` are left alone.
 
     ## Why is this bad?
     PyTorch 1.x moved the scalar behind the tensors as a keyword; on PyTorch

@@ -11,6 +11,7 @@ from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.flow import Flow
 from ..analysis.registry import rule
 from ..analysis.resolve import key
+from ..analysis.values import value_of
 from ..source.text import needs_parens, shorten
 
 #: losses whose target holds class indices, one per sample
@@ -57,10 +58,13 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
     - the target of a class-index loss -- ``F.nll_loss``, ``F.cross_entropy``,
       an ``nn.NLLLoss``/``nn.CrossEntropyLoss`` instance (also through a name
-      assigned one) -- written ``target[i]`` where ``target`` is visibly a 1-D
-      tensor: built in the file by ``torch.LongTensor([...])``,
-      ``torch.zeros(n)``, ``Variable(...)``/``.long()``/``.cuda()`` of one, or
-      a function of the file returning one;
+      assigned one) -- that is evidently a 0-dim tensor by the value facts
+      (``analysis/values.py``): ``target[i]`` of a 1-D ``target`` (built in the
+      file by ``torch.LongTensor([...])``, ``torch.LongTensor(ids)`` of a list of
+      numbers, ``torch.zeros(n)``, ``Variable(...)``/``.long()``/``.cuda()`` of
+      one, or returned by a function of the file), or the loop variable of
+      ``for label in labels``, ``zip(inputs, labels)``, ``enumerate(labels)``
+      over one;
     - a dict key (``idx2word[ni]``, ``d.get(ni)``, ``ni in d``) or a value
       ``json.dump``-ed that is an element of a torch tensor: ``ni =
       topi[0][0]`` after ``topv, topi = out.data.topk(1)``,
@@ -175,20 +179,12 @@ def _may_be_one_d_element(ctx: Context, target: ast.AST) -> bool:
 
 
 def _one_d_element(ctx: Context, target: ast.AST) -> bool:
-    """``target[i]`` of a 1-D tensor, or ``t`` of ``for t in tensor_1d``."""
-    if isinstance(target, ast.Subscript):
-        return _plain_index(target.slice) and _one_d(ctx, target.value, set(), 0)
-    if not isinstance(target, ast.Name):
+    """``target[i]`` of a 1-D tensor, or ``t`` of ``for t in tensor_1d`` (also through
+    ``zip``/``enumerate``): a 0-dim tensor by the value facts."""
+    if isinstance(target, ast.Subscript) and not _plain_index(target.slice):
         return False
-    _assigned_names(ctx)
-    if target.id not in ctx.memo["TV107 loops"]:  # type: ignore[operator]
-        return False  # (only a ``for`` gives it a value that is an element)
-    if _assigned_here(ctx, target.id) != []:
-        return False  # (without the reaching definitions: ``=``, ``+=`` or ``:=`` binds it too)
-    values = _values(ctx, target.id)
-    return bool(values) and all(
-        isinstance(v, tuple) and _one_d(ctx, v[1], {target.id}, 0) for v in values
-    )
+    value = value_of(ctx, target)
+    return value.tensor and value.rank == 0 and value.dtype != "float"
 
 
 def _json_values(node: ast.AST) -> Sequence[ast.AST]:

@@ -9,7 +9,8 @@ from ..analysis.era import legacy
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.registry import rule
 from ..analysis.resolve import key
-from ..analysis.values import Value, values
+from ..analysis.scalars import Evidence
+from ..analysis.values import NUMBER, Value, values
 from ..source.text import Edit, has_comment, needs_parens, shorten
 
 #: formatting calls whose arguments are only shown
@@ -60,6 +61,13 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     computed from one, such as ``pred.eq(target.data).sum()`` with ``pred`` from
     ``output.data.max(1)[1]``.  Values are followed through assignments in the function
     (see "How values are followed" in docs/how-it-works.md); a value of a ``Variable`` is TV003's.
+    It also flags ``x.data[i]`` wherever it is read, when ``x`` is evidently 1-D
+    (``action = q_value.max(1)[1].data[0]`` with ``q_value`` the ``(1, n)`` output of a
+    ``Linear``): nobody reads an element through ``.data`` but for a number, and 0.3
+    gave one (``env.step(action)`` gets a 0-dim tensor now).  Left alone: a tensor of
+    unknown or higher rank (``x.data[0]`` is a row), an element used as a tensor
+    (``x.data[i].fill_(0)``, ``x.data[i][j]``), written, sliced, or a loss's
+    ``.data[0]`` (TV003's).
     Position: the value.
 
     ## Why is this bad?
@@ -90,7 +98,10 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     accumulated, printed, formatted or compared (then the program computes and
     prints 0.3's numbers); where it is also used as a tensor (``acc.cpu()``,
     an argument of a torch function) the fix is *unsafe*.  A printed value is
-    only shown, so its fix is safe.
+    only shown, so its fix is safe.  An element read through ``.data[i]`` gets
+    ``.item()`` safely (the number 0.3 gave), unsafely where a tensor is made of
+    it afterwards (a name it is bound to read as a tensor, a torch function's
+    argument): code written for 0.4 in a 0.3 file.
     """
     if not ctx.uses_torch or not legacy(ctx):
         return
@@ -113,6 +124,9 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
             fix,
         )
         return
+    if isinstance(node, ast.Subscript):
+        yield from _data_element(ctx, node, facts)
+        return
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and node.func.id in _SHOWN and not ctx.scope.binds(node.func.id):
         for arg in node.args:
@@ -125,3 +139,47 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
                 f"0-dim tensor since 0.4: it prints as `tensor(...)`; add `.item()`",
                 Fix((edit,), SAFE) if edit is not None else None,
             )
+
+
+def _data_element(ctx: Context, node: ast.Subscript, facts) -> Iterator[Report]:
+    """``x.data[i]`` of an evidently 1-D tensor: 0.3 gave a Python number (nobody
+    reads an element through ``.data`` for a tensor), and ``.item()`` gives it
+    back.  Left to the other branches: an element accumulated or printed; left
+    alone: an element used as a tensor (``x.data[i].fill_(0)``, ``x.data[i][j]``),
+    written, and a loss's ``.data[0]`` (TV003's)."""
+    data = node.value
+    if not (isinstance(node.ctx, ast.Load) and isinstance(data, ast.Attribute)
+            and data.attr == "data"):
+        return
+    index = node.slice
+    if isinstance(index, (ast.Slice, ast.Tuple)) or facts.of(index).kind != NUMBER:
+        return
+    parent = ctx.file_parents().get(id(node))
+    if isinstance(parent, (ast.Attribute, ast.Subscript, ast.AugAssign)) or (
+            isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
+            and parent.func.id in _SHOWN):
+        return
+    whole = facts.of(data)
+    if not (whole.tensor and whole.rank == 1 and _number_in_03(facts.of(node))):
+        return
+    evidence = Evidence(ctx)
+    if evidence.may_be_scalar(data.value, True) and evidence.scalar(data.value, True):
+        return  # (a loss's ``.data[0]``: TV003)
+    # unsafe where a tensor is made of it afterwards: a name it is bound to read as a
+    # tensor (``a.item()``, ``a.cpu()``), or a torch function's argument (code already
+    # written for 0.4 in a 0.3 file)
+    safe = not (isinstance(parent, ast.Call)
+                and (ctx.resolve(parent.func) or "").startswith("torch."))
+    if safe and isinstance(parent, ast.Assign):
+        names = [key(t) for t in parent.targets]
+        safe = all(k is not None for k in names) and not any(
+            _tensor_uses(ctx, ctx.flow().node, k) for k in names)
+    edit = _item(ctx, node)
+    src = ctx.source
+    yield Report(
+        node,
+        f"`{src.quote(node, 40)}` was a Python number on PyTorch 0.3 (an element of the "
+        f"1-D `{shorten(src.text(data.value), 20)}`) and is a 0-dim tensor since 0.4; "
+        f"add `.item()`",
+        Fix((edit,), SAFE if safe else UNSAFE) if edit is not None else None,
+    )

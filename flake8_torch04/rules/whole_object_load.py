@@ -32,6 +32,8 @@ _MODEL_WORDS = frozenset(("model", "net", "module", "encoder", "decoder"))
 _STATEMENT_LISTS = frozenset(("body", "orelse", "handlers", "finalbody", "cases"))
 
 WHOLE, NUMPY, OBJECT, STATE, UNKNOWN = "whole", "numpy", "object", "state", None
+#: how the evidence of a checkpoint's entry starts (``['model']`` of it: ...)
+_ENTRY = "`["
 #: what the message says each kind of loaded value is
 _WHAT = {WHOLE: "a whole model", NUMPY: "a numpy value", OBJECT: "a pickled object"}
 
@@ -46,14 +48,20 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ``pickle_module``, which turns the default off) whose result is used as a
     whole object: called, ``.eval()``/``.train()``/``.parameters()``/
     ``.state_dict()``/``.forward`` on it (also after ``.cuda()``/``.to(...)``),
-    given to a ``numpy`` function or ``.astype(...)``-ed, or bound to a name
+    given to a ``numpy`` function or ``.astype(...)``-ed (or an element of it
+    given to ``torch.from_numpy``: ``torch.from_numpy(data[3:, :-1])``), a
+    checkpoint's entry used in those ways (``torch.load(f)['model'].eval()``, or
+    ``net = ckpt['net']`` and then ``net.parameters()``: an entry is judged by
+    its uses alone, and one used whole decides beside entries that are state
+    dicts), or bound to a name
     whose last word is ``model``, ``net`` (``resnet``), ``module``,
     ``encoder`` or ``decoder`` -- or a name used in those ways in the same
     function (a module method's name read but not called, ``corpus.train``,
     is some pickled object: the message says so); a result unpacked into
     names (``model, criterion, optimizer = torch.load(f)``) when one of them
     is such a name.  Not flagged: a result handed to ``load_state_dict``,
-    indexed by string keys (``ckpt['state_dict']``) or read with dict methods, and
+    indexed by string keys whose entries are not used whole
+    (``ckpt['state_dict']``) or read with dict methods, and
     results without evidence either way (a loaded tensor can be
     ``.cuda()``-ed or have a ``.shape``: tensors load fine).
 
@@ -135,12 +143,17 @@ def _use(ctx: Context, call: ast.Call) -> Tuple[Optional[str], str]:
 def _bound(ctx: Context, k: str, parent: ast.AST) -> Tuple[Optional[str], str]:
     """What the value bound to ``k`` by ``parent`` is used as, after it."""
     found: Tuple[Optional[str], str] = (UNKNOWN, "")
+    state = False
     for use, use_parents in _reads(ctx, k, parent):
         use_kind, use_why = _use_of(ctx, use, use_parents)
         if use_kind == STATE:
-            return STATE, ""
-        if use_kind is not UNKNOWN and found[0] is UNKNOWN:
+            state = True
+        elif use_kind is not UNKNOWN and found[0] is UNKNOWN:
             found = (use_kind, use_why)
+    if found[0] is not UNKNOWN and (not state or found[1].startswith(_ENTRY)):
+        return found  # (a checkpoint's entry used whole is so, beside state dicts)
+    if state:
+        return STATE, ""
     if found[0] is UNKNOWN:
         ws = words(k.rsplit(".", 1)[-1])
         if ws and (ws[-1] in _MODEL_WORDS or ws[-1].endswith("net")):
@@ -160,14 +173,17 @@ def _use_of(ctx: Context, expr: ast.AST, parents: Dict[int, ast.AST]
             if isinstance(func, ast.Attribute) and func.attr == "load_state_dict":
                 return STATE, ""
             name = ctx.resolve(func) or ""
-            if name.split(".", 1)[0] == "numpy":
+            if name.split(".", 1)[0] == "numpy" or name == "torch.from_numpy":
                 return NUMPY, f"given to `{shorten(ctx.source.text(func), 20)}`"
             return UNKNOWN, ""
         if isinstance(parent, ast.Subscript) and parent.value is expr:
             index = parent.slice
             if isinstance(index, ast.Constant) and isinstance(index.value, str):
-                return STATE, ""
-            return UNKNOWN, ""
+                return _keyed(ctx, parent, parents)
+            if not isinstance(parent.ctx, ast.Load):
+                return UNKNOWN, ""
+            expr = parent  # (an element or a slice: what it is used as tells)
+            continue
         if isinstance(parent, ast.Attribute) and parent.value is expr:
             attr = parent.attr
             if attr in _MODULE_METHODS:
@@ -187,6 +203,28 @@ def _use_of(ctx: Context, expr: ast.AST, parents: Dict[int, ast.AST]
                 continue
         return UNKNOWN, ""
     return UNKNOWN, ""
+
+
+def _keyed(ctx: Context, item: ast.Subscript, parents: Dict[int, ast.AST]
+           ) -> Tuple[Optional[str], str]:
+    """``ckpt['model']``: a checkpoint's entry, a whole object where it is used as one
+    (``torch.load(f)['model'].state_dict()``, or bound to a name used so), else a
+    state dict's part."""
+    label = f"{_ENTRY}{shorten(repr(item.slice.value), 20)}]`"  # type: ignore[attr-defined]
+    kind, why = _use_of(ctx, item, parents)
+    if kind in _WHAT:
+        return kind, f"{label} of it: {why}"
+    parent = parents.get(id(item))
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
+            and key(parent.targets[0]) is not None:
+        for use, use_parents in _reads(ctx, key(parent.targets[0]), parent):
+            kind, why = _use_of(ctx, use, use_parents)
+            if kind == STATE:
+                break
+            if kind in _WHAT:  # (by a use, never by the name's words alone)
+                name = shorten(key(parent.targets[0]) or "", 20)
+                return kind, f"{label} of it, bound to `{name}`: {why}"
+    return STATE, ""
 
 
 def _call_parents(ctx: Context, call: ast.AST) -> Dict[int, ast.AST]:

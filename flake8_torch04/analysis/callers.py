@@ -1,0 +1,139 @@
+"""Who calls a function of the file, and with what: the arguments that reach a
+parameter (for the value facts, :mod:`.values`).
+
+A parameter's value is known only where every caller is in view: the function
+is defined once at the top of the module, undecorated, and its name is never
+read but as the callee of a plain call (not passed as a callback, stored, or
+rebound), and no other module of the project imports it (asked of
+:func:`~.project.importers.taken_by` by the caller).  Methods are not followed:
+``obj.method(...)`` may call another class's.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, Optional, Tuple
+
+from .reaching import params_of
+
+#: one call site: (the call, the scope the call is read in: a function or the module)
+Site = Tuple[ast.Call, ast.AST]
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
+
+
+class Callers:
+    """The call sites of the file's module-level functions (one walk per file)."""
+
+    def __init__(self, tree: ast.AST, parents: Dict[int, ast.AST]) -> None:
+        self.tree = tree
+        self.parents = parents
+        self._sites: Optional[Dict[str, Optional[List[Site]]]] = None
+
+    def sites(self, func: ast.AST) -> Optional[List[Site]]:
+        """Every call of the module-level function ``func``, or ``None`` when not
+        every use of its name is in view as a plain call."""
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                or func.decorator_list or self.parents.get(id(func)) is not self.tree:
+            return None
+        if self._sites is None:
+            self._sites = self._index()
+        return self._sites.get(func.name)
+
+    def _index(self) -> Dict[str, Optional[List[Site]]]:
+        defined: Dict[str, int] = {}
+        for stmt in getattr(self.tree, "body", ()):
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defined[stmt.name] = defined.get(stmt.name, 0) + 1
+        sites: Dict[str, Optional[List[Site]]] = {
+            name: [] for name, count in defined.items() if count == 1}
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Name) and node.id in sites:
+                found = sites[node.id]
+                if found is None:
+                    continue
+                call = self.parents.get(id(node))
+                if isinstance(node.ctx, ast.Load) and isinstance(call, ast.Call) \
+                        and call.func is node:
+                    scope = self._scope(call)
+                    if scope is not None:
+                        found.append((call, scope))
+                        continue
+                sites[node.id] = None  # (read otherwise, or rebound)
+            elif isinstance(node, ast.alias):
+                bound = (node.asname or node.name).split(".")[0]
+                if bound in sites:
+                    sites[bound] = None  # (an import rebinds it)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                for name in node.names:
+                    sites.pop(name, None)
+                    sites[name] = None
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
+                    and node.name in sites and self.parents.get(id(node)) is not self.tree:
+                sites[node.name] = None  # (a nested definition shadows it somewhere)
+        return sites
+
+    def _scope(self, node: ast.AST) -> Optional[ast.AST]:
+        """The function or module a call is read in (``None`` inside a lambda, a
+        comprehension or a class body: scopes the value facts do not follow)."""
+        parent = self.parents.get(id(node))
+        while parent is not None and not isinstance(parent, _SCOPES):
+            if isinstance(parent, (ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp,
+                                   ast.DictComp, ast.GeneratorExp)):
+                return None
+            parent = self.parents.get(id(parent))
+        return parent
+
+
+def argument(call: ast.Call, func: ast.AST,
+             param: ast.arg) -> Optional[Tuple[ast.AST, bool]]:
+    """The expression ``call`` passes for ``param`` of ``func``, and whether it is
+    the parameter's default (read at the top of the module) because the call
+    passes none; ``None`` when that is not evident (``*args``, ``**kw``)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) \
+            or any(kw.arg is None for kw in call.keywords):
+        return None
+    args = func.args  # type: ignore[attr-defined]
+    positional = [*getattr(args, "posonlyargs", []), *args.args]
+    if param not in params_of(func) or param is args.vararg or param is args.kwarg:
+        return None
+    if param in positional:
+        i = positional.index(param)
+        if i < len(call.args):
+            return call.args[i], False
+        defaults = args.defaults
+        first_default = len(positional) - len(defaults)
+        default = defaults[i - first_default] if i >= first_default else None
+    else:
+        i = args.kwonlyargs.index(param)
+        default = args.kw_defaults[i]
+    if len(call.args) > len(positional):
+        return None  # (more positionals than parameters: not this function's call)
+    for kw in call.keywords:
+        if kw.arg == param.arg:
+            return kw.value, False
+    return (default, True) if default is not None else None
+
+
+def reaching_arguments(ctx, param: ast.arg) -> Optional[List[Site]]:
+    """What reaches ``param`` from every caller: ``(expression, scope to read it
+    in)`` per call site (a default is read at the top of the module), or ``None``
+    when not every caller is in view (see the module's docstring)."""
+    parents = ctx.file_parents()
+    func = parents.get(id(parents.get(id(param))))
+    callers = ctx.memo.get("callers")
+    if callers is None:
+        callers = ctx.memo["callers"] = Callers(ctx.tree, parents)
+    sites = callers.sites(func)
+    if not sites:
+        return None
+    found: List[Site] = []
+    for call, scope in sites:
+        got = argument(call, func, param)
+        if got is None:
+            return None
+        expr, default = got
+        found.append((expr, ctx.tree if default else scope))  # type: ignore[arg-type]
+    from .project.importers import taken_by
+
+    if ctx.filename and taken_by(ctx.filename, func.name) is not None:
+        return None  # (another module imports it: its callers are not in view)
+    return found
