@@ -75,16 +75,10 @@ def init_names(ctx: Context, node: ast.Call) -> Iterator[Report]:
     argument is ``m.weight.data``, TV004's fix rewrites the call whole
     (``init.normal_(m.weight)``); the two fixes touch the same name, so the
     fixer applies one per round and the result is the same.
-    A test that patches the old name by string (``mock.patch("torch.nn.init.normal")``,
-    ``patch.object(init, "normal")``) no longer replaces what the renamed call
-    calls, and a test whose target is renamed alone no longer replaces what
-    an unrenamed call calls: the two go together, as *unsafe* fixes.  Such a
-    target (a ``unittest.mock``/``mock`` ``patch`` or ``patch.object`` whose
-    string is exactly the old name) is flagged and renamed by an unsafe fix,
-    and the call's fix becomes unsafe, saying where, when a string of the
-    file or of another module of the project names the old name (each
-    module's text searched once per name).  ``--fix --unsafe-fixes`` over the
-    project renames both; ``--fix`` alone renames neither.
+    A test that patches the old name by string (``mock.patch("torch.nn.init.normal")``)
+    goes with the calls, as for TV122: its target is renamed by an *unsafe*
+    fix, and the call's fix becomes *unsafe*, saying where, when a string of
+    the file or of its project names the old name.
     """
     report = renamed_call(
         ctx, node, _MODULE, RENAMES,

@@ -86,16 +86,10 @@ def upsample(ctx: Context, node: ast.Call) -> Iterator[Report]:
     message says that 0.3 used ``align_corners=True``).  When the mode is not
     a constant, the renaming fix is *unsafe* in 0.3 code: add
     ``align_corners=True`` yourself if the mode is bilinear.
-    A test that patches the old name by string (``mock.patch("torch.nn.functional.upsample")``,
-    ``patch.object(F, "upsample")``) no longer replaces what the renamed call
-    calls, and a test whose target is renamed alone no longer replaces what
-    an unrenamed call calls: the two go together, as *unsafe* fixes.  Such a
-    target (a ``unittest.mock``/``mock`` ``patch`` or ``patch.object`` whose
-    string is exactly the old name) is flagged and renamed by an unsafe fix,
-    and the call's fix becomes unsafe, saying where, when a string of the
-    file or of another module of the project names the old name (each
-    module's text searched once per name).  ``--fix --unsafe-fixes`` over the
-    project renames both; ``--fix`` alone renames neither.
+    A test that patches the old name by string (``mock.patch("torch.nn.functional.upsample")``)
+    goes with the calls, as for TV122: its target is renamed by an *unsafe*
+    fix, and the call's fix becomes *unsafe*, saying where, when a string of
+    the file or of its project names the old name.
     """
     qualname = ctx.resolve(node.func)
     if qualname is not None and qualname.startswith(("unittest.mock.", "mock.")):

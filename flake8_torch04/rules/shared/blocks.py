@@ -72,7 +72,8 @@ def _empty_else(src, block: ast.AST, statement: ast.stmt) -> Optional[Edit]:
     return None if lines is None else Edit((header, 0), lines.end, "")
 
 
-def _multiline_string(node: ast.AST) -> bool:
+def multiline_string(node: ast.AST) -> bool:
+    """Whether ``node`` holds a string written over several lines."""
     return any(
         isinstance(sub, (ast.Constant, ast.JoinedStr)) and sub.lineno != sub.end_lineno
         for sub in ast.walk(node)
@@ -115,7 +116,7 @@ def wrap_statements(src, statements: Sequence[ast.stmt], header: str,
     before = src.lines[first - 1][:col]
     after = src.lines[last - 1][end_col:].strip()
     if before.strip() or (after and not after.startswith("#")) or any(
-            _multiline_string(s) for s in statements):
+            multiline_string(s) for s in statements):
         return None
     unit = indent_unit(src, statement, outer)
     if unit is None:
