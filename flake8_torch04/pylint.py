@@ -74,6 +74,8 @@ class _Findings:
         self.module: Optional["nodes.Module"] = None
         self.findings: List[Finding] = []
         self.resolver = None
+        #: ``target-version`` of the configuration that governs the module
+        self.target: Optional[str] = None
 
     def of(self, node: "nodes.Module", linter: "PyLinter") -> List[Finding]:
         if node is not self.module:
@@ -81,6 +83,9 @@ class _Findings:
             configured = self.configured(node.file)
             codes = [code for code in all_rules() if code in configured
                      and linter.is_message_enabled(message_id(code))]
+            from .analysis import era
+
+            era.configured_target = self.target  # (``target-version``: analysis/era.py)
             self.findings = _check_module(node, codes) if codes else []
         return self.findings
 
@@ -91,6 +96,7 @@ class _Findings:
         from .config import settings as config_settings
         from .config.select import UsageError
 
+        self.target = None
         if not path:
             return tuple(all_rules())
         try:
@@ -99,6 +105,7 @@ class _Findings:
             settings = self.resolver.for_path(path)
         except UsageError:
             return tuple(all_rules())
+        self.target = settings.target_version
         if settings.excluded(path):
             return ()
         return settings.codes_for(path)

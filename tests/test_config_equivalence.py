@@ -205,3 +205,51 @@ def test_show_settings_says_where_each_setting_came_from(tmp_path):
     status, out, _ = in_process("check", "--show-settings", "setup.cfg",
                                 cwd=build(tmp_path / "f", "setup.cfg"))
     assert "[flake8] per-file-ignores" in out and "[flake8] extend-ignore" in out
+
+
+def test_target_version_reaches_the_rules_from_every_front_end(tmp_path):
+    """``target-version = "0.3"`` makes TV124 keep 0.3's ``align_corners=True``; a
+    file with no 0.3 idiom of its own gets it from the setting alone, through the
+    CLI, the language server and the pylint plugin alike (each sets what
+    ``analysis/era.py`` reads for the file it checks)."""
+    from flake8_torch04.analysis import era
+
+    source = ('import torch.nn.functional as F\n\n\ndef up(x):\n'
+              '    return F.upsample(x, size=(4, 4), mode="bilinear")\n')
+    for sub, version in (("old", "0.3"), ("new", "0.4")):
+        (tmp_path / sub).mkdir()
+        (tmp_path / sub / "pyproject.toml").write_text(
+            f'[tool.torch04]\ntarget-version = "{version}"\n', encoding="utf-8")
+        (tmp_path / sub / "up.py").write_text(source, encoding="utf-8")
+    kept = "interpolate(..., align_corners=True)"
+    try:
+        for sub, keeps in (("old", True), ("new", False), ("old", True)):
+            status, out, err = in_process("check", "--output-format", "concise", "up.py",
+                                          cwd=tmp_path / sub)
+            assert (kept in out) is keeps, out
+            from flake8_torch04.server import worker
+
+            path = str(tmp_path / sub / "up.py")
+            era.configured_target = "0.4" if keeps else "0.3"  # (the other run's, left over)
+            result = worker.run_analysis(Path(path).as_uri(), 1, source, path, "utf-16")
+            (diag,) = result.by_uri[Path(path).as_uri()]
+            assert (kept in diag.message) is keeps, diag.message
+        pytest.importorskip("pylint")
+        from pylint.lint import Run
+        from pylint.reporters import CollectingReporter
+
+        reporter = CollectingReporter()
+        old = os.getcwd()
+        os.chdir(tmp_path)
+        era.configured_target = None
+        try:
+            with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+                Run(["--load-plugins=flake8_torch04.pylint", "--disable=all",
+                     "--enable=upsample", "--persistent=n", "--rcfile=/dev/null",
+                     "old/up.py", "new/up.py"], reporter=reporter, exit=False)
+        finally:
+            os.chdir(old)
+        said = {Path(m.path).parent.name: m.msg for m in reporter.messages}
+        assert kept in said["old"] and kept not in said["new"], said
+    finally:
+        era.configured_target = None

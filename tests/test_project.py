@@ -743,3 +743,60 @@ def test_a_mapping_name_made_a_list_in_the_file(tmp_path, made, expected):
     text = GENERATE.replace("import data\n", f"import data\nidx2word = {made}\n")
     write(tmp_path, {"generate.py": text.replace("corpus.dictionary.idx2word[", "idx2word[")})
     assert found(tmp_path / "generate.py", ("TV107",)) == expected
+
+
+# ---------------------------------------------------------------------------
+# class hierarchies across modules (TV104)
+
+BASE_FUNCTION = """\
+    import torch
+    from torch.autograd import Function
+
+
+    class BaseFn(Function):
+        def forward(self, x):
+            return x * 2
+
+        def backward(self, g):
+            return g * 2
+
+
+    class Plain(object):
+        pass
+"""
+
+
+@pytest.mark.parametrize("imports, base, flagged", [
+    ("from .base import BaseFn", "BaseFn", True),
+    ("from pkg.base import BaseFn as Renamed", "Renamed", True),
+    ("from . import base", "base.BaseFn", False),  # (an attribute base: not followed)
+    ("from .reexport import *", "BaseFn", True),
+    ("from .base import Plain", "Plain", False),
+    ("from .missing import BaseFn", "BaseFn", False),
+    ("import torch.nn as nn", "nn.Module", False),
+])
+def test_a_legacy_function_through_a_project_class(tmp_path, imports, base, flagged):
+    write(tmp_path, {
+        "setup.py": "",
+        "pkg/__init__.py": "",
+        "pkg/base.py": BASE_FUNCTION,
+        "pkg/reexport.py": "from .base import *\n",
+        "pkg/ops.py": f"""\
+            import torch
+            {imports}
+
+
+            class Sub({base}):
+                def forward(self, x):
+                    return x * 3
+
+                def backward(self, g):
+                    return g * 3
+        """,
+    })
+    ops = tmp_path / "pkg" / "ops.py"
+    assert found(ops, ("TV104",)) == ([("TV104", 5, 0)] if flagged else [])
+    # no fix through another class: what it inherits is not rewritten with it
+    status, out, _ = run_cli("check", "--select", "TV104", "--unsafe-fixes", "--diff",
+                             str(ops), cwd=tmp_path)
+    assert "@@" not in out

@@ -36,6 +36,15 @@ MODULE = dedent("""
     criterion = nn.BCELoss()
     """)
 
+GAN = dedent("""
+    G = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+    D = nn.Sequential(nn.Linear(2, 8), nn.ReLU(), nn.Linear(8, 1), nn.Sigmoid())
+    opt_G = torch.optim.Adam(G.parameters())
+    opt_D = torch.optim.Adam(D.parameters())
+    criterion = nn.BCELoss()
+    real, fake_label = torch.ones(4, 1), torch.zeros(4, 1)
+    """)
+
 FIXES = {
     "TV117": [
         (HEAD + "loss = nn.BCELoss()(head(x), torch.ones(3))\n",
@@ -48,6 +57,28 @@ FIXES = {
          "    a = criterion(netD(x), real)\n    b = criterion(netD(x + 1), real)\n",
          MODULE + "for i in range(2):\n    n = x.size(0)\n    real = Variable(torch.ones(n, 1))\n"
          "    a = criterion(netD(x), real)\n    b = criterion(netD(x + 1), real)\n", True),
+    ],
+    "TV114": [
+        # D's loss through G's output after opt_G.step(), then D's step: detach
+        (GAN + dedent("""
+            for i in range(2):
+                fake = G(torch.randn(4, 4))
+                criterion(D(fake), real).backward(retain_graph=True)
+                opt_G.step()
+                d_loss = (criterion(D(fake), fake_label)
+              + 0.5 * criterion(D(fake), fake_label))
+                d_loss.backward()
+                opt_D.step()
+            """), GAN + dedent("""
+            for i in range(2):
+                fake = G(torch.randn(4, 4))
+                criterion(D(fake), real).backward(retain_graph=True)
+                opt_G.step()
+                d_loss = (criterion(D(fake.detach()), fake_label)
+              + 0.5 * criterion(D(fake.detach()), fake_label))
+                d_loss.backward()
+                opt_D.step()
+            """), True),
     ],
     "TV115": [
         ("def f():\n    h, b = torch.zeros(5, 3, 4), 0.5\n"
@@ -109,6 +140,22 @@ FIXES = {
 }
 
 NOOPS = {
+    "TV114": [
+        # the D output is shared with G's loss, made before the step: message only
+        GAN + "fake = G(torch.randn(4, 4))\nout = D(fake)\n"
+        "criterion(out, real).backward(retain_graph=True)\nopt_G.step()\n"
+        "criterion(out, fake_label).backward()\nopt_D.step()\n",
+        # the next step is over G and D: the loss is meant to reach G
+        GAN + "both = torch.optim.Adam(list(G.parameters()) + list(D.parameters()))\n"
+        "fake = G(torch.randn(4, 4))\ncriterion(D(fake), real).backward(retain_graph=True)\n"
+        "opt_G.step()\ncriterion(D(fake), fake_label).backward()\nboth.step()\n",
+        # no step after the backward: whose loss it is is not evident
+        GAN + "fake = G(torch.randn(4, 4))\ncriterion(D(fake), real).backward(retain_graph=True)\n"
+        "opt_G.step()\ncriterion(D(fake), fake_label).backward()\n",
+        # fake reaches the loss outside D too
+        GAN + "fake = G(torch.randn(4, 4))\ncriterion(D(fake), real).backward(retain_graph=True)\n"
+        "opt_G.step()\n(criterion(D(fake), fake_label) + fake.mean()).backward()\nopt_D.step()\n",
+    ],
     "TV117": [
         # the target is used elsewhere too: message only
         HEAD + "t = torch.ones(3)\nprint(t.sum())\nloss = F.mse_loss(head(x), t)\n",

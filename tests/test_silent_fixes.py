@@ -504,8 +504,20 @@ HEAD_03 = "import torch\nfrom torch.autograd import Variable\n\n\n"
      "    c += p.eq(y).sum()\n    print('%d' % c)\n",
      "def f(out, y):\n    c = 0\n    _, p = torch.max(out.data, 1)\n"
      "    c += p.eq(y).sum().item()\n    print('%d' % c)\n"),
+    # arithmetic with Python numbers: 0.3 did it on the number, in double precision
     ("TV144", "def f(out):\n    print(out.data.max() + 1)\n",
-     "def f(out):\n    print((out.data.max() + 1).item())\n"),
+     "def f(out):\n    print(out.data.max().item() + 1)\n"),
+    ("TV144", "def f(ps):\n    total = 0\n    for p in ps:\n        n = p.grad.data.norm()\n"
+     "        total += n ** 2\n    return total ** 0.5\n",
+     "def f(ps):\n    total = 0\n    for p in ps:\n        n = p.grad.data.norm()\n"
+     "        total += n.item() ** 2\n    return total ** 0.5\n"),
+    ("TV144", "def f(ps, k):\n    t = 0\n    t += 2 * ps.data.sum() / 3\n    return t\n",
+     "def f(ps, k):\n    t = 0\n    t += 2 * ps.data.sum().item() / 3\n    return t\n"),
+    # ... not with another tensor, nor a value of unknown kind
+    ("TV144", "def f(a, k):\n    t = 0\n    t += a.data.sum() * a.data.max()\n"
+     "    t += a.data.sum() * k\n    return t\n",
+     "def f(a, k):\n    t = 0\n    t += (a.data.sum() * a.data.max()).item()\n"
+     "    t += a.data.sum() * k\n    return t\n"),
 ])
 def test_value_fixes(code, before, after):
     result = fixed(HEAD_03 + before, [code], unsafe=False)

@@ -64,6 +64,10 @@ from torch.autograd import Variable
     ("ids = [ord(c) for c in text]\nx = torch.LongTensor(ids)", "x", (TENSOR, 1, "int")),
     ("ids = [1, 2]\nx = torch.LongTensor(ids)", "x", (TENSOR, 1, "int")),
     ("rows = [r for r in table]\nx = torch.FloatTensor(rows)", "x", (TENSOR, None, "float")),
+    ("abc = 'abc'\nx = torch.LongTensor([abc.find(c) - 1 for c in t])", "x", (TENSOR, 1, "int")),
+    ("x = torch.LongTensor([c.find('a') for c in words])", "x", (TENSOR, None, "int")),
+    ("x = torch.LongTensor([d[c] for c in words])", "x", (TENSOR, None, "int")),
+    ("x = torch.FloatTensor([-len(w) / 2 for w in words])", "x", (TENSOR, None, "float")),
     ("ids = [c for c in text]\nc = 1\nx = ids[0]", "x", (None, None, None)),
     # reductions, pairs, indexing
     ("x = torch.zeros(3, 4)\ny = x.sum()", "y", (TENSOR, 0, "float")),
@@ -120,6 +124,27 @@ def test_a_function_of_the_file_returns_what_every_return_gives():
         "def helper():\n    return torch.ones(2).sum()\n\n"
         "def g():\n    show(helper())\n")
     assert facts(source)["helper()"] == (TENSOR, 0, "float")
+
+
+def test_a_helper_that_only_wraps_its_argument_gives_the_arguments_rank():
+    """``cuda_variable(torch.zeros(n))``, with a helper that returns ``Variable(t)`` or
+    ``Variable(t.cuda())``: 1-D at this call, whatever other calls pass."""
+    source = HEAD + (
+        "def wrap(t, volatile=False):\n    if torch.cuda.is_available():\n"
+        "        return Variable(t.cuda(), volatile=volatile)\n    return Variable(t)\n\n"
+        "def changed(t):\n    t = t.view(-1)\n    return Variable(t)\n\n"
+        "def other(t):\n    return Variable(t.sum(0))\n\n"
+        "def g(items):\n    n = len(items)\n    show(wrap(torch.zeros(n)))\n    show(wrap(torch.zeros(2, n)))\n"
+        "    show(wrap(x))\n    show(changed(torch.zeros(2, n)))\n"
+        "    show(other(torch.zeros(2, n)))\n    other(torch.zeros(n, 2, n))\n"
+        "    show(wrap(t=torch.zeros(2)))\n")
+    found = facts(source)
+    assert found["wrap(torch.zeros(n))"] == (TENSOR, 1, "float")
+    assert found["wrap(torch.zeros(2, n))"] == (TENSOR, 2, "float")
+    assert found["wrap(x)"] == (TENSOR, None, None)
+    assert found["changed(torch.zeros(2, n))"][1] != 2  # (the parameter is rebound)
+    assert found["other(torch.zeros(2, n))"][1] is None  # (a reduction: not a wrapper)
+    assert found["wrap(t=torch.zeros(2))"][1] is None  # (by keyword: not followed)
 
 
 def test_a_function_with_a_bare_return_is_unknown():

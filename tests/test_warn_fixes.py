@@ -61,6 +61,29 @@ FIXES = [
     ("TV123", "y = F.softmax(torch.randn(5, 3, 4))\n",
      "y = F.softmax(torch.randn(5, 3, 4), dim=0)\n"),
     ("TV123", "y = F.softmax(v.view(-1), None)\n", "y = F.softmax(v.view(-1), 0)\n"),
+    # a matrix-vector product is 1-D, a batched product 3-D, and a transpose keeps the
+    # rank: 0.3 took dim=0 for both (dim=1 would raise, or change the numbers)
+    ("TV123", "def f(h, q):\n    s = torch.mv(h, q)\n    return F.softmax(2 * s)\n",
+     "def f(h, q):\n    s = torch.mv(h, q)\n    return F.softmax(2 * s, dim=0)\n"),
+    ("TV123", "def f(a, b):\n    s = torch.bmm(a, b)\n    s = s.transpose(0, 2)\n"
+     "    return F.softmax(s)\n",
+     "def f(a, b):\n    s = torch.bmm(a, b)\n    s = s.transpose(0, 2)\n"
+     "    return F.softmax(s, dim=0)\n"),
+    # a 1-D product scaled by a value of unknown kind (``args.theta``): the unsafe fix
+    # writes the operand's implicit dim, not dim=1 (IndexError on a 1-D input)
+    ("TV123", "def f(h, q, a):\n    s = torch.mv(h, q)\n    return F.softmax(a.t * s)\n",
+     "def f(h, q, a):\n    s = torch.mv(h, q)\n    return F.softmax(a.t * s, dim=0)\n", True),
+    ("TV123", "def f(x, a):\n    s = x.view(-1, 4)\n    return F.softmax(s / a.t)\n",
+     "def f(x, a):\n    s = x.view(-1, 4)\n    return F.softmax(s / a.t, dim=1)\n", True),
+    ("TV123", "def f(x, a):\n    s = x.view(-1)\n    return F.softmax(s * a.t + a.u)\n",
+     "def f(x, a):\n    s = x.view(-1)\n    return F.softmax(s * a.t + a.u, dim=1)\n", True),
+    # through a helper that only wraps its argument (``cuda_variable(torch.zeros(n))``)
+    ("TV123", "def var(t):\n    return Variable(t.cuda()) if C else Variable(t)\n\n"
+     "def f(hs):\n    n = len(hs)\n    return F.softmax(var(torch.zeros(n)))\n",
+     "def var(t):\n    return Variable(t.cuda()) if C else Variable(t)\n\n"
+     "def f(hs):\n    n = len(hs)\n    return F.softmax(var(torch.zeros(n)), dim=0)\n"),
+    ("TV123", "def f(a, b):\n    return F.log_softmax(torch.mm(a, b))\n",
+     "def f(a, b):\n    return F.log_softmax(torch.mm(a, b), dim=1)\n"),
     ("TV123", "y = F.softmax(x, dim=None)\n", "y = F.softmax(x, dim=1)\n", True),
     ("TV123", "y = F.softmax(scores)\n", "y = F.softmax(scores, dim=1)\n", True),
     ("TV123", "s = nn.Softmax()\n", "s = nn.Softmax(dim=1)\n", True),
@@ -139,6 +162,13 @@ FIXES = [
     ("TV128", "from torchvision import datasets\nd = datasets.MNIST('.')\nx = d.train_data\n"
               "y = d.test_labels\n",
      "from torchvision import datasets\nd = datasets.MNIST('.')\nx = d.data\ny = d.targets\n"),
+    # TV133 (the header makes it 0.3 code)
+    ("TV133", "g = F.affine_grid(theta, x.size())\n",
+     "g = F.affine_grid(theta, x.size(), align_corners=True)\n"),
+    ("TV133", "y = F.grid_sample(x, g)\n", "y = F.grid_sample(x, g, align_corners=True)\n"),
+    ("TV133", "y = F.grid_sample(x, g, 'nearest',\n                  padding_mode='border')\n",
+     "y = F.grid_sample(x, g, 'nearest',\n                  padding_mode='border', "
+     "align_corners=True)\n"),
     # TV129
     ("TV129", "y = x[(t > 0).byte()]\n", "y = x[(t > 0).bool()]\n"),
     ("TV129", "m = (t > 0).byte()\nx.masked_fill_(m, 0)\n",
@@ -156,6 +186,10 @@ NOOPS = [
     ("TV120", "c = nn.CrossEntropyLoss(size_average=False, reduction='mean')\n"),
     ("TV120", "c = F.nll_loss(o, t, size_average=False,  # sum\n    reduce=True)\n"),
     ("TV121", "init.xavier_uniform_(m.weight)\n"),
+    ("TV133", "y = F.grid_sample(x, g, align_corners=False)\n"),
+    ("TV133", "y = F.grid_sample(x, g, 'bilinear', 'zeros', True)\n"),
+    ("TV133", "g = F.affine_grid(theta, size, False)\n"),
+    ("TV133", "y = F.grid_sample(*args, **kwargs)\n"),
     ("TV123", "y = F.softmax(x, 1)\n"),
     ("TV125", "r = torch.range(0, 5)\n"),  # unsafe only
     ("TV126", "p.add_(g, alpha=-lr)\n"),
@@ -214,3 +248,14 @@ def test_bare_names_get_their_import():
     result = fix_text(HEADER + source, lambda text: Analysis(text, ["TV122"]), False)
     assert "from torch.nn.utils import clip_grad_norm_\n" in result.text
     assert result.text.endswith("clip_grad_norm_(ps, 1)\n")
+
+
+def test_grid_sample_outside_0_3_code_gets_a_message_and_no_fix():
+    """Without 0.3 evidence the code may be written for 1.3+, whose numbers
+    ``align_corners=False`` keeps: TV133 names both and changes nothing."""
+    source = "import torch.nn.functional as F\ny = F.grid_sample(x, g)\n"
+    (finding,) = Analysis(source, ["TV133"]).findings
+    assert finding.fix is None
+    assert "`align_corners=True` for the numbers of PyTorch 0.3-1.2" in finding.message
+    assert "`align_corners=False` for today's" in finding.message
+    assert fix_text(source, lambda text: Analysis(text, ["TV133"]), True).text == source

@@ -69,7 +69,8 @@ MODULE_ITSELF = frozenset(("cuda", "cpu", "to", "train", "eval", "float", "doubl
 #: torch functions that are the method of their first argument
 TORCH_METHODS = frozenset(f"torch.{f}" for f in (
     "max", "min", "sum", "mean", "prod", "argmax", "argmin", "sort", "topk", "squeeze",
-    "unsqueeze", "t", "transpose", "eq", "ne", "lt", "gt", "le", "ge", "std", "var", "norm"))
+    "unsqueeze", "t", "transpose", "eq", "ne", "lt", "gt", "le", "ge", "std", "var", "norm",
+    "mm", "bmm", "mv"))
 MADE = frozenset(("torch.tensor", "torch.arange", "torch.from_numpy", "torch.randint"))
 LIKE = frozenset(f"torch.{f}_like" for f in ("zeros", "ones", "rand", "randn", "empty"))
 BUILTINS = frozenset(("len", "int", "float", "round", "abs", "list", "sorted", "str", "zip",

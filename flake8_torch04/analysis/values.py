@@ -31,6 +31,7 @@ from typing import Dict, List, Optional, Sequence
 from ..source.record import record
 from .callers import reaching_arguments
 from .resolve import key
+from .wrappers import wrapped_argument
 from .value_tables import (
     ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, FIXED_RANK_MODULES,
     INDEX, LIKE, MADE, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME,
@@ -175,7 +176,7 @@ class Values:
         if isinstance(node, (ast.Dict, ast.DictComp)):
             return Value(DICT)
         if isinstance(node, ast.ListComp):
-            return Value(LIST, parts=(self._comprehended(node.elt),))
+            return Value(LIST, parts=(self._comprehended(node, scope, depth),))
         if isinstance(node, ast.UnaryOp):
             inner = self.of(node.operand, scope, depth)
             if isinstance(node.op, ast.Not):
@@ -224,17 +225,36 @@ class Values:
                 if isinstance(node, (ast.Global, ast.Nonlocal)) for name in node.names)
         return found  # type: ignore[return-value]
 
-    def _comprehended(self, elt: ast.AST) -> Value:
-        """The element of a list comprehension, where it does not depend on what its
-        names are (they are the comprehension's own): a number made by a builtin
-        (``[ord(c) for c in text]``) or a constant."""
-        if isinstance(elt, ast.Constant) and type(elt.value) in (int, float):
-            return _INT if type(elt.value) is int else _FLOAT
-        if isinstance(elt, ast.Call) and isinstance(elt.func, ast.Name) \
-                and elt.func.id in ("int", "len", "ord", "float") \
-                and not self.ctx.scope.binds(elt.func.id):
-            return _FLOAT if elt.func.id == "float" else _INT
-        return UNKNOWN
+    def _comprehended(self, node: ast.ListComp, scope, depth: int) -> Value:
+        """The element of a list comprehension, where what its own names are does not
+        matter: a number made by a builtin (``[ord(c) for c in text]``), by a string
+        method of a name it does not bind (``[letters.find(c) for c in line]``),
+        arithmetic of those, or a constant."""
+        own = {n.id for g in node.generators for n in ast.walk(g.target)
+               if isinstance(n, ast.Name)}
+
+        def number(elt: ast.AST) -> Optional[Value]:
+            if isinstance(elt, ast.Constant) and type(elt.value) in (int, float):
+                return _INT if type(elt.value) is int else _FLOAT
+            if isinstance(elt, ast.UnaryOp) and isinstance(elt.op, (ast.USub, ast.UAdd)):
+                return number(elt.operand)
+            if isinstance(elt, ast.BinOp) and not isinstance(elt.op, ast.Div):
+                sides = number(elt.left), number(elt.right)
+                if sides[0] and sides[1]:
+                    return _INT if sides == (_INT, _INT) else _FLOAT
+                return None
+            if not isinstance(elt, ast.Call):
+                return None
+            func = elt.func
+            if isinstance(func, ast.Name) and func.id in ("int", "len", "ord", "float") \
+                    and not self.ctx.scope.binds(func.id):
+                return _FLOAT if func.id == "float" else _INT
+            if isinstance(func, ast.Attribute) and func.attr in ("find", "index", "count") \
+                    and isinstance(func.value, ast.Name) and func.value.id not in own \
+                    and self.of(func.value, scope, depth).kind == STRING:
+                return _INT
+            return None
+        return number(node.elt) or UNKNOWN
 
     def _elements(self, elts: Sequence[ast.AST], scope, depth: int) -> Value:
         if not elts or any(isinstance(e, ast.Starred) for e in elts):
@@ -451,7 +471,7 @@ class Values:
             if func.id in self._module_classes() and not any(
                     d.kind != "def" for d in self._flow(scope).reaching(func) or ()):
                 return Value(MODULE, name=FILE_CLASS + func.id)  # (``D = Net()``)
-            return self._returned(func, scope, depth)
+            return self._returned(func, scope, depth, node)
         if isinstance(func, ast.Call):
             module = self.of(func, scope, depth)  # (``nn.BCELoss()(out, y)``)
             if module.kind == MODULE:
@@ -693,8 +713,8 @@ class Values:
                     and start.value >= 0:
                 return _tensor(start.value + 1, dtype)
             return _tensor(None, dtype)
-        if attr in ("mm", "bmm") and len(args) == 1:
-            return _tensor(2 if attr == "mm" else 3, dtype)
+        if attr in ("mm", "bmm", "mv") and len(args) == 1:
+            return _tensor({"mm": 2, "bmm": 3, "mv": 1}[attr], dtype)
         if attr in SAME:
             return _tensor(rank, dtype, None if attr in MOVES else last)
         if attr in ("to", "type") and args and not keywords:
@@ -761,7 +781,7 @@ class Values:
 
     # -- functions of the file -----------------------------------------------
 
-    def _returned(self, func: ast.Name, scope, depth: int) -> Value:
+    def _returned(self, func: ast.Name, scope, depth: int, call: ast.Call) -> Value:
         """What a function defined once at the top of the file returns (every
         ``return`` must agree; a ``yield``, a bare ``return`` or none: unknown)."""
         if self._functions is None:
@@ -777,7 +797,11 @@ class Values:
         if definition is None or any(d.kind != "def" for d in
                                      self._flow(scope).reaching(func) or ()):
             return UNKNOWN
-        return self._returns_of(definition, depth)
+        value = self._returns_of(definition, depth)
+        inner = wrapped_argument(definition, call, self.ctx.resolve) if value.rank is None \
+            else None
+        inner = self.of(inner, scope, depth) if inner is not None else UNKNOWN  # (``to_var(x)``)
+        return inner._replace(plain=False) if inner.tensor else value
 
     def _returns_of(self, definition: ast.AST, depth: int) -> Value:
         known = self._returns.get(id(definition))

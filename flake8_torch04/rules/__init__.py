@@ -66,6 +66,8 @@ TABLE = {
         (r"\b(?:BCELoss|BCEWithLogitsLoss|MSELoss|L1Loss|SmoothL1Loss|binary_cross_entropy"
          r"|mse_loss|l1_loss|smooth_l1_loss)\b",),
     ),
+    # a ``backward`` call, in a file that steps an optimizer
+    "TV114": ("graph_before_step", (ast.Call,), (r"\bbackward\b",), (r"\.[\s\\]*step\b",)),
     # a ``view`` call, in a file that moves dimensions
     "TV115": (
         "view_after_transpose", (ast.Call,), (r"\bview\b",),
@@ -94,7 +96,9 @@ TABLE = {
          (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript)), (r"\btorch\b",),
     ),
     "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),
-    "TV104": ("legacy_function", (ast.ClassDef,), ("Function",)),
+    # a class that defines ``forward`` (its Function base may be another class of the
+    # file or of the project)
+    "TV104": ("legacy_function", (ast.ClassDef,), (r"\bforward\b",)),
     "TV106": ("whole_object_load", (ast.Call,), (r"\bload\b",)),
     # a finding is a loss target or a key written ``x[i]`` (``[``), a loop variable
     # given to a loss named so, a key in ``in``, or a key / value handed to
@@ -126,6 +130,8 @@ TABLE = {
     "TV122": ("clip_grad_norm", (ast.Call,), ("clip_grad_norm",)),
     "TV123": ("softmax_dim", (ast.Call,), ("softmax", "Softmax", "softmin", "Softmin")),
     "TV124": ("upsample", (ast.Call,), ("upsample", "Upsample")),
+    # a call of grid_sample or affine_grid (warns on 2.13 without align_corners)
+    "TV133": ("grid_align_corners", (ast.Call,), (r"\b(?:grid_sample|affine_grid)\b",)),
     "TV125": ("torch_range", (ast.Call,), (r"\brange\b",)),
     "TV126": ("scalar_overloads", (ast.Call,), (r"\b(?:add|sub|addcmul|addcdiv)_?\b",)),
     "TV127": ("saved_variables", (ast.Attribute, ast.Name), ("saved_variables", "Container")),

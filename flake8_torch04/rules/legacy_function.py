@@ -5,6 +5,7 @@ import ast
 from collections import deque
 from typing import Dict, Iterator, List, Optional, Tuple
 
+from ..analysis.canonical import PROJECT
 from ..analysis.context import Context
 from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.nodes import children, every_node
@@ -24,7 +25,9 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
     ## What it does
     Flags a subclass of ``torch.autograd.Function`` (resolved through
     imports; a project's own ``Function`` is never torch's) that defines
-    ``forward`` without ``@staticmethod``.  The finding is placed at the
+    ``forward`` without ``@staticmethod``; also through another class: of the
+    file, or of a project module it imports (``from .base import BaseFn``, also
+    through star imports; ``analysis/project/classes.py``).  The finding is placed at the
     ``class`` statement and its message names the lines of the instance calls
     ``Fn(...)(x)`` in the file (and ``fn(x)`` of an instance kept as
     ``fn = Fn(...)``), which are not reported separately.  A
@@ -69,8 +72,10 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
     ```
 
     ## Fix safety
-    The rewrite is *unsafe*, and only offered when it is mechanical: the class and
-    every use of its name are in the file, each use is a call
+    The rewrite is *unsafe*, and only offered when it is mechanical: the class
+    derives from torch's ``Function`` directly (what it inherits from a class in
+    between is not rewritten with it), the class and every use of its name are in
+    the file, each use is a call
     ``Fn(args)(inputs)`` with plain arguments -- or an instance kept under a
     name, ``fn = Fn(constants)`` on lines of its own, which the file binds
     nowhere else and reads only in later calls ``fn(inputs)`` in the same
@@ -83,14 +88,17 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
     there), appends a ``None`` gradient for each, and turns the calls into
     ``Fn.apply(inputs, args)``.  Otherwise the message spells the rewrite out.
     """
-    if not any(ctx.resolve(base) in _FUNCTION_BASES for base in node.bases):
-        return
     methods = {
         item.name: item for item in node.body
         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
     }
     forward = methods.get("forward")
     if forward is None or _static(forward):
+        return
+    # (a module's other modules are asked only for a class that could be a Function:
+    # one that defines ``backward``, in a file that names ``Function``: an
+    # ``nn.Module`` subclass of a project base, the common case, pays nothing)
+    if not _legacy_base(ctx, node, 0, "backward" in methods or "Function" in ctx.text):
         return
     uses = _uses(ctx, node)
     calls = _instance_calls(ctx, uses)
@@ -103,7 +111,10 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
         more = ", ..." if len(lines) > _MAX_LINES_IN_MESSAGE else ""
         plural = "s" if len(lines) > 1 else ""
         where = f"; called on line{plural} {shown}{more}"
-    fix = _fix(ctx, node, methods, uses, calls, named)
+    # (through another class of the file or project: what it inherits from it is not
+    # rewritten here, so no fix)
+    direct = any(ctx.resolve(base) in _FUNCTION_BASES for base in node.bases)
+    fix = _fix(ctx, node, methods, uses, calls, named) if direct else None
     state = ""
     if fix is None and "__init__" in methods:
         state = ", `__init__` arguments as extra inputs (None gradients)"
@@ -114,6 +125,52 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
         f"and `{node.name}.apply(...)`",
         fix,
     )
+
+
+def _legacy_base(ctx: Context, node: ast.ClassDef, depth: int, project: bool) -> bool:
+    """Whether the class derives from ``torch.autograd.Function``: directly, through
+    a class of the file, or (``project``) through a class of the project's other
+    modules (``class Sub(BaseFn)`` with ``from .base import BaseFn``)."""
+    for base in node.bases:
+        if ctx.resolve(base) in _FUNCTION_BASES:
+            return True
+        if not isinstance(base, ast.Name) or depth > 4:
+            continue
+        own = _module_classes(ctx).get(base.id)
+        if own is not None and own is not node:
+            if _legacy_base(ctx, own, depth + 1, project):
+                return True
+            continue
+        if not project:
+            continue
+        module = ctx.scope.module()
+        bindings = module.bindings.get(base.id)
+        if bindings:
+            raws = [bindings[-1].qualname]
+        else:  # (``from .base import *``: the last project star import that has it)
+            raws = [f"{star}.{base.id}" for star in reversed(module.stars)]
+        for raw in raws:
+            if raw is not None and raw.startswith(PROJECT):
+                from ..analysis.project.classes import outside_ancestors
+
+                ancestors = outside_ancestors(raw)
+                if ancestors is not None:
+                    if ancestors & _FUNCTION_BASES:
+                        return True
+                    break
+    return False
+
+
+def _module_classes(ctx: Context) -> Dict[str, ast.ClassDef]:
+    """The classes defined once at the top of the file, by name."""
+    found = ctx.memo.get("TV104 classes")
+    if found is None:
+        counts: Dict[str, List[ast.ClassDef]] = {}
+        for stmt in getattr(ctx.tree, "body", ()):
+            if isinstance(stmt, ast.ClassDef):
+                counts.setdefault(stmt.name, []).append(stmt)
+        found = ctx.memo["TV104 classes"] = {k: v[0] for k, v in counts.items() if len(v) == 1}
+    return found  # type: ignore[return-value]
 
 
 def _static(func: ast.AST) -> bool:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterator, List, Optional
+from typing import Iterator, List, Optional, Tuple
 
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
@@ -97,7 +97,8 @@ def softmax_dim(ctx: Context, node: ast.Call) -> Iterator[Report]:
     in the same function (or, for a module stored as ``self.NAME`` or a local
     name, from every call of it): ``x.view(-1, 320)``, ``x.view(n, c, h, w)``,
     ``x.reshape(...)``, ``x.flatten(1)``, ``torch.randn(4, 10)``,
-    ``x.unsqueeze(0)`` of a value of known rank, and rank-keeping steps from
+    ``x.unsqueeze(0)`` of a value of known rank, ``torch.mv`` (1-D),
+    ``torch.mm`` (2-D), ``torch.bmm`` (3-D), and rank-keeping steps from
     such a value: ``nn.Linear``, activations and dropout (functions, methods
     or modules bound to ``self.NAME`` in the class), ``.contiguous()``,
     ``.float()``, arithmetic with a number; followed through the assignments
@@ -132,7 +133,10 @@ def softmax_dim(ctx: Context, node: ast.Call) -> Iterator[Report]:
     picked implicitly (``dim=1`` for 2-D, ``dim=0`` for 1- and 3-D): *safe*,
     the same numbers.  Elsewhere the fix writes ``dim=1`` and is *unsafe*: it
     changes the result for 1-D and 3-D inputs, where the implicit choice was
-    ``0`` (check that this is the dimension you mean).
+    ``0`` (check that this is the dimension you mean); where the input is arithmetic
+    between a tensor of evident rank and a value of unknown kind (``theta * logits``
+    with ``logits`` 1-D and ``theta = args.theta``), the unsafe fix writes that
+    tensor's implicit dim instead, and the message says so.
     """
     qualname = ctx.resolve(node.func)
     if qualname in _FUNCTIONS:
@@ -162,11 +166,13 @@ def softmax_dim(ctx: Context, node: ast.Call) -> Iterator[Report]:
         ranks = {v.rank if v.kind in (TENSOR, None) else None for v in found}
         if len(ranks) == 1:
             rank = ranks.pop()
+    guess = None
     if rank is not None:
         dim, safety = implicit_dim(rank), SAFE
         why = f"its input is {rank}-D here, so torch picks dim={dim}"
     else:
-        dim, safety = 1, UNSAFE
+        guess = _operand(ctx, inputs) if inputs and len(inputs) == 1 else None
+        dim, safety = implicit_dim(guess[1]) if guess else 1, UNSAFE
         why = "torch picks dim=0 for 0-, 1- and 3-D inputs, else 1"
     src = ctx.source
     if missing is node:
@@ -177,7 +183,9 @@ def softmax_dim(ctx: Context, node: ast.Call) -> Iterator[Report]:
     yield Report(
         node,
         f"`{name}` without dim is deprecated since PyTorch 0.3 ({why}); "
-        f"pass `dim={dim}`" + ("" if rank is not None else " if that is the class dimension"),
+        f"pass `dim={dim}`" + ("" if rank is not None else
+                               f" if the input is {guess[1]}-D as `{guess[0]}` is" if guess
+                               else " if that is the class dimension"),
         fix,
     )
 
@@ -197,6 +205,21 @@ def _call_inputs(ctx: Context, uses: List[ast.AST]) -> Optional[List[ast.AST]]:
             return None
         inputs.append(call.args[0])
     return inputs
+
+
+def _operand(ctx: Context, inputs: List[ast.AST]) -> Optional[Tuple[str, int]]:
+    """For an unsafe fix only: ``s * scale`` with ``s`` of known rank and ``scale`` of
+    unknown kind (``args.theta``) is most likely of ``s``'s rank (the operand's text and
+    rank), where ``scale`` is a number; a tensor ``scale`` could broadcast it higher."""
+    node = inputs[0]
+    if not isinstance(node, ast.BinOp):
+        return None
+    facts, scope = values(ctx), _function_of(ctx, node)
+    left, right = facts.of(node.left, scope), facts.of(node.right, scope)
+    for known, other, operand in ((left, right, node.left), (right, left, node.right)):
+        if known.tensor and known.rank is not None and other.kind is None:
+            return ctx.source.quote(operand, 20), known.rank
+    return None
 
 
 def _function_of(ctx: Context, node: ast.AST) -> ast.AST:

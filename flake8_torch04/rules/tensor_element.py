@@ -77,7 +77,9 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
     Not flagged: elements of lists, numpy arrays or values of unknown origin,
     indexing a list or string with a tensor (``__index__`` works),
-    ``target[i]`` of a 2-D target (a 1-element row), slices.
+    ``target[i]`` of a 2-D target (a 1-element row), slices, an element of a
+    0-dim element (``pred.data[0][0]`` of a 1-D ``pred``: the indexing itself
+    fails, as it did on 0.3, where ``pred.data[0]`` was an int).
 
     ## Why is this bad?
     Since PyTorch 0.4 indexing a 1-D tensor gives a 0-dim tensor, where 0.3
@@ -181,8 +183,12 @@ def _may_be_one_d_element(ctx: Context, target: ast.AST) -> bool:
 def _one_d_element(ctx: Context, target: ast.AST) -> bool:
     """``target[i]`` of a 1-D tensor, or ``t`` of ``for t in tensor_1d`` (also through
     ``zip``/``enumerate``): a 0-dim tensor by the value facts."""
-    if isinstance(target, ast.Subscript) and not _plain_index(target.slice):
-        return False
+    if isinstance(target, ast.Subscript):
+        # (a plain index, ``t[i]``, is taken for an integer: a loss target is no
+        # place for a tensor index)
+        whole = value_of(ctx, target.value)
+        return _plain_index(target.slice) and whole.tensor and whole.rank == 1 \
+            and whole.dtype != "float"
     value = value_of(ctx, target)
     return value.tensor and value.rank == 0 and value.dtype != "float"
 
@@ -221,6 +227,10 @@ def _dict_key(ctx: Context, container: ast.AST, index: ast.AST) -> Optional[Repo
         return None
     if not _element(ctx, index, set(), 0):
         return None
+    if isinstance(index, ast.Subscript):
+        inner = value_of(ctx, index.value)  # (``p.data[0][0]`` of a 1-D ``p``: the
+        if inner.tensor and inner.rank == 0:  # indexing fails, on 0.3 too: not a key)
+            return None
     return _item_report(ctx, index, "hashes by identity as a dict key (KeyError)")
 
 

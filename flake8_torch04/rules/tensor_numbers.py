@@ -23,6 +23,20 @@ def _number_in_03(value: Value) -> bool:
     return value.tensor and value.rank == 0 and value.plain
 
 
+def _at_source(facts, node: ast.AST) -> ast.AST:
+    """The 0-dim tensor in ``node`` that 0.3 gave as a number, through arithmetic with
+    Python numbers: 0.3 computed ``norm ** 2`` on the number, in double precision."""
+    while isinstance(node, ast.BinOp):
+        left, right = facts.of(node.left), facts.of(node.right)
+        if _number_in_03(left) and right.kind == NUMBER:
+            node = node.left
+        elif _number_in_03(right) and left.kind == NUMBER:
+            node = node.right
+        else:
+            break
+    return node
+
+
 def _item(ctx: Context, node: ast.AST) -> Optional[Edit]:
     src = ctx.source
     text = src.text(node)
@@ -94,7 +108,8 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ```
 
     ## Fix safety
-    The fix, ``.item()`` at the source, is *safe* where the accumulator is only
+    The fix, ``.item()`` at the source (``norm.item() ** 2``: 0.3 did arithmetic
+    with Python numbers on the number, in double precision), is *safe* where the accumulator is only
     accumulated, printed, formatted or compared (then the program computes and
     prints 0.3's numbers); where it is also used as a tensor (``acc.cpu()``,
     an argument of a torch function) the fix is *unsafe*.  A printed value is
@@ -111,7 +126,7 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
             return
         if not _number_in_03(facts.of(node.value)):
             return
-        edit = _item(ctx, node.value)
+        edit = _item(ctx, _at_source(facts, node.value))
         scope = ctx.flow().node
         safe = not _tensor_uses(ctx, scope, key(node.target))
         fix = Fix((edit,), SAFE if safe else UNSAFE) if edit is not None else None
@@ -132,7 +147,7 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
         for arg in node.args:
             if isinstance(arg, ast.Starred) or not _number_in_03(facts.of(arg)):
                 continue
-            edit = _item(ctx, arg)
+            edit = _item(ctx, _at_source(facts, arg))
             yield Report(
                 arg,
                 f"`{ctx.source.quote(arg, 40)}` was a Python number on PyTorch 0.3 and is a "

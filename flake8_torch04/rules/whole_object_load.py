@@ -12,6 +12,7 @@ from ..analysis.nodes import body_nodes, body_parents, children, words
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..source.text import Edit, shorten
+from .shared.loadable import LOADABLE_ATTRIBUTES
 
 _LOADS = frozenset(("torch.load", "torch.serialization.load"))
 #: methods only a module (not a tensor, not a state dict) has
@@ -34,6 +35,8 @@ _STATEMENT_LISTS = frozenset(("body", "orelse", "handlers", "finalbody", "cases"
 WHOLE, NUMPY, OBJECT, STATE, UNKNOWN = "whole", "numpy", "object", "state", None
 #: how the evidence of a checkpoint's entry starts (``['model']`` of it: ...)
 _ENTRY = "`["
+#: how much a use tells of what was loaded (the message names the most telling)
+_RANK = {UNKNOWN: 0, OBJECT: 1, NUMPY: 2, WHOLE: 3}
 #: what the message says each kind of loaded value is
 _WHAT = {WHOLE: "a whole model", NUMPY: "a numpy value", OBJECT: "a pickled object"}
 
@@ -53,7 +56,11 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
     checkpoint's entry used in those ways (``torch.load(f)['model'].eval()``, or
     ``net = ckpt['net']`` and then ``net.parameters()``: an entry is judged by
     its uses alone, and one used whole decides beside entries that are state
-    dicts), or bound to a name
+    dicts), an attribute read from it that no tensor, number or container has
+    (``opt = ckpt['settings']; opt.max_len``: an ``argparse.Namespace``;
+    ``dataset.examples``: a pickled dataset; the attributes of ``torch.Tensor``
+    and of the Python types a checkpoint holds are listed in
+    ``rules/shared/loadable.py``), or bound to a name
     whose last word is ``model``, ``net`` (``resnet``), ``module``,
     ``encoder`` or ``decoder`` -- or a name used in those ways in the same
     function (a module method's name read but not called, ``corpus.train``,
@@ -148,16 +155,15 @@ def _bound(ctx: Context, k: str, parent: ast.AST) -> Tuple[Optional[str], str]:
         use_kind, use_why = _use_of(ctx, use, use_parents)
         if use_kind == STATE:
             state = True
-        elif use_kind is not UNKNOWN and found[0] is UNKNOWN:
-            found = (use_kind, use_why)
-    if found[0] is not UNKNOWN and (not state or found[1].startswith(_ENTRY)):
-        return found  # (a checkpoint's entry used whole is so, beside state dicts)
-    if state:
-        return STATE, ""
-    if found[0] is UNKNOWN:
+        elif use_kind is not UNKNOWN and _RANK[use_kind] > _RANK[found[0]]:
+            found = (use_kind, use_why)  # (the most telling use: a model before an object)
+    if state and not found[1].startswith(_ENTRY):
+        return STATE, ""  # (but a checkpoint's entry used whole is so, beside state dicts)
+    if found[0] in (UNKNOWN, OBJECT):  # (an object named a model is one: say so)
         ws = words(k.rsplit(".", 1)[-1])
         if ws and (ws[-1] in _MODEL_WORDS or ws[-1].endswith("net")):
-            return WHOLE, f"bound to `{shorten(k, 20)}`"
+            more = f", {found[1]}" if found[0] is OBJECT else ""
+            return WHOLE, f"bound to `{shorten(k, 20)}`{more}"
     return found
 
 
@@ -201,6 +207,10 @@ def _use_of(ctx: Context, expr: ast.AST, parents: Dict[int, ast.AST]
             if attr in _TRANSPARENT and isinstance(grand, ast.Call) and grand.func is parent:
                 expr = grand
                 continue
+            if attr not in LOADABLE_ATTRIBUTES and not attr.startswith("__") \
+                    and isinstance(parent.ctx, ast.Load):
+                # (``opt.batch_size``: no tensor, container or number has it)
+                return OBJECT, f"`.{attr}` read from it"
         return UNKNOWN, ""
     return UNKNOWN, ""
 

@@ -48,6 +48,8 @@ class FileSettings(NamedTuple):
     error_at: Optional[Tuple[int, int, int]] = None
     #: the configuration excludes the file: nothing is reported on it
     excluded: bool = False
+    #: ``target-version`` of the configuration (``analysis/era.py``)
+    target_version: Optional[str] = None
 
 
 def load_settings(path: str) -> FileSettings:
@@ -80,7 +82,7 @@ def load_settings(path: str) -> FileSettings:
     # (`torch04 check --force-exclude`) and as Ruff's server does
     excluded = where is not None and config_settings.excluded_file(where, resolver)
     return FileSettings(() if excluded else settings.codes_for(path), settings.unsafe_fixes,
-                        excluded=excluded)
+                        excluded=excluded, target_version=settings.target_version)
 
 
 def _file_named(message: str) -> Optional[str]:
@@ -488,6 +490,14 @@ def settings_for(path: str) -> FileSettings:
     return found
 
 
+def _target(settings: FileSettings) -> None:
+    """What the rules read as the project's ``target-version`` (one document at a
+    time: the worker analyses one after the other)."""
+    from ..analysis import era
+
+    era.configured_target = settings.target_version
+
+
 def start_worker() -> None:
     """The worker process's start: its output is not the protocol's (what it
     prints goes to standard error)."""
@@ -538,6 +548,7 @@ def run_collect() -> None:
 def _analysis(uri: str, version: Optional[int], text: str, path: str, encoding: str,
               cells: Optional[List[Tuple[Optional[str], str]]]) -> Optional[Result]:
     settings = settings_for(path)
+    _target(settings)
     count = unit_counter(encoding)
     if cells is not None:
         made = _notebook(uri, version, path, settings, count, cells)
@@ -570,6 +581,7 @@ def run_edit(uri: str, version: Optional[int], action: str, code: str = "", line
     snapshot = SNAPSHOTS.get(uri)
     if snapshot is None or snapshot.version != version:
         return None, "the text changed"
+    _target(snapshot.settings)
     if action == "fixAll":
         new: Optional[str] = fix_all(snapshot.text, snapshot.path, snapshot.settings)
         why = "nothing to fix"

@@ -1,0 +1,58 @@
+"""A function of the file that only wraps its argument: ``to_var(x)`` is ``x`` again.
+
+0.3 code defines such helpers everywhere (``to_var``, ``cuda_variable``): every
+``return`` gives the first parameter, through ``Variable(...)``, device moves and
+conditional expressions only, and the parameter is never rebound.  At a call, the
+result then has the rank and dtype of the argument given by position, which the
+helper's own returns cannot say when its callers pass different ranks.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable, Optional
+
+#: what keeps a tensor's shape and dtype: ``Variable(t, ...)`` and device moves
+_VARIABLE = "torch.autograd.Variable"
+_MOVES = frozenset(("cuda", "cpu"))
+
+
+def wrapped_argument(definition: ast.AST, call: ast.Call,
+                     resolve: Callable[[ast.AST], Optional[str]]) -> Optional[ast.AST]:
+    """The argument of ``call`` that ``definition`` returns wrapped, or None."""
+    params = getattr(definition, "args", None)
+    if params is None or not call.args or isinstance(call.args[0], ast.Starred):
+        return None
+    positional = params.posonlyargs + params.args
+    if not positional:
+        return None
+    name = positional[0].arg
+    returns = []
+    for node in ast.walk(definition):
+        nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+        if isinstance(node, (ast.Yield, ast.YieldFrom)) or \
+                node is not definition and isinstance(node, nested):
+            return None
+        if isinstance(node, ast.Name) and node.id == name and \
+                not isinstance(node.ctx, ast.Load):
+            return None  # (rebound: not the argument any more)
+        if isinstance(node, ast.Return):
+            returns.append(node.value)
+    if not returns or not all(_wraps(r, name, resolve) for r in returns):
+        return None
+    return call.args[0]
+
+
+def _wraps(node: Optional[ast.AST], name: str,
+           resolve: Callable[[ast.AST], Optional[str]]) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id == name
+    if isinstance(node, ast.IfExp):
+        return _wraps(node.body, name, resolve) and _wraps(node.orelse, name, resolve)
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr in _MOVES:
+        return _wraps(func.value, name, resolve)
+    if resolve(func) == _VARIABLE and len(node.args) == 1:
+        return _wraps(node.args[0], name, resolve)
+    return False

@@ -1,0 +1,571 @@
+"""TV114: a loss backpropagated through a graph built before an ``optimizer.step()``."""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
+
+from ..analysis.context import Context
+from ..analysis.findings import UNSAFE, Fix, Report
+from ..analysis.nodes import NESTED as _NESTED
+from ..analysis.reads import FOREIGN_MODULES, detaches
+from ..analysis.registry import rule
+from ..analysis.resolve import key
+from ..analysis.values import MODULE, values
+from ..source.text import Edit
+
+#: attributes whose value carries no autograd history
+_PLAIN_ATTRIBUTES = frozenset((
+    "data", "grad", "shape", "dtype", "device", "requires_grad", "is_cuda", "volatile",
+))
+#: methods whose result carries no autograd history (beside ``reads.detaches``)
+_PLAIN_METHODS = frozenset((
+    "size", "dim", "numel", "argmax", "argmin", "long", "int", "byte", "bool", "char",
+    "short", "eq", "ne", "lt", "gt", "le", "ge", "nonzero", "type", "zero_grad",
+    "parameters", "state_dict",
+))
+#: methods whose result's second element holds indices: ``x.max(1)[1]``
+_PAIRED = frozenset(("max", "min", "sort", "topk", "kthvalue", "mode", "median"))
+#: ``torch.nn`` modules without parameters: a ``Sequential`` of them and one
+#: layer with parameters saves no parameter for its backward when its input
+#: needs no gradient (``G = nn.Linear(4, 2)``: ``G(z)`` survives the step)
+_PARAMETER_FREE = frozenset(f"torch.nn.{m}" for m in (
+    "ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax",
+    "Dropout", "Dropout2d", "Dropout3d", "Softplus", "Hardtanh", "Threshold", "Identity",
+))
+#: builtins whose result carries their arguments' history (``sum(losses)``)
+_CARRYING_BUILTINS = frozenset(("sum", "max", "min", "abs"))
+#: how many steps a value is followed through (definitions, operands)
+_DEPTH = 24
+_NO_GRAD = frozenset(("torch.no_grad", "torch.inference_mode", "torch.set_grad_enabled"))
+
+_Path = Tuple[Tuple[int, str, int], ...]
+#: a stepped module: (the key of the module its optimizer is built over, the step)
+_Stepped = Tuple[str, ast.Expr]
+#: what a loss is computed from: (the module call made before a step of its
+#: module, the step, the name read whose value is that call, or ``None``)
+_Witness = Tuple[ast.Call, ast.Expr, Optional[ast.Name]]
+
+
+class _Layout:
+    """Where each statement of one function (or module) body stands: its path,
+    ``(parent, field, index)`` from the top, and the statement lists."""
+
+    def __init__(self, scope: ast.AST) -> None:
+        self.paths: Dict[int, _Path] = {}
+        self.lists: Dict[Tuple[int, str], List[ast.stmt]] = {}
+        stack: List[Tuple[ast.AST, _Path]] = [(scope, ())]
+        while stack:
+            node, path = stack.pop()
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                items = getattr(node, field, None)
+                if not isinstance(items, list) or node is not scope and isinstance(node, _NESTED):
+                    continue
+                self.lists[(id(node), field)] = items
+                for i, item in enumerate(items):
+                    here = path + ((node, field, i),)
+                    self.paths[id(item)] = here
+                    stack.append((item, here))
+
+    def siblings(self, stmt: ast.AST) -> Tuple[List[ast.stmt], int]:
+        """The statement list that holds ``stmt``, and its index there."""
+        parent, field, index = self.paths[id(stmt)][-1]
+        return self.lists[(id(parent), field)], index
+
+
+def _layout(ctx: Context, scope: ast.AST) -> _Layout:
+    memo = ctx.memo.setdefault("TV114 layouts", {})
+    found = memo.get(id(scope))
+    if found is None:
+        found = memo[id(scope)] = _Layout(scope)
+    return found
+
+
+def _statement(layout: _Layout, node: ast.AST, parents: Sequence[ast.AST]) -> Optional[ast.AST]:
+    """The innermost statement of the body around ``node``, whose ancestors are ``parents``."""
+    for here in (node, *reversed(parents)):
+        if id(here) in layout.paths:
+            return here
+    return None
+
+
+def _precedes(a: Optional[_Path], b: Optional[_Path]) -> bool:
+    """``a`` runs before ``b`` whenever both run in one pass: they stand in one
+    statement list, ``a``'s first (not in two branches of an ``if``)."""
+    if a is None or b is None:
+        return False
+    for x, y in zip(a, b):
+        if x == y:
+            continue
+        return x[:2] == y[:2] and x[2] < y[2]
+    return False
+
+
+def _step_receiver(stmt: ast.AST) -> Optional[ast.AST]:
+    """The receiver of a statement ``X.step()``."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        call = stmt.value
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "step" and \
+                not call.args and not call.keywords:
+            return call.func.value
+    return None
+
+
+def _is_optimizer(ctx: Context, value: ast.AST) -> bool:
+    if not isinstance(value, ast.Call):
+        return False
+    parts = (ctx.resolve(value.func) or "").split(".")
+    return len(parts) == 3 and parts[:2] == ["torch", "optim"] and parts[2][:1].isupper()
+
+
+def _class_of(ctx: Context, scope: ast.AST) -> Optional[ast.ClassDef]:
+    """The class whose method ``scope`` is (the walker's parents hold it)."""
+    parents = ctx.parents
+    for i, node in enumerate(parents):
+        if node is scope:
+            return parents[i - 1] if i and isinstance(parents[i - 1], ast.ClassDef) else None
+    return None
+
+
+def _self_assignments(ctx: Context, cls: ast.ClassDef) -> Dict[str, Optional[List[ast.AST]]]:
+    """``self.NAME = value`` in the methods of ``cls``, by name (``None``: also
+    bound otherwise: ``+=``, unpacked into).  Statements alone are walked."""
+    memo = ctx.memo.setdefault("TV114 classes", {})
+    found = memo.get(id(cls))
+    if found is None:
+        found = memo[id(cls)] = {}
+        stack = [m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        while stack:
+            stmt = stack.pop()
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                stack += getattr(stmt, field, ())
+            if isinstance(stmt, ast.Assign):
+                targets = stmt.targets
+            elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
+                targets = [stmt.target]
+            else:
+                continue
+            for t in targets:
+                if _self_key(t) and isinstance(stmt, ast.Assign):
+                    if found.get(t.attr, ()) is not None:
+                        found.setdefault(t.attr, []).append(stmt.value)
+                    continue
+                for sub in ast.walk(t):
+                    if _self_key(sub):
+                        found[sub.attr] = None
+    return found
+
+
+def _self_key(node: ast.AST) -> bool:
+    """``node`` is ``self.NAME``."""
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+        node.value.id == "self"
+
+
+def _optimizer_modules(ctx: Context, receiver: ast.AST, scope: ast.AST) -> Sequence[str]:
+    """The keys of the modules whose ``.parameters()`` the optimizer ``receiver``
+    is built over, as the function reads them (empty: not evident); made once
+    per receiver."""
+    memo = ctx.memo.setdefault("TV114 optimizers", {})
+    found = memo.get(id(receiver))
+    if found is None:
+        found = memo[id(receiver)] = _built_over(ctx, receiver, scope)
+    return found
+
+
+def _built_over(ctx: Context, receiver: ast.AST, scope: ast.AST) -> Sequence[str]:
+    k = key(receiver)
+    if k is None:
+        return ()
+    flow = ctx.flow_of(scope)
+    defs = flow.reaching(receiver)
+    values_: Optional[List[ast.AST]] = None
+    own = True
+    if defs:
+        if all(d.kind == "assign" and d.value is not None for d in defs):
+            values_ = [d.value for d in defs]
+    elif defs == () and "." not in k and scope is not ctx.tree and k not in flow.bound:
+        module_defs = ctx.flow_of(ctx.tree).defs(k)
+        if module_defs and all(d.kind == "assign" and d.value is not None for d in module_defs):
+            values_, own = [d.value for d in module_defs], False
+    elif defs == () and _self_key(receiver):
+        cls = _class_of(ctx, scope)
+        if cls is not None:
+            values_ = _self_assignments(ctx, cls).get(k[5:])
+    if not values_ or not all(_is_optimizer(ctx, v) for v in values_):
+        return ()
+    found: List[str] = []
+    for value in values_:
+        given = value.args[:1] or [kw.value for kw in value.keywords if kw.arg == "params"]
+        keys = [key(sub.func.value) for arg in given for sub in ast.walk(arg)
+                if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)
+                and sub.func.attr == "parameters" and not sub.args]
+        if not keys or None in keys:
+            return ()
+        found += keys
+    if not own and any(k.split(".", 1)[0] in flow.bound for k in found):
+        return ()  # (a global optimizer over a name this function binds otherwise)
+    return tuple(dict.fromkeys(found))
+
+
+def _steps_before(ctx: Context, layout: _Layout, stmt: ast.AST,
+                  scope: ast.AST) -> List[_Stepped]:
+    """The optimizer steps that run before ``stmt`` on every path to it: earlier
+    statements ``opt.step()`` of a statement list that holds it."""
+    found: List[_Stepped] = []
+    for parent, field, index in layout.paths[id(stmt)]:
+        for earlier in layout.lists[(id(parent), field)][:index]:
+            receiver = _step_receiver(earlier)
+            if receiver is not None:
+                found += [(m, earlier) for m in _optimizer_modules(ctx, receiver, scope)]
+    return found
+
+
+def _same_module(called: str, stepped: str) -> bool:
+    """``called`` (``G``, ``self.G``, ``G.main``) is, holds or belongs to ``stepped``."""
+    return called == stepped or called.startswith(stepped + ".") or \
+        stepped.startswith(called + ".")
+
+
+def _single_layer(ctx: Context, func: ast.AST) -> bool:
+    """The module is evidently one torch layer with parameters (and others without)."""
+    module = values(ctx).of(func)
+    if module.kind != MODULE or module.name is None:
+        return False
+    layers = module.parts if module.name == "torch.nn.Sequential" else (module,)
+    if layers is None or any(m.name is None or m.name.startswith("<") for m in layers):
+        return False
+    return sum(m.name not in _PARAMETER_FREE for m in layers) <= 1
+
+
+def _without_grad(ctx: Context, path: _Path) -> bool:
+    return any(isinstance(node, (ast.With, ast.AsyncWith)) and any(
+        isinstance(item.context_expr, ast.Call) and
+        ctx.resolve(item.context_expr.func) in _NO_GRAD for item in node.items)
+        for node, _, _ in path)
+
+
+class _Trace:
+    """What a loss is computed from: the module calls made before a step of an
+    optimizer over their module, followed through the function's assignments.
+    Each expression is asked with the statement that evaluates it."""
+
+    def __init__(self, ctx: Context, scope: ast.AST, layout: _Layout,
+                 stepped: Sequence[_Stepped]) -> None:
+        self.ctx = ctx
+        self.scope = scope
+        self.layout = layout
+        self.flow = ctx.flow_of(scope)
+        self.stepped = stepped
+        self.memo: Dict[int, Optional[List[_Witness]]] = {}
+
+    def of(self, node: ast.AST, stmt: ast.AST, depth: int = 0) -> Optional[List[_Witness]]:
+        """The witnesses that ``node`` carries the history of (``None``: none evident)."""
+        if depth > _DEPTH:
+            return None
+        if id(node) in self.memo:
+            return self.memo[id(node)]
+        self.memo[id(node)] = None  # (a definition that reaches itself)
+        found = self.memo[id(node)] = self._of(node, stmt, depth + 1)
+        return found
+
+    def _any(self, nodes: Sequence[ast.AST], stmt: ast.AST,
+             depth: int) -> Optional[List[_Witness]]:
+        found: List[_Witness] = []
+        for node in nodes:
+            found += self.of(node, stmt, depth) or ()
+        return found or None
+
+    def _of(self, node: ast.AST, stmt: ast.AST, depth: int) -> Optional[List[_Witness]]:
+        if detaches(node):
+            return None
+        if isinstance(node, ast.Name):
+            return self._named(node, depth)
+        if isinstance(node, ast.Attribute):
+            if node.attr in _PLAIN_ATTRIBUTES:
+                return None
+            if self.flow.reaching(node):
+                return self._named(node, depth)
+            return self.of(node.value, stmt, depth)
+        if isinstance(node, ast.BinOp):
+            return self._any((node.left, node.right), stmt, depth)
+        if isinstance(node, ast.UnaryOp):
+            return None if isinstance(node.op, ast.Not) else self.of(node.operand, stmt, depth)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return self._any(node.elts, stmt, depth)
+        if isinstance(node, ast.Starred):
+            return self.of(node.value, stmt, depth)
+        if isinstance(node, ast.Subscript):
+            value = node.value
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+                    value.func.attr in _PAIRED and isinstance(node.slice, ast.Constant) and \
+                    node.slice.value == 1:
+                return None  # (indices)
+            return self.of(value, stmt, depth)
+        if isinstance(node, ast.Call):
+            return self._call(node, stmt, depth)
+        return None
+
+    def _named(self, node: ast.AST, depth: int) -> Optional[List[_Witness]]:
+        """Every definition that reaches the read must carry a history."""
+        defs = self.flow.reaching(node)
+        if not defs:
+            return None
+        found: List[_Witness] = []
+        for d in defs:
+            if d.kind not in ("assign", "unpack", "augassign") or d.value is None:
+                return None
+            carried = self.of(d.value, d.node, depth)
+            if carried is None and d.kind == "augassign":
+                carried = self.of(d.node.target, d.node, depth)
+            if carried is None:
+                return None
+            found += [(call, step, node if read is None and d.value is call else read)
+                      for call, step, read in carried]
+        return found
+
+    def _call(self, node: ast.Call, stmt: ast.AST, depth: int) -> Optional[List[_Witness]]:
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _PLAIN_METHODS:
+            return None
+        name = self.ctx.resolve(func)
+        if name is not None and name.split(".", 1)[0] in FOREIGN_MODULES:
+            return None
+        found: List[_Witness] = []
+        called = key(func)
+        if called is not None and name is None:
+            for module, step in self.stepped:
+                if _same_module(called, module) and self._before(stmt, step) and \
+                        not _single_layer(self.ctx, func):
+                    found.append((node, step, None))
+                    break
+        if name is None and self._opaque(func, called):
+            return found or None
+        parts = [*node.args, *(kw.value for kw in node.keywords)]
+        if isinstance(func, ast.Attribute):
+            parts.append(func.value)  # (``out.mean()``)
+        found += self._any(parts, stmt, depth) or ()
+        return found or None
+
+    def _opaque(self, func: ast.AST, called: Optional[str]) -> bool:
+        """A call of a function of the file or of an unknown one, whose result may
+        not carry its arguments' history (``repackage_hidden(h)``); not a call of
+        a module (``X.parameters()`` is called in the file), of an object made by
+        a call (``D = Discriminator()``, ``criterion = nn.BCELoss()``), of
+        ``sum``/``max``/``min``/``abs``, or a method."""
+        if called is not None and called in _modules(self.ctx):
+            return False
+        if isinstance(func, ast.Attribute):
+            if not _self_key(func):
+                return False
+            cls = _class_of(self.ctx, self.scope)
+            return cls is None or any(
+                isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == func.attr
+                for f in cls.body)
+        if not isinstance(func, ast.Name):
+            return False
+        defs = self.flow.reaching(func)
+        if defs == () and self.scope is not self.ctx.tree and func.id not in self.flow.bound:
+            defs = self.ctx.flow_of(self.ctx.tree).defs(func.id)
+        if defs == () and func.id in _CARRYING_BUILTINS:
+            return False
+        return not defs or not all(d.kind == "assign" and isinstance(d.value, ast.Call)
+                                   for d in defs)
+
+    def _before(self, stmt: ast.AST, step: ast.Expr) -> bool:
+        path = self.layout.paths.get(id(stmt))
+        return path is not None and not _without_grad(self.ctx, path) and \
+            _precedes(path, self.layout.paths.get(id(step)))
+
+
+_PARAMETERS = re.compile(r"\.\s*parameters\s*\(")
+_DOTTED_END = re.compile(r"[A-Za-z_][\w.]*$")
+
+
+def _modules(ctx: Context) -> FrozenSet[str]:
+    """The keys ``X`` of the file's ``X.parameters()`` calls: modules."""
+    found = ctx.memo.get("TV114 modules")
+    if found is None:
+        text = ctx.text
+        keys = set()
+        for m in _PARAMETERS.finditer(text):
+            before = _DOTTED_END.search(text, max(0, m.start() - 80), m.start())
+            if before is not None:
+                keys.add(before.group())
+        found = ctx.memo["TV114 modules"] = frozenset(keys)
+    return found  # type: ignore[return-value]
+
+
+def _critic(ctx: Context, witness: _Witness, stepped: Sequence[str]) -> Optional[ast.Call]:
+    """The call ``D(fake)`` (``D(G(z))``) that hands the stepped module's output to
+    another module, ``D`` stepped by none of ``stepped``; else ``None``."""
+    call, _, read = witness
+    given = read if read is not None else call
+    parent = ctx.file_parents().get(id(given))
+    if not isinstance(parent, ast.Call) or not any(a is given for a in parent.args):
+        return None
+    critic = key(parent.func)
+    if critic is None or ctx.resolve(parent.func) is not None or \
+            any(_same_module(critic, m) for m in stepped):
+        return None
+    return parent
+
+
+def _detach_fix(ctx: Context, scope: ast.AST, layout: _Layout, stmt: ast.AST,
+                witnesses: Sequence[_Witness]) -> Optional[Fix]:
+    """``fake`` -> ``fake.detach()`` where every way the loss reaches the stepped
+    module's output is ``D(fake)`` made after the step, ``D`` is stepped by none
+    of those steps, and the next step after the backward is of an optimizer over
+    ``D`` alone."""
+    stepped = _stepped_modules(ctx, scope, witnesses)
+    reads = {}
+    critics = set()
+    for witness in witnesses:
+        call, step, read = witness
+        parent = _critic(ctx, witness, stepped)
+        where = _statement(layout, parent, _ancestors(ctx, parent)) if parent else None
+        if read is None or where is None or not _precedes(
+                layout.paths[id(step)], layout.paths[id(where)]):
+            return None  # (``out = D(fake)`` before the step may feed G's loss too)
+        reads[id(read)] = read
+        critics.add(key(parent.func))
+    following = _next_step(ctx, layout, stmt, scope)
+    if not following or any(_same_module(m, s) for m in following for s in stepped) or \
+            not all(any(_same_module(c, m) for m in following) for c in critics):
+        return None
+    src = ctx.source
+    edits = tuple(Edit(src.end(r), src.end(r), ".detach()") for r in reads.values())
+    return Fix(edits, UNSAFE)
+
+
+def _stepped_modules(ctx: Context, scope: ast.AST, witnesses: Sequence[_Witness]) -> List[str]:
+    found: List[str] = []
+    for _, step, _ in witnesses:
+        found += _optimizer_modules(ctx, _step_receiver(step), scope)
+    return found
+
+
+def _next_step(ctx: Context, layout: _Layout, stmt: ast.AST, scope: ast.AST) -> Sequence[str]:
+    """The modules of the first ``opt.step()`` after ``stmt`` in its statement list."""
+    siblings, index = layout.siblings(stmt)
+    for later in siblings[index + 1:]:
+        receiver = _step_receiver(later)
+        if receiver is not None:
+            return _optimizer_modules(ctx, receiver, scope)
+    return ()
+
+
+def _ancestors(ctx: Context, node: ast.AST) -> List[ast.AST]:
+    parents = ctx.file_parents()
+    found = []
+    while id(node) in parents:
+        node = parents[id(node)]
+        found.append(node)
+    return found[::-1]
+
+
+@rule("TV114")
+def graph_before_step(ctx: Context, node: ast.Call) -> Iterator[Report]:
+    """Flags a loss backpropagated through a graph that an ``optimizer.step()`` has since updated.
+
+    ## What it does
+    Flags ``loss.backward()`` where ``loss`` is computed from the output of a
+    module call ``G(...)`` made before a statement ``opt.step()``, ``opt`` is
+    built over that module's parameters (``optim.Adam(G.parameters(), ...)``,
+    in the function, at the top of the module, or as ``self.opt`` in the
+    class), and the step runs between the two on every path: all three in one
+    function (or one module-level block), the step a statement of a statement
+    list that holds the ``backward``, the call earlier in it.  The loss is
+    followed through the function's assignments (every assignment that reaches
+    a name must carry that history), not through ``.detach()``, ``.data``,
+    ``.item()``, indices or sizes.  Steps in another branch, another function
+    or a previous iteration, a value recomputed after the step, a
+    ``backward(inputs=...)``, a module made of one layer with parameters, and
+    a call under ``torch.no_grad()`` are left alone.  Position: the
+    ``backward`` call.
+
+    ## Why is this bad?
+    PyTorch 0.3's optimizers wrote ``p.data``, which autograd did not track, so
+    a graph built before ``opt.step()`` could still be backpropagated after it
+    (the 2017 GAN loop: G's loss ``backward(retain_graph=True)``,
+    ``opt_G.step()``, then D's loss through the same ``fake = G(z)``).  Since
+    0.4 the optimizers update the parameters in place, which bumps their
+    version counter, and on PyTorch 2.13 the ``backward`` stops the program:
+    ``RuntimeError: one of the variables needed for gradient computation has
+    been modified by an inplace operation: [torch.FloatTensor [8, 2]], which is
+    output 0 of AsStrided, is at version 2; expected version 1 instead.``
+
+    ## Example
+    ```python
+    fake = G(z)
+    g_loss = criterion(D(fake), real_label)
+    g_loss.backward(retain_graph=True)
+    opt_G.step()
+    d_loss = criterion(D(fake), fake_label)
+    d_loss.backward()
+    opt_D.step()
+    ```
+
+    Use instead:
+    ```python
+    fake = G(z)
+    g_loss = criterion(D(fake), real_label)
+    g_loss.backward(retain_graph=True)
+    opt_G.step()
+    d_loss = criterion(D(fake.detach()), fake_label)
+    d_loss.backward()
+    opt_D.step()
+    ```
+
+    Or recompute the value after the step (``fake = G(z)`` again: new
+    numbers), or keep the graph and ask for the gradients of the parameters
+    this loss updates only: ``d_loss.backward(inputs=list(D.parameters()))``.
+
+    ## Fix safety
+    The fix is offered only where the right one is evident: every way the loss
+    reaches the stepped module's output is a call ``D(fake)`` of another
+    module, and the next ``step`` after the ``backward`` is of an optimizer
+    over ``D`` alone; it writes ``D(fake.detach())``.  It is *unsafe*: the
+    loss no longer puts gradients into ``G``'s parameters (0.3 accumulated
+    them there, computed with the updated weights), which changes the numbers
+    where ``G``'s gradients are not zeroed before its next step.  Elsewhere
+    the message names the three ways out.
+    """
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "backward"):
+        return
+    if any(kw.arg in ("inputs", None) for kw in node.keywords) or \
+            ctx.resolve(func) is not None:
+        return
+    scope = (ctx.scope.function() or ctx.scope.module()).node
+    layout = _layout(ctx, scope)
+    stmt = _statement(layout, node, ctx.parents)
+    if stmt is None:
+        return
+    stepped = _steps_before(ctx, layout, stmt, scope)
+    if not stepped:
+        return
+    witnesses = _Trace(ctx, scope, layout, stepped).of(func.value, stmt)
+    if not witnesses:
+        return
+    call, step, read = witnesses[0]
+    src = ctx.source
+    module = src.quote(call.func, 20)
+    value = src.quote(call, 30)
+    critic = _critic(ctx, witnesses[0], _stepped_modules(ctx, scope, witnesses[:1]))
+    if critic is not None:
+        given = src.quote(read if read is not None else call, 20)
+        other = src.quote(critic.func, 20)
+        ways = (f"recompute `{value}` after the step, write `{other}({given}.detach())` where "
+                f"this loss should not reach `{module}`, or "
+                f"`{src.quote(func.value, 20)}.backward(inputs=list({other}.parameters()))`")
+    else:
+        ways = f"recompute `{value}` after the step for this loss"
+    yield Report(
+        node,
+        f"`{src.quote(node, 30)}` backpropagates through `{value}` (line {call.lineno}), "
+        f"computed before `{src.quote(step, 30)}` (line {step.lineno}) updated `{module}`'s "
+        "parameters in place: since PyTorch 0.4 RuntimeError (a variable needed for gradient "
+        f"computation has been modified by an inplace operation); {ways}",
+        _detach_fix(ctx, scope, layout, stmt, witnesses),
+    )

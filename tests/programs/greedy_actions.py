@@ -1,0 +1,31 @@
+"""A 2017 DQN-style greedy policy: the action read as q_value.max(1)[1].data[0] and handed to an environment that wants an int."""
+# needs: TV001 TV144
+# before-error: AssertionError: the action must be an int
+import torch
+import torch.nn as nn
+from torch.autograd import Variable
+
+torch.manual_seed(0)
+q_net = nn.Linear(4, 3)
+
+
+class Corridor(object):
+    def __init__(self):
+        self.position = 0
+
+    def step(self, action):
+        assert isinstance(action, int), "the action must be an int"
+        self.position += action - 1
+        return float(self.position), self.position >= 3
+
+
+env = Corridor()
+total = 0.0
+for t in range(5):
+    state = torch.randn(1, 4)
+    q_value = q_net(Variable(state))
+    action = q_value.max(1)[1].data[0]
+    reward, done = env.step(action)
+    total += reward
+    print("step %d action %d reward %.1f" % (t, action, reward))
+print("total %.1f" % total)
