@@ -166,7 +166,7 @@ REGION_FIXES = [
     pytest.param(
         """
         from torch import autograd
-        V = lambda *a, **k: autograd.Variable(*a, **k).cuda() if CUDA else autograd.Variable(*a, **k)
+        V = lambda *a, **k: autograd.Variable(*a, **k).cuda() if CUDA else Variable(*a, **k)
         def wrap(*args, **kwargs):
             return V(*args, **kwargs)
         y = V(x, volatile=False)
@@ -175,7 +175,7 @@ REGION_FIXES = [
         """,
         """
         from torch import autograd
-        V = lambda *a, **k: autograd.Variable(*a, **k).cuda() if CUDA else autograd.Variable(*a, **k)
+        V = lambda *a, **k: autograd.Variable(*a, **k).cuda() if CUDA else Variable(*a, **k)
         def wrap(*args, **kwargs):
             return V(*args, **kwargs)
         y = V(x)
@@ -209,11 +209,12 @@ REGION_NOOPS = [
                  id="string-of-several-lines"),
     pytest.param("for x in xs:\n    print(model(Variable(x,\n        volatile=True)))\n",
                  id="keyword-on-its-own-line"),
-    pytest.param("for x in xs:\n    q = model(Variable(x))\n    t = model(Variable(x, volatile=True))\n",
-                 id="a-variable-not-volatile"),
+    pytest.param("for x in xs:\n    q = model(Variable(x))\n"
+                 "    t = model(Variable(x, volatile=True))\n", id="a-variable-not-volatile"),
     pytest.param("for volatile in (False, True):\n    print(Variable(x, volatile=volatile))\n",
                  id="expression-bound-in-the-loop"),
-    pytest.param("for x in xs:\n    print(Variable(x, volatile=is_eval()))\n", id="expression-calls"),
+    pytest.param("for x in xs:\n    print(Variable(x, volatile=is_eval()))\n",
+                 id="expression-calls"),
     pytest.param("for x in xs:\n    print(Variable(x, volatile=a), Variable(x, volatile=b))\n",
                  id="two-expressions"),
     pytest.param("def get(x, evaluation):\n    return Variable(x, volatile=evaluation)\n",
