@@ -254,14 +254,6 @@ NO_GRAD_NOOPS = [
     ),
     pytest.param(
         """
-        def collect(xs, out):
-            for x in xs:
-                out.append(Variable(x, volatile=True))
-        """,
-        id="stored-in-a-list",
-    ),
-    pytest.param(
-        """
         def run_epoch(model, x):
             out = model(Variable(x, volatile=True))
             train_epoch(model)

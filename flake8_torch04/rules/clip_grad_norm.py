@@ -24,7 +24,9 @@ def clip_grad_norm(ctx: Context, node: ast.Call) -> Iterator[Report]:
     Flags calls of ``clip_grad_norm`` resolved through imports to
     ``torch.nn.utils`` or ``torch.nn.utils.clip_grad`` (``nn.utils.clip_grad_norm``,
     ``torch.nn.utils.clip_grad_norm``, ``from torch.nn.utils import
-    clip_grad_norm``).  Position: the call.  ``clip_grad_norm_`` and a
+    clip_grad_norm``).  Position: the call.  Also flags a test's patch target
+    that names it by string (``mock.patch("torch.nn.utils.clip_grad_norm")``),
+    at the string.  ``clip_grad_norm_`` and a
     project's own ``clip_grad_norm`` are left alone.
 
     ## Why is this bad?
@@ -46,6 +48,16 @@ def clip_grad_norm(ctx: Context, node: ast.Call) -> Iterator[Report]:
     The fix is *safe*: the old name only warns and calls the new one with the
     same arguments, returning the same total norm.  A bare imported name
     becomes ``clip_grad_norm_`` and the fixer adds its import.
+    A test that patches the old name by string (``mock.patch("torch.nn.utils.clip_grad_norm")``,
+    ``patch.object(torch.nn.utils, "clip_grad_norm")``) no longer replaces what the renamed call
+    calls, and a test whose target is renamed alone no longer replaces what
+    an unrenamed call calls: the two go together, as *unsafe* fixes.  Such a
+    target (a ``unittest.mock``/``mock`` ``patch`` or ``patch.object`` whose
+    string is exactly the old name) is flagged and renamed by an unsafe fix,
+    and the call's fix becomes unsafe, saying where, when a string of the
+    file or of another module of the project names the old name (each
+    module's text searched once per name).  ``--fix --unsafe-fixes`` over the
+    project renames both; ``--fix`` alone renames neither.
     """
     for module, renames in RENAMES.items():
         report = renamed_call(ctx, node, module, renames,

@@ -15,6 +15,7 @@ from ..analysis.reads import plainly_not_tensor
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..source.text import Edit, has_comment, needs_parens, one_line
+from .shared.blocks import multiline_string
 from .shared.tables import INIT_RENAMES, SCALAR_FIRST_METHODS
 
 _PARAM_WORDS = frozenset(("weight", "bias", "weights", "biases"))
@@ -250,13 +251,6 @@ def _indent_unit(ctx: Context, stmt: ast.stmt, indent: str) -> str:
     return "\t" if "\t" in indent else "    "
 
 
-def _multiline_string(node: ast.AST) -> bool:
-    return any(
-        isinstance(sub, (ast.Constant, ast.JoinedStr)) and sub.lineno != sub.end_lineno
-        for sub in ast.walk(node)
-    )
-
-
 def _no_grad_fix(ctx: Context, stmt: ast.stmt, new: str) -> Optional[Fix]:
     """``stmt`` rewritten to ``new`` and re-indented under ``with torch.no_grad():``."""
     src = ctx.source
@@ -264,7 +258,7 @@ def _no_grad_fix(ctx: Context, stmt: ast.stmt, new: str) -> Optional[Fix]:
     first = src.lines[line - 1]
     indent = first[:col]
     tail = src.lines[end_line - 1][end_col:].strip()
-    if indent.strip() or (tail and not tail.startswith("#")) or _multiline_string(stmt):
+    if indent.strip() or (tail and not tail.startswith("#")) or multiline_string(stmt):
         return None
     newline = "\r\n" if first.endswith("\r\n") else "\n"
     unit = _indent_unit(ctx, stmt, indent)

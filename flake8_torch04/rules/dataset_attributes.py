@@ -131,7 +131,10 @@ def dataset_attributes(ctx: Context, node: ast.Attribute) -> Iterator[Report]:
 
     ## Fix safety
     The fix is *safe*: the old names are properties that return ``data`` and
-    ``targets`` (for CIFAR, the same arrays under their new names).
+    ``targets`` (for CIFAR, the same arrays under their new names).  A test
+    that patches the old attribute (``patch.object(train_set, "train_data")``)
+    is not the fix's concern: on current torchvision the old names are
+    read-only properties, so that patch fails with or without the fix.
     """
     new = RENAMES.get(node.attr)
     if new is None or not isinstance(node.ctx, ast.Load):

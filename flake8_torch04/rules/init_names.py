@@ -8,6 +8,7 @@ from ..analysis.context import Context
 from ..analysis.findings import SAFE, Fix, Report
 from ..analysis.registry import rule
 from .shared.calls import rename
+from .shared.patches import patched_elsewhere, patched_name
 from .shared.tables import INIT_RENAMES
 
 _MODULE = "torch.nn.init"
@@ -18,7 +19,7 @@ def renamed_call(ctx: Context, node: ast.Call, module: str, renames: dict, code_
     """The report for a call of ``module.<old>`` in ``renames`` (shared by TV121, TV122)."""
     qualname = ctx.resolve(node.func)
     if not qualname or not qualname.startswith(module + "."):
-        return None
+        return patched_name(ctx, node, module, renames)  # ``mock.patch("torch...")``
     old = qualname[len(module) + 1:]
     new = renames.get(old)
     if new is None:
@@ -28,8 +29,10 @@ def renamed_call(ctx: Context, node: ast.Call, module: str, renames: dict, code_
     fix = Fix((made[0],), SAFE, made[1]) if made is not None else None
     spelled = made[0].text if isinstance(node.func, ast.Name) else src.text(node.func)[
         :len(src.text(node.func)) - len(old)] + new
-    return Report(node, f"`{src.quote(node.func)}` {code_why}; use `{' '.join(spelled.split())}`",
-                  fix)
+    fix, message = patched_elsewhere(
+        ctx, fix, module, old,
+        f"`{src.quote(node.func)}` {code_why}; use `{' '.join(spelled.split())}`")
+    return Report(node, message, fix)
 
 
 @rule("TV121")
@@ -42,8 +45,9 @@ def init_names(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ``dirac``, ``orthogonal`` and ``sparse`` that resolve to
     ``torch.nn.init`` through the file's imports (``nn.init.normal``,
     ``init.normal``, ``from torch.nn.init import normal``).  Position: the
-    call.  A project's own ``normal``, ``np.random.normal`` and the ``_``
-    names are left alone.
+    call.  Also flags a test's patch target that names one by string
+    (``mock.patch("torch.nn.init.normal")``), at the string.  A project's
+    own ``normal``, ``np.random.normal`` and the ``_`` names are left alone.
 
     ## Why is this bad?
     PyTorch 0.4 renamed the initializers after the in-place convention; on
@@ -71,6 +75,10 @@ def init_names(ctx: Context, node: ast.Call) -> Iterator[Report]:
     argument is ``m.weight.data``, TV004's fix rewrites the call whole
     (``init.normal_(m.weight)``); the two fixes touch the same name, so the
     fixer applies one per round and the result is the same.
+    A test that patches the old name by string (``mock.patch("torch.nn.init.normal")``)
+    goes with the calls, as for TV122: its target is renamed by an *unsafe*
+    fix, and the call's fix becomes *unsafe*, saying where, when a string of
+    the file or of its project names the old name.
     """
     report = renamed_call(
         ctx, node, _MODULE, RENAMES,

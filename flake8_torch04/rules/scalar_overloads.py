@@ -141,6 +141,9 @@ def scalar_overloads(ctx: Context, node: ast.Call) -> Iterator[Report]:
     When the receiver is ``E.data``, TV004 also flags the call and its fix
     (under ``--unsafe-fixes``) rewrites the same arguments; the fixer applies
     one of the two per round and either way ends with ``add_(t, alpha=n)``.
+    No name changes, so a test that patches ``torch.add`` by string still
+    replaces what the code calls (one that asserts the mock's arguments,
+    ``assert_called_with(-lr, g)``, sees the new order: update it by hand).
     """
     found = overload(ctx, node)
     if found is None:

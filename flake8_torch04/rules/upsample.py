@@ -9,9 +9,13 @@ from ..analysis.era import legacy
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.registry import rule
 from .shared.calls import append_arguments, argument, plain_arguments, rename
+from .shared.patches import patched_elsewhere, patched_name
 
 _F = "torch.nn.functional"
 _FUNCTIONS = {f"{_F}.upsample", f"{_F}.upsample_nearest", f"{_F}.upsample_bilinear"}
+#: the names the fix calls instead (for the patch targets of tests)
+_RENAMES = {"upsample": "interpolate", "upsample_nearest": "interpolate",
+            "upsample_bilinear": "interpolate"}
 _MODULES = ("torch.nn.Upsample", "torch.nn.modules.upsampling.Upsample",
             "torch.nn.modules.Upsample")
 #: the interpolating modes of PyTorch 0.3, which behaved as ``align_corners=True``
@@ -36,7 +40,10 @@ def upsample(ctx: Context, node: ast.Call) -> Iterator[Report]:
     Flags calls of ``torch.nn.functional.upsample``, ``upsample_nearest`` and
     ``upsample_bilinear`` (resolved through imports), and, in 0.3 code,
     ``nn.Upsample(mode='bilinear')`` or ``mode='trilinear'`` without
-    ``align_corners``.  Position: the call.  ``F.interpolate`` did not exist
+    ``align_corners``.  Position: the call.  Also flags a test's patch target
+    that names one of the functions by string
+    (``mock.patch("torch.nn.functional.upsample")``), at the string.
+    ``F.interpolate`` did not exist
     before 0.4.1, so it is never flagged; nor is ``nn.UpsamplingBilinear2d``
     (which keeps ``align_corners=True``).  "0.3 code" is a file of a project
     with evidence that it was written for PyTorch 0.3 — in the file or in any
@@ -79,9 +86,17 @@ def upsample(ctx: Context, node: ast.Call) -> Iterator[Report]:
     message says that 0.3 used ``align_corners=True``).  When the mode is not
     a constant, the renaming fix is *unsafe* in 0.3 code: add
     ``align_corners=True`` yourself if the mode is bilinear.
+    A test that patches the old name by string (``mock.patch("torch.nn.functional.upsample")``)
+    goes with the calls, as for TV122: its target is renamed by an *unsafe*
+    fix, and the call's fix becomes *unsafe*, saying where, when a string of
+    the file or of its project names the old name.
     """
     qualname = ctx.resolve(node.func)
-    if qualname in _FUNCTIONS:
+    if qualname is not None and qualname.startswith(("unittest.mock.", "mock.")):
+        report = patched_name(ctx, node, _F, _RENAMES)  # ``mock.patch("torch...upsample")``
+        if report is not None:
+            yield report
+    elif qualname in _FUNCTIONS:
         if node.args or node.keywords:
             yield from _function(ctx, node, qualname.rsplit(".", 1)[1])
     elif qualname in _MODULES and legacy(ctx) and plain_arguments(node):
@@ -121,8 +136,8 @@ def _function(ctx: Context, node: ast.Call, name: str) -> Iterator[Report]:
         edits = edits + [edit] if edit is not None else None
     fix = Fix(tuple(edits), safety, imports) if edits else None
     new = "interpolate(..." + (f", {added})" if added else ")")
-    yield Report(
-        node,
+    fix, message = patched_elsewhere(
+        ctx, fix, _F, name,
         f"`{src.quote(node.func, 30)}` is deprecated since PyTorch 0.4.1 (warns on 2.13); "
-        f"use `{new}`{note}", fix,
-    )
+        f"use `{new}`{note}")
+    yield Report(node, message, fix)

@@ -13,6 +13,7 @@ from ..analysis.nodes import LOOPS
 from ..analysis.reaching import params_of
 from ..analysis.registry import rule
 from ..analysis.resolve import key
+from .shared.blocks import drop_statement
 from ..source.text import Edit, has_comment, needs_parens, one_line, shorten
 
 #: torch factories that take ``requires_grad=``
@@ -417,52 +418,7 @@ def _drop_self_assignment(ctx: Context, node: ast.Call, data_text: str) -> Optio
     for target_elt, text in pairs:
         if not isinstance(target_elt, (ast.Name, ast.Attribute)) or src.text(target_elt) != text:
             return None
-    body = next((getattr(block, field) for field in ("body", "orelse", "finalbody")
-                 if statement in getattr(block, field, ())), None)
-    if body is None:
-        return None
-    (first, col), (last, end_col) = src.start(statement), src.end(statement)
-    if body == [statement]:
-        clause = _empty_else(src, block, statement)
-        return clause if clause is not None else src.replace(statement, "pass")
-    index = next(i for i, s in enumerate(body) if s is statement)
-    following = body[index + 1] if index + 1 < len(body) else None
-    if following is not None and following.lineno == last:
-        return Edit((first, col), src.start(following), "")  # ``x = Variable(x); y = 1``
-    preceding = body[index - 1] if index else None
-    if preceding is not None and preceding.end_lineno == first:
-        return Edit(src.end(preceding), (last, end_col), "")  # ``y = 1; x = Variable(x)``
-    before, after = src.lines[first - 1][:col], src.lines[last - 1][end_col:]
-    if before.strip():
-        return None
-    rest = after.strip()
-    if rest.startswith(";"):
-        rest = rest[1:].lstrip()
-    if rest.startswith("#"):  # keep the comment
-        line_end = len(src.lines[last - 1].rstrip("\r\n"))
-        return Edit((first, col), (last, line_end), rest.rstrip())
-    if rest:
-        return None
-    return Edit((first, 0), (last + 1, 0), "")
-
-
-def _empty_else(src, block: ast.AST, statement: ast.stmt) -> Optional[Edit]:
-    """The edit that removes an ``else:`` clause whose only statement is
-    ``statement`` (of an ``if``, a loop or a ``try``), rather than leave
-    ``else: pass``: the ``else:`` alone on its line, the statement alone on
-    the next lines; else ``None``."""
-    if not isinstance(block, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try)) or (
-        block.orelse != [statement]
-    ):
-        return None
-    header = statement.lineno - 1  # (past the body: not a line of a string in it)
-    before = [*block.body, *getattr(block, "handlers", ())]
-    if header <= max(s.end_lineno or s.lineno for s in before):
-        return None
-    if src.lines[header - 1].strip() != "else:":
-        return None
-    lines = src.remove_lines(statement)  # (``None`` with a comment after it: ``pass`` keeps it)
-    return None if lines is None else Edit((header, 0), lines.end, "")
+    return drop_statement(src, block, statement)
 
 
 def _unwrapped(ctx: Context, value: ast.AST) -> Optional[str]:

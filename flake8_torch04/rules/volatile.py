@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Iterator, List, Optional, Set, Tuple
+from typing import Callable, Iterator, List, Optional, Set, Tuple
 
 from ..analysis.canonical import VARIABLE
 from ..analysis.context import Context
@@ -12,6 +12,7 @@ from ..analysis.markers import match_offsets
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..source.text import Edit, has_comment, one_line, shorten
+from .shared.blocks import drop_statement, docstring, pass_through_wrappers, wrap_statements
 
 _SINCE = "has no effect since PyTorch 0.4"
 
@@ -30,7 +31,7 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``obj.cuda()``, ``obj.numpy()``...): ``.data`` elsewhere in the text is no
     evidence (jinja2's ``eval_ctx.volatile`` sits beside a template node's
     ``self.data``).  ``volatile=`` given to other functions (a project's own
-    helper) and ``.volatile`` of an imported module or class, also through a
+    helper, unless it only passes ``*args, **kwargs`` on to ``Variable``) and ``.volatile`` of an imported module or class, also through a
     name bound once to one (``Tensor = torch.Tensor``;
     ``Tensor.volatile.__get__`` in an override table) are left alone.  For
     ``volatile=True`` the message names the function to decorate with
@@ -88,16 +89,38 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     leave the function (returned, yielded, stored in an attribute, item or
     list, bound to a ``global``); every ``volatile=True`` of the function gets
     the same fix.  In a
-    function already decorated with ``@torch.no_grad()`` the keyword is just
-    dropped: *safe*.  Elsewhere (module level, a training function, a lambda,
-    an ``async def``, whose coroutine a decorator would not cover)
-    ``volatile=True`` gets no automatic fix, nor does ``volatile=<expr>``: the
-    ``with torch.no_grad():`` (or ``torch.set_grad_enabled(not <expr>)``)
+    function already decorated with ``@torch.no_grad()``, or under ``with
+    torch.no_grad():``, the keyword is just dropped: *safe*.  Elsewhere, the
+    evaluation loop the message names is put under ``with torch.no_grad():``
+    (indented one level, as the file indents) and every ``volatile=True`` in
+    it dropped: *unsafe*, for the same reason; not where the loop holds a
+    ``yield`` or ``await`` (suspended inside the block, it would leave grad off
+    for the caller), a string of several lines (indenting would change it), or
+    a keyword whose removal spans lines.  ``volatile=<expr>`` puts the
+    innermost loop around it, or else the body of its function, under ``with
+    torch.set_grad_enabled(not <expr>):`` and drops the keyword: *unsafe*; only
+    where every ``volatile=`` of the region's ``Variable`` calls is that same
+    expression, none asks for ``requires_grad``, the expression calls nothing
+    and its names are bound before the region (not in the loop; parameters of
+    the function, whose wrapped value does not leave it), and it does not pass
+    0.3's flag on (``volatile=x.volatile``: a region would turn grad back on
+    under a caller's ``no_grad``).  Elsewhere (module level outside a loop, a
+    training loop, a lambda, an ``async def``) there is no automatic fix: the
     region is the user's choice.  A ``.volatile`` read becomes
     ``not torch.is_grad_enabled()`` (``not x.volatile`` becomes
     ``torch.is_grad_enabled()``): *unsafe*, as it changes which branch runs
-    (on purpose).  Writes get no automatic fix.  A file that neither imports
-    torch nor uses ``Variable`` gets no TV002 fix at all.
+    (on purpose).  A write ``x.volatile = v`` is dropped (``pass`` where it is
+    the only statement of its block; a comment after it stays): *safe*, as on
+    torch >= 0.4 it only warns; only where ``x`` (or ``x[i]``) is evidently a
+    tensor (every binding of ``x`` in its function is a ``Variable(...)`` or a
+    ``torch.*`` call, or ``x`` is a tensor parameter of a function the file
+    registers as a hook) and ``v`` only reads names; on any other object it is
+    an attribute the code may read again, and is left alone.  ``volatile=``
+    given to a wrapper that the module binds once and that passes ``*args,
+    **kwargs`` on to ``Variable`` (``Variable = lambda *a, **k:
+    autograd.Variable(*a, **k)``, ``def var(*a, **k): return Variable(*a,
+    **k)``) is flagged and fixed as if given to ``Variable``.  A file that
+    neither imports torch nor uses ``Variable`` gets no TV002 fix at all.
     """
     if isinstance(node, ast.Call):
         yield from _keyword(ctx, node)
@@ -171,7 +194,7 @@ def _keyword(ctx: Context, node: ast.Call) -> Iterator[Report]:
         if len(node.args) < 3 or isinstance(node.args[2], ast.Starred):
             return
         value = where = node.args[2]
-    if ctx.resolve(node.func) != VARIABLE:
+    if not _makes_variable(ctx, node.func):
         return
     src = ctx.source
     if isinstance(value, ast.Constant) and value.value is True:
@@ -187,11 +210,15 @@ def _keyword(ctx: Context, node: ast.Call) -> Iterator[Report]:
             if not isinstance(value, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
                 expr = f"({expr})"
             enabled = f"not {expr}"
-        yield Report(
-            where,
-            f"`volatile={shorten(src.text(value), 30)}` {_SINCE}; "
-            f"use `with torch.set_grad_enabled({enabled}):`",
-        )
+        what = f"`volatile={shorten(src.text(value), 30)}` {_SINCE}"
+        header = f"with torch.set_grad_enabled({enabled}):"
+        fix, region = None, None
+        if isinstance(where, ast.keyword) and "\n" not in enabled:
+            fix, region = _set_grad_fix(ctx, node, value, header)
+        if fix is not None:
+            yield Report(where, f"{what}; run {region} under `{header}`", fix)
+        else:
+            yield Report(where, f"{what}; use `{header}`")
 
 
 def _drop_argument(ctx: Context, call: ast.Call, kw: ast.keyword):
@@ -244,7 +271,106 @@ def _attribute(ctx: Context, node: ast.Attribute) -> Report:
         advice = f"use `torch.set_grad_enabled(not {one_line(ctx.source.text(value))})`"
     else:
         advice = "use `with torch.no_grad():` where gradients are not needed"
+    drop = _drop_setting(ctx, node)
+    if drop is not None:
+        if isinstance(value, ast.Constant) and value.value is False:
+            advice = "drop the statement"
+        else:
+            advice = f"drop the statement (it does nothing now) and {advice}"
+        return Report(node, f"setting `{quoted}` {_SINCE}; {advice}", Fix((drop,), SAFE))
     return Report(node, f"setting `{quoted}` {_SINCE}; {advice}")
+
+
+#: values whose evaluation does nothing but read (dropping them changes nothing)
+_PLAIN = (ast.Constant, ast.Name)
+
+
+def _drop_setting(ctx: Context, node: ast.Attribute) -> Optional[Edit]:
+    """The edit that removes ``x.volatile = v`` where ``x`` is evidently a tensor
+    and ``v`` only reads (a constant, a name, ``not`` or attributes of one)."""
+    statement = ctx.parent
+    if not (isinstance(statement, ast.Assign) and statement.targets == [node]
+            and _only_reads_names(statement.value) and _only_reads_names(node.value)
+            and _fixable_file(ctx) and _a_tensor(ctx, node.value)):
+        return None
+    chain = [ctx.tree, *ctx.parents]
+    if len(chain) < 2:
+        return None
+    return drop_statement(ctx.source, chain[-2], statement)  # type: ignore[arg-type]
+
+
+def _only_reads_names(expr: ast.AST) -> bool:
+    while True:
+        if isinstance(expr, _PLAIN):
+            return True
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+            expr = expr.operand
+        elif isinstance(expr, ast.Attribute):
+            expr = expr.value
+        elif isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant):
+            expr = expr.value
+        else:
+            return False
+
+
+#: hook registrations, and the index of the first parameter of the hook that
+#: holds tensors (a module hook's first one is the module)
+_HOOKS = {"register_hook": 0, "register_forward_hook": 1, "register_forward_pre_hook": 1,
+          "register_backward_hook": 1, "register_full_backward_hook": 1,
+          "register_full_backward_pre_hook": 1}
+#: torch functions whose result is not a tensor (a module, a device, a size...)
+_NOT_TENSORS = re.compile(r"torch\.(?:[a-z_]+\.)+|torch\.(?:Size|device|dtype|Generator"
+                          r"|is_\w+|numel|typename|get_\w+|set_\w+)$")
+
+
+def _a_tensor(ctx: Context, obj: ast.AST) -> bool:
+    """``x`` (or ``x[0]``) is evidently a tensor: every binding of ``x`` in its
+    function or module is a ``Variable(...)`` or a call of a ``torch.*``
+    function (``.cuda()`` of one), or ``x`` is a parameter of a hook that the
+    file registers with ``register_forward_hook(hook)``/``register_hook``."""
+    if isinstance(obj, ast.Subscript):
+        obj = obj.value
+    if not isinstance(obj, ast.Name):
+        return False
+    function = ctx.scope.function()
+    if function is not None and obj.id in _hook_parameters(ctx, function.node):
+        return not ctx.flow().assignments_to(obj.id)
+    values = ctx.flow().assignments_to(obj.id)
+    if not values:
+        return False
+    for value in values:
+        while (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+               and value.func.attr in ("cuda", "cpu", "float", "double", "long", "detach")):
+            value = value.func.value
+        if not isinstance(value, ast.Call):
+            return False
+        name = ctx.resolve(value.func)
+        if not (_makes_variable(ctx, value.func) or name is not None and name.startswith(
+                "torch.") and not _NOT_TENSORS.match(name)):
+            return False
+    return True
+
+
+def _hook_parameters(ctx: Context, function: ast.AST) -> Set[str]:
+    """The parameters of ``function`` that hold tensors when the file registers it
+    as a hook (``m.register_forward_hook(function)``, ``self.function``)."""
+    hooks = ctx.memo.get("TV002 hooks")
+    if hooks is None:
+        hooks = ctx.memo["TV002 hooks"] = {}
+        for sub in ast.walk(ctx.tree):
+            if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)
+                    and sub.func.attr in _HOOKS and len(sub.args) == 1):
+                arg = sub.args[0]
+                if isinstance(arg, ast.Name):
+                    hooks.setdefault(arg.id, _HOOKS[sub.func.attr])
+                elif (isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name)
+                      and arg.value.id == "self"):
+                    hooks.setdefault(arg.attr, _HOOKS[sub.func.attr] + 1)
+    first = hooks.get(getattr(function, "name", None))  # type: ignore[union-attr]
+    if first is None:
+        return set()
+    args = function.args  # type: ignore[attr-defined]
+    return {a.arg for a in [*args.posonlyargs, *args.args][first:]}
 
 
 # ---------------------------------------------------------------------------
@@ -276,11 +402,23 @@ def _volatile_true(ctx: Context, call: ast.Call, where: ast.AST) -> Report:
                               fix)
             return Report(where, f"{what}; decorate `{function.name}()` with "
                                  "`@torch.no_grad()`", fix)
+    if isinstance(where, ast.keyword) and _fixable_file(ctx):
+        from ..analysis.grad import grad_disabled
+
+        if grad_disabled(ctx.parents, ctx.resolve):  # ``with torch.no_grad():`` already
+            drop = _drop_argument(ctx, call, where)
+            if drop is not None:
+                return Report(where, f"{what}; the code already runs without grad: drop it",
+                              drop)
     loop = _evaluation_loop(ctx)
     names = _target_names(ctx, call)
     if loop is not None:
         kind = "while" if isinstance(loop, ast.While) else "for"
         advice = f"run the `{kind}` loop of line {loop.lineno} under `with torch.no_grad():`"
+        fix = _loop_fix(ctx, loop, lambda sub: _true_volatile(sub) is not None,
+                        "with torch.no_grad():") if isinstance(where, ast.keyword) else None
+        if fix is not None:
+            return Report(where, f"{what}; {advice}", fix)
     elif names:
         advice = f"run the code that uses `{names[0]}` under `with torch.no_grad():`"
     else:
@@ -305,7 +443,7 @@ def _evaluation_loop(ctx: Context) -> Optional[ast.AST]:
             if evaluates is None:
                 evaluates = not _trains(ctx, parent) and not any(
                     isinstance(sub, ast.Call) and _true_volatile(sub) is None
-                    and ctx.resolve(sub.func) == VARIABLE for sub in every_node(parent))
+                    and _makes_variable(ctx, sub.func) for sub in every_node(parent))
                 loops[id(parent)] = evaluates  # type: ignore[index]
             return parent if evaluates else None
     return None
@@ -360,7 +498,7 @@ def _volatile_calls(ctx: Context, function: ast.AST) -> List[Tuple[ast.Call, ast
         if not isinstance(sub, ast.Call):
             continue
         kw = _true_volatile(sub)
-        if kw is not None and ctx.resolve(sub.func) == VARIABLE:
+        if kw is not None and _makes_variable(ctx, sub.func):
             found.append((sub, kw))
     return found
 
@@ -581,3 +719,124 @@ def _escapes(call: ast.Call, parents: dict, escaped: Set[str]) -> bool:
                                ast.keyword, ast.Subscript)):
             return False
         return True
+
+
+# ---------------------------------------------------------------------------
+# torch's Variable, or a module-level wrapper that passes everything on to it
+
+def _makes_variable(ctx: Context, func: ast.AST) -> bool:
+    """``Variable`` resolved to torch's, or a name the module binds once to a
+    wrapper that passes ``*args, **kwargs`` on to it (``Variable = lambda *a,
+    **k: autograd.Variable(*a, **k).cuda() if USE_CUDA else ...``, ``def
+    var(*a, **k): return Variable(*a, **k)``), not rebound where it is called."""
+    if isinstance(func, ast.Name):
+        wrappers = ctx.memo.get("TV002 wrappers")
+        if wrappers is None:
+            wrappers = ctx.memo["TV002 wrappers"] = pass_through_wrappers(
+                ctx.tree, lambda f: ctx.resolve(f) == VARIABLE)
+        if func.id in wrappers:  # type: ignore[operator]
+            function = ctx.scope.function()
+            if function is None:
+                return True
+            args = function.node.args  # type: ignore[attr-defined]
+            params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs,
+                                      args.vararg, args.kwarg) if a is not None}
+            return func.id not in params and not ctx.flow().assignments_to(func.id)
+    return ctx.resolve(func) == VARIABLE
+
+
+# ---------------------------------------------------------------------------
+# a loop (or a function's body) put under ``with torch.no_grad():`` or
+# ``with torch.set_grad_enabled(not <expr>):``
+
+def _loop_fix(ctx: Context, loop: ast.AST, wrapped: Callable[[ast.Call], bool],
+              header: str, statements: Optional[List[ast.stmt]] = None) -> Optional[Fix]:
+    """Every ``volatile=`` keyword of the ``Variable`` calls in ``loop`` for which
+    ``wrapped`` holds dropped, and the loop (or ``statements``: a function's
+    body) put under ``header``; *unsafe*.  Every finding of the loop gets this
+    same fix, which the fixer applies once."""
+    if not _fixable_file(ctx):
+        return None
+    cache = ctx.memo.setdefault("TV002 loop fixes", {})
+    if (id(loop), header) in cache:
+        return cache[(id(loop), header)]  # type: ignore[no-any-return]
+    cache[(id(loop), header)] = None
+    from ..analysis.nodes import every_node
+
+    edits: List[Edit] = []
+    for sub in every_node(loop):
+        if isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)):
+            return None  # (suspended inside the block, it would leave grad off outside)
+        if isinstance(sub, ast.Call) and wrapped(sub) and _makes_variable(ctx, sub.func):
+            kw = next(k for k in sub.keywords if k.arg == "volatile")
+            drop = _drop_argument(ctx, sub, kw)
+            if drop is None or drop.edits[0].start[0] != drop.edits[0].end[0]:
+                return None  # (an edit across lines would cross the indentation's)
+            edits.extend(drop.edits)
+    around = [p for p in ctx.parents if p is not loop]
+    if statements is None:
+        wrap = wrap_statements(ctx.source, [loop], header, around)  # type: ignore[list-item]
+    else:
+        wrap = wrap_statements(ctx.source, statements, header, [loop, *statements])
+    if wrap is None or not edits:
+        return None
+    fix = Fix((*wrap, *edits), UNSAFE, ("torch",))
+    cache[(id(loop), header)] = fix
+    return fix
+
+
+def _set_grad_fix(ctx: Context, call: ast.Call, value: ast.AST,
+                  header: str) -> Tuple[Optional[Fix], Optional[str]]:
+    """``volatile=<expr>``: the innermost loop around the call, or else the body
+    of the function around it, under ``with torch.set_grad_enabled(not <expr>):``
+    where every ``volatile=`` of its ``Variable`` calls is the same expression,
+    none asks for ``requires_grad``, and the expression's names are bound before
+    the region (not in the loop; parameters of the function, rebound nowhere in
+    it, the wrapped value not leaving it)."""
+    from ..analysis.nodes import every_node
+
+    text = ctx.source.text(value)
+    names = {sub.id for sub in ast.walk(value) if isinstance(sub, ast.Name)}
+    if any(isinstance(sub, (ast.Call, ast.Await, ast.NamedExpr, ast.Lambda))
+           or isinstance(sub, ast.Attribute) and sub.attr == "volatile"
+           for sub in ast.walk(value)):
+        return None, None  # (evaluated once instead of at each call; ``x.volatile``
+        # passed on: a region of its own would undo the caller's ``no_grad``)
+
+    def same(sub: ast.Call) -> bool:
+        kw = next((k for k in sub.keywords if k.arg == "volatile"), None)
+        return kw is not None and ctx.source.text(kw.value) == text
+
+    def uniform(region: ast.AST) -> bool:
+        for sub in every_node(region):
+            if isinstance(sub, ast.keyword) and sub.arg == "requires_grad":
+                return False
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and sub.id in names:
+                return False
+            if (isinstance(sub, ast.Call) and any(k.arg == "volatile" for k in sub.keywords)
+                    and not same(sub) and _makes_variable(ctx, sub.func)):
+                return False
+        return True
+
+    for parent in reversed(ctx.parents):
+        if isinstance(parent, (ast.For, ast.While)):
+            if not uniform(parent):
+                return None, None
+            kind = "while" if isinstance(parent, ast.While) else "for"
+            return (_loop_fix(ctx, parent, same, header),
+                    f"the `{kind}` loop of line {parent.lineno}")
+        if isinstance(parent, ast.FunctionDef):
+            params = {a.arg for a in (*parent.args.posonlyargs, *parent.args.args,
+                                      *parent.args.kwonlyargs)}
+            body = parent.body[1:] if docstring(parent.body[0]) else parent.body
+            if not (body and names <= params and uniform(parent)
+                    and not any(_escapes(c, _body(ctx, parent)[1],
+                                         _escaping_names(_body(ctx, parent)[0]))
+                                for c in every_node(parent) if isinstance(c, ast.Call)
+                                and same(c) and _makes_variable(ctx, c.func))):
+                return None, None
+            return (_loop_fix(ctx, parent, same, header, body),
+                    f"the body of `{parent.name}()`")
+        if isinstance(parent, (ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            break
+    return None, None

@@ -5,7 +5,6 @@ with .volatile = False, a soft target update through .data.copy_, the loss read 
 # before-warning: volatile was removed and now has no effect
 # before-error: IndexError: invalid index of a 0-dim tensor
 # hand-edit: Variable(non_final, volatile=True) => non_final
-# hand-edit:     next_state_values[non_final_idx] = target_net(non_final_next_states).max(1)[0]\n    next_state_values.volatile = False\n =>     with torch.no_grad():\n        next_state_values[non_final_idx] = target_net(non_final_next_states).max(1)[0]\n
 import random
 
 import torch

@@ -331,6 +331,11 @@ def _exports(path: str, name: str) -> bool:
 # where the project spells a name in its text (for rename fixes)
 
 
+#: pattern -> path -> (the file's stamp, whether its text matches): each file is
+#: searched once per pattern, not once per file that asks
+_MENTIONS: Dict[str, Dict[str, Tuple[Optional[Tuple[int, int]], bool]]] = {}
+
+
 def mentioned_by(filename: str, pattern: "re.Pattern[str]") -> Optional[str]:
     """Another file of ``filename``'s project (a ``.py`` file under the
     project's root, found as :func:`taken_by` finds them) whose text matches
@@ -348,11 +353,16 @@ def mentioned_by(filename: str, pattern: "re.Pattern[str]") -> Optional[str]:
         target = os.path.abspath(filename)
         if not is_file(target):
             return None
+        seen = _MENTIONS.setdefault(pattern.pattern, {})
         for path in _project_files(root_of(target)):
             if os.path.abspath(path) == target:
                 continue
-            text = cached_text(path)
-            if text is not None and pattern.search(text):
+            stamp = file_stamp(path)
+            known = seen.get(path)
+            if known is None or known[0] != stamp:  # (each file searched once per pattern)
+                text = cached_text(path, stamp) if stamp is not None else None
+                known = seen[path] = (stamp, text is not None and bool(pattern.search(text)))
+            if known[1]:
                 rel = os.path.relpath(path)
                 return os.path.abspath(path) if rel.startswith(os.pardir) else rel
     except Exception:  # never raise from a rule; answer "maybe" instead
