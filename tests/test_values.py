@@ -134,7 +134,8 @@ def test_a_helper_that_only_wraps_its_argument_gives_the_arguments_rank():
         "        return Variable(t.cuda(), volatile=volatile)\n    return Variable(t)\n\n"
         "def changed(t):\n    t = t.view(-1)\n    return Variable(t)\n\n"
         "def other(t):\n    return Variable(t.sum(0))\n\n"
-        "def g(items):\n    n = len(items)\n    show(wrap(torch.zeros(n)))\n    show(wrap(torch.zeros(2, n)))\n"
+        "def g(items):\n    n = len(items)\n    show(wrap(torch.zeros(n)))\n"
+        "    show(wrap(torch.zeros(2, n)))\n"
         "    show(wrap(x))\n    show(changed(torch.zeros(2, n)))\n"
         "    show(other(torch.zeros(2, n)))\n    other(torch.zeros(n, 2, n))\n"
         "    show(wrap(t=torch.zeros(2)))\n")
