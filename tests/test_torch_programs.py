@@ -154,11 +154,27 @@ def hand_edits(meta):
     return edits
 
 
+#: what a program may import besides torch and the standard library
+OPTIONAL_MODULES = ("numpy",)
+
+
+@functools.lru_cache(maxsize=None)
+def importable(python, module):
+    return subprocess.run([python, "-c", f"import {module}"], capture_output=True).returncode == 0
+
+
 def execute(mode, path):
-    """Run ``path`` with ``RUNNER`` in ``mode``, in its own directory."""
+    """Run ``path`` with ``RUNNER`` in ``mode``, in its own directory (skipped where
+    the interpreter lacks a module the program imports: numpy, say)."""
+    python = torch_python()
+    text = path.read_text(encoding="utf-8")
+    for module in OPTIONAL_MODULES:
+        if re.search(rf"^(?:import|from)\s+{module}\b", text, re.M) \
+                and not importable(python, module):
+            pytest.skip(f"{path.name} imports {module}, which {python} cannot import")
     env = dict(os.environ)
     env.pop("PYTHONWARNINGS", None)
-    return subprocess.run([torch_python(), "-c", RUNNER, mode, str(path)], capture_output=True,
+    return subprocess.run([python, "-c", RUNNER, mode, str(path)], capture_output=True,
                           text=True, env=env, cwd=path.parent, timeout=300)
 
 
