@@ -23,9 +23,11 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
 class Callers:
     """The call sites of the file's module-level functions (one walk per file)."""
 
-    def __init__(self, tree: ast.AST, parents: Dict[int, ast.AST]) -> None:
+    def __init__(self, tree: ast.AST, parents: Dict[int, ast.AST],
+                 defined: Dict[str, ast.AST]) -> None:
         self.tree = tree
         self.parents = parents
+        self.defined = defined  # (the file's functions and classes defined once)
         self._sites: Optional[Dict[str, Optional[List[Site]]]] = None
 
     def sites(self, func: ast.AST) -> Optional[List[Site]]:
@@ -39,12 +41,8 @@ class Callers:
         return self._sites.get(func.name)
 
     def _index(self) -> Dict[str, Optional[List[Site]]]:
-        defined: Dict[str, int] = {}
-        for stmt in getattr(self.tree, "body", ()):
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                defined[stmt.name] = defined.get(stmt.name, 0) + 1
         sites: Dict[str, Optional[List[Site]]] = {
-            name: [] for name, count in defined.items() if count == 1}
+            name: [] for name, d in self.defined.items() if not isinstance(d, ast.ClassDef)}
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Name) and node.id in sites:
                 found = sites[node.id]
@@ -121,7 +119,7 @@ def reaching_arguments(ctx, param: ast.arg) -> Optional[List[Site]]:
     func = parents.get(id(parents.get(id(param))))
     callers = ctx.memo.get("callers")
     if callers is None:
-        callers = ctx.memo["callers"] = Callers(ctx.tree, parents)
+        callers = ctx.memo["callers"] = Callers(ctx.tree, parents, ctx.defined_once())
     sites = callers.sites(func)
     if not sites:
         return None

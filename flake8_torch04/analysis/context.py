@@ -87,6 +87,15 @@ class Context:
             self.memo["file parents"] = parents
         return parents  # type: ignore[return-value]
 
+    def defined_once(self) -> Dict[str, ast.AST]:
+        """:func:`.nodes.defined_once` of the file (made once)."""
+        found = self.memo.get("defined once")
+        if found is None:
+            from .nodes import defined_once
+
+            found = self.memo["defined once"] = defined_once(self.tree)
+        return found  # type: ignore[return-value]
+
     def flow(self):
         """Data-flow facts of the innermost function (or module) around the node."""
         scope = self.scope.function() or self.scope.module()

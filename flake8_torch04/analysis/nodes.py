@@ -193,3 +193,16 @@ _WORD = r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+"
 def words(name: str) -> List[str]:
     """``rpn_loss_cls`` -> rpn, loss, cls; ``errD_real`` -> err, d, real (lowercased)."""
     return [w.lower() for w in re.findall(_WORD, name)]
+
+
+def defined_once(tree: ast.AST) -> Dict[str, ast.AST]:
+    """The functions and classes defined at the top of a module, by name: those
+    that one ``def`` or ``class`` statement there defines (a name two of them
+    define is left out)."""
+    counts: Dict[str, int] = {}
+    found: Dict[str, ast.AST] = {}
+    for stmt in getattr(tree, "body", ()):
+        if stmt.__class__ in _DECORATED:
+            counts[stmt.name] = counts.get(stmt.name, 0) + 1  # type: ignore[attr-defined]
+            found[stmt.name] = stmt  # type: ignore[attr-defined]
+    return {name: d for name, d in found.items() if counts[name] == 1}

@@ -132,7 +132,6 @@ class Values:
         self.ctx = ctx
         self._memo: Dict[int, Value] = {}
         self._returns: Dict[int, Value] = {}
-        self._functions: Optional[Dict[str, ast.AST]] = None
         self._classes: Dict[int, dict] = {}
 
     # -- entry ---------------------------------------------------------------
@@ -498,16 +497,10 @@ class Values:
         """The classes defined once at the top of the file on ``torch.nn.Module``."""
         found = self.ctx.memo.get("values module classes")
         if found is None:
-            counts: Dict[str, int] = {}
-            found = {}
-            for stmt in self.ctx.tree.body:
-                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    counts[stmt.name] = counts.get(stmt.name, 0) + 1
-                if isinstance(stmt, ast.ClassDef) and any(
-                        self.ctx.resolve(b) == "torch.nn.Module" for b in stmt.bases):
-                    found[stmt.name] = stmt
-            found = {n: c for n, c in found.items() if counts[n] == 1}
-            self.ctx.memo["values module classes"] = found
+            found = self.ctx.memo["values module classes"] = {
+                name: d for name, d in self.ctx.defined_once().items()
+                if isinstance(d, ast.ClassDef)
+                and any(self.ctx.resolve(b) == "torch.nn.Module" for b in d.bases)}
         return found  # type: ignore[return-value]
 
     def _module_output(self, module: Value, node: ast.Call, scope, depth: int) -> Value:
@@ -784,16 +777,9 @@ class Values:
     def _returned(self, func: ast.Name, scope, depth: int, call: ast.Call) -> Value:
         """What a function defined once at the top of the file returns (every
         ``return`` must agree; a ``yield``, a bare ``return`` or none: unknown)."""
-        if self._functions is None:
-            counts: Dict[str, int] = {}
-            found: Dict[str, ast.AST] = {}
-            for stmt in self.ctx.tree.body:
-                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    counts[stmt.name] = counts.get(stmt.name, 0) + 1
-                    found[stmt.name] = stmt
-            self._functions = {n: f for n, f in found.items()
-                               if counts[n] == 1 and not isinstance(f, ast.ClassDef)}
-        definition = self._functions.get(func.id)
+        definition = self.ctx.defined_once().get(func.id)
+        if isinstance(definition, ast.ClassDef):
+            definition = None
         if definition is None or any(d.kind != "def" for d in
                                      self._flow(scope).reaching(func) or ()):
             return UNKNOWN

@@ -136,8 +136,8 @@ def _legacy_base(ctx: Context, node: ast.ClassDef, depth: int, project: bool) ->
             return True
         if not isinstance(base, ast.Name) or depth > 4:
             continue
-        own = _module_classes(ctx).get(base.id)
-        if own is not None and own is not node:
+        own = ctx.defined_once().get(base.id)
+        if isinstance(own, ast.ClassDef) and own is not node:
             if _legacy_base(ctx, own, depth + 1, project):
                 return True
             continue
@@ -159,18 +159,6 @@ def _legacy_base(ctx: Context, node: ast.ClassDef, depth: int, project: bool) ->
                         return True
                     break
     return False
-
-
-def _module_classes(ctx: Context) -> Dict[str, ast.ClassDef]:
-    """The classes defined once at the top of the file, by name."""
-    found = ctx.memo.get("TV104 classes")
-    if found is None:
-        counts: Dict[str, List[ast.ClassDef]] = {}
-        for stmt in getattr(ctx.tree, "body", ()):
-            if isinstance(stmt, ast.ClassDef):
-                counts.setdefault(stmt.name, []).append(stmt)
-        found = ctx.memo["TV104 classes"] = {k: v[0] for k, v in counts.items() if len(v) == 1}
-    return found  # type: ignore[return-value]
 
 
 def _static(func: ast.AST) -> bool:
