@@ -13,20 +13,21 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional, Tuple
 
+from .nodes import children
 from .reaching import params_of
 
 #: one call site: (the call, the scope the call is read in: a function or the module)
 Site = Tuple[ast.Call, ast.AST]
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+#: scopes whose calls are not followed
+_OPAQUE = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 class Callers:
     """The call sites of the file's module-level functions (one walk per file)."""
 
-    def __init__(self, tree: ast.AST, parents: Dict[int, ast.AST],
-                 defined: Dict[str, ast.AST]) -> None:
+    def __init__(self, tree: ast.AST, defined: Dict[str, ast.AST]) -> None:
         self.tree = tree
-        self.parents = parents
         self.defined = defined  # (the file's functions and classes defined once)
         self._sites: Optional[Dict[str, Optional[List[Site]]]] = None
 
@@ -34,7 +35,7 @@ class Callers:
         """Every call of the module-level function ``func``, or ``None`` when not
         every use of its name is in view as a plain call."""
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-                or func.decorator_list or self.parents.get(id(func)) is not self.tree:
+                or func.decorator_list or self.defined.get(func.name) is not func:
             return None
         if self._sites is None:
             self._sites = self._index()
@@ -43,42 +44,41 @@ class Callers:
     def _index(self) -> Dict[str, Optional[List[Site]]]:
         sites: Dict[str, Optional[List[Site]]] = {
             name: [] for name, d in self.defined.items() if not isinstance(d, ast.ClassDef)}
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Name) and node.id in sites:
-                found = sites[node.id]
-                if found is None:
+        tree = self.tree
+        # (node, its parent, the function or module a call in it is read in:
+        # ``None`` inside a lambda, a comprehension or a class body, scopes the
+        # value facts do not follow)
+        stack: List[tuple] = [(tree, None, tree)]
+        while stack:
+            node, parent, scope = stack.pop()
+            cls = node.__class__
+            if cls is ast.Name:
+                found = sites.get(node.id, ())
+                if found is None or found == ():
                     continue
-                call = self.parents.get(id(node))
-                if isinstance(node.ctx, ast.Load) and isinstance(call, ast.Call) \
-                        and call.func is node:
-                    scope = self._scope(call)
-                    if scope is not None:
-                        found.append((call, scope))
-                        continue
-                sites[node.id] = None  # (read otherwise, or rebound)
-            elif isinstance(node, ast.alias):
+                if node.ctx.__class__ is ast.Load and parent.__class__ is ast.Call \
+                        and parent.func is node and scope is not None:
+                    found.append((parent, scope))
+                else:
+                    sites[node.id] = None  # (read otherwise, or rebound)
+                continue
+            if cls is ast.alias:
                 bound = (node.asname or node.name).split(".")[0]
                 if bound in sites:
                     sites[bound] = None  # (an import rebinds it)
-            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                continue
+            if cls is ast.Global or cls is ast.Nonlocal:
                 for name in node.names:
                     sites.pop(name, None)
                     sites[name] = None
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
-                    and node.name in sites and self.parents.get(id(node)) is not self.tree:
-                sites[node.name] = None  # (a nested definition shadows it somewhere)
+            elif cls in _DEFINITIONS:
+                if node.name in sites and parent is not tree:
+                    sites[node.name] = None  # (a nested definition shadows it somewhere)
+                scope = node if cls is not ast.ClassDef else None
+            elif cls in _OPAQUE:
+                scope = None
+            stack += [(child, node, scope) for child in reversed(children(node))]
         return sites
-
-    def _scope(self, node: ast.AST) -> Optional[ast.AST]:
-        """The function or module a call is read in (``None`` inside a lambda, a
-        comprehension or a class body: scopes the value facts do not follow)."""
-        parent = self.parents.get(id(node))
-        while parent is not None and not isinstance(parent, _SCOPES):
-            if isinstance(parent, (ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp,
-                                   ast.DictComp, ast.GeneratorExp)):
-                return None
-            parent = self.parents.get(id(parent))
-        return parent
 
 
 def argument(call: ast.Call, func: ast.AST,
@@ -111,15 +111,20 @@ def argument(call: ast.Call, func: ast.AST,
     return (default, True) if default is not None else None
 
 
-def reaching_arguments(ctx, param: ast.arg) -> Optional[List[Site]]:
-    """What reaches ``param`` from every caller: ``(expression, scope to read it
-    in)`` per call site (a default is read at the top of the module), or ``None``
-    when not every caller is in view (see the module's docstring)."""
-    parents = ctx.file_parents()
-    func = parents.get(id(parents.get(id(param))))
+def reaching_arguments(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Site]]:
+    """What reaches ``param`` of ``func`` from every caller: ``(expression, scope to
+    read it in)`` per call site (a default is read at the top of the module), or
+    ``None`` when not every caller is in view (see the module's docstring)."""
+    from .project.importers import named_elsewhere
+
+    name = getattr(func, "name", None)
+    if name is None or ctx.defined_once().get(name) is not func:
+        return None
+    if ctx.filename and named_elsewhere(ctx.filename, name):
+        return None  # (another module may import it: its callers are not in view)
     callers = ctx.memo.get("callers")
     if callers is None:
-        callers = ctx.memo["callers"] = Callers(ctx.tree, parents, ctx.defined_once())
+        callers = ctx.memo["callers"] = Callers(ctx.tree, ctx.defined_once())
     sites = callers.sites(func)
     if not sites:
         return None
@@ -130,8 +135,4 @@ def reaching_arguments(ctx, param: ast.arg) -> Optional[List[Site]]:
             return None
         expr, default = got
         found.append((expr, ctx.tree if default else scope))  # type: ignore[arg-type]
-    from .project.importers import named_elsewhere
-
-    if ctx.filename and named_elsewhere(ctx.filename, func.name):
-        return None  # (another module may import it: its callers are not in view)
     return found

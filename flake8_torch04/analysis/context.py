@@ -87,6 +87,31 @@ class Context:
             self.memo["file parents"] = parents
         return parents  # type: ignore[return-value]
 
+    def parent_of(self, node: ast.AST, visiting: Optional[ast.AST] = None) -> Optional[ast.AST]:
+        """The parent of ``node``: read off the walker's :attr:`parents` when ``node``
+        is the node being visited (``visiting``) or one of its ancestors, else
+        from :meth:`file_parents` (made then)."""
+        parents = self.parents
+        if node is visiting:
+            return parents[-1] if parents else self.tree
+        for i in range(len(parents) - 1, 0, -1):
+            if parents[i] is node:
+                return parents[i - 1]
+        return self.file_parents().get(id(node))
+
+    def statement_parents(self) -> Dict[int, ast.AST]:
+        """:func:`.nodes.statement_parents` of the file (made once): the parents of
+        statements without :meth:`file_parents`' walk of every expression."""
+        found = self.memo.get("statement parents")
+        if found is None:
+            found = self.memo.get("file parents")  # (a superset, when made already)
+            if found is None:
+                from .nodes import statement_parents
+
+                found = statement_parents(self.tree)
+            self.memo["statement parents"] = found
+        return found  # type: ignore[return-value]
+
     def defined_once(self) -> Dict[str, ast.AST]:
         """:func:`.nodes.defined_once` of the file (made once)."""
         found = self.memo.get("defined once")

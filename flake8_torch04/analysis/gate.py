@@ -24,7 +24,8 @@ class _Plan:
     any of them; the others (``\\[``, ``\\+``) are always searched.
     """
 
-    __slots__ = ("searches", "by_word", "worded", "always", "markers", "requires")
+    __slots__ = ("searches", "by_word", "worded", "always", "markers", "requires", "required",
+                 "unconditional", "conditional")
 
     def __init__(self, selected: Sequence[Gate]) -> None:
         index: Dict[str, int] = {}
@@ -44,6 +45,15 @@ class _Plan:
         for gate in selected:
             self.markers.append([(number(pattern), types) for pattern, types in gate.markers])
             self.requires.append(tuple(number(pattern) for pattern in gate.requires))
+        #: the patterns some rule requires; those of the rules that require
+        #: none; ``(requirements, markers)`` of the others
+        self.required = frozenset(i for requires in self.requires for i in requires)
+        self.unconditional = frozenset(
+            i for markers, requires in zip(self.markers, self.requires) if not requires
+            for i, _ in markers)
+        self.conditional = [
+            (requires, frozenset(i for i, _ in markers))
+            for markers, requires in zip(self.markers, self.requires) if requires]
         #: the patterns of whole words, by word; the patterns whose words rule
         #: them in or out (see :meth:`Search.absent`); the others
         self.by_word: Dict[bytes, List[int]] = {}
@@ -72,7 +82,17 @@ class _Plan:
             candidates.update(i for i, search in self.worded if not search.absent(words))
         found = {}
         searches = self.searches
-        for i in candidates:
+        # a rule's requirements first: the markers of a rule they rule out (a
+        # ``,`` of the rule on loss targets) are not searched
+        for i in candidates.intersection(self.required):
+            offsets = searches[i].offsets(text)
+            if offsets:
+                found[i] = offsets
+        needed = set(self.unconditional)
+        for requires, markers in self.conditional:
+            if any(i in found for i in requires):
+                needed.update(markers)
+        for i in candidates.intersection(needed).difference(self.required):
             offsets = searches[i].offsets(text)
             if offsets:
                 found[i] = offsets

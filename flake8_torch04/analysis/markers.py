@@ -91,6 +91,7 @@ class Search:
                  "fold", "keys", "exact")
 
     def __init__(self, pattern: str) -> None:
+        whole = pattern
         #: the whole words one of which every match is, when they can be told
         self.exact: Optional[FrozenSet[bytes]] = _whole_words(pattern)
         self.not_after: Optional[str] = None  # characters that may not come before
@@ -111,6 +112,12 @@ class Search:
                 length -= 1  # the word's last letter repeats
             self.literal = pattern[:length] if "|" not in pattern else ""
             rest = pattern[len(self.literal):]
+        short = ""
+        if len(self.literal) == 1 and self.not_after is None and (rest or self.member):
+            # one letter (``.t(``) is found everywhere: the regex engine scans
+            # for the whole pattern some twenty times faster
+            short, self.literal, self.member = self.literal, "", False
+            pattern, rest = whole, ""
         self.word_ends = bool(self.literal) and rest == r"\b"  # tested by hand
         if self.word_ends:
             rest = ""
@@ -126,7 +133,7 @@ class Search:
                 self.fold, self.words = alternatives
         #: words of which every match holds one (see :class:`Words`), or ``None``
         self.keys: Optional[Tuple[bytes, ...]] = None
-        leads = self.words if self.regex is not None else (self.literal,)
+        leads = (short,) if short else self.words if self.regex is not None else (self.literal,)
         if leads and all(_WORDLIKE.fullmatch(lead) for lead in leads):
             self.keys = tuple(lead.encode("ascii") for lead in leads)
 

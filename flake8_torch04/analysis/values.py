@@ -30,6 +30,7 @@ from typing import Dict, List, Optional, Sequence
 
 from ..source.record import record
 from .callers import reaching_arguments
+from .nodes import enclosing, statements
 from .resolve import key
 from .wrappers import wrapped_argument
 from .value_tables import (
@@ -268,7 +269,7 @@ class Values:
         if not defs:
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                     and node.value.id == "self":
-                return self._self_attribute(node, depth)
+                return self._self_attribute(node, flow.node, depth)
             if defs is not None and isinstance(node, ast.Name):
                 return self._global(node, flow, depth)
             return UNKNOWN
@@ -277,7 +278,7 @@ class Values:
     def _global(self, node: ast.Name, flow, depth: int) -> Value:
         """A name a function reads but does not bind: what every binding of it at
         the top of the module gives (the function may run after any of them)."""
-        tree, parents = self.ctx.tree, self.ctx.file_parents()
+        tree, parents = self.ctx.tree, self.ctx.statement_parents()
         outer = parents.get(id(flow.node))
         if isinstance(outer, ast.ClassDef):
             outer = parents.get(id(outer))
@@ -304,7 +305,7 @@ class Values:
         if kind == "augassign" and d.value is not None:
             return UNKNOWN  # (what it adds to is another definition)
         if kind == "param":
-            sites = reaching_arguments(self.ctx, d.node)
+            sites = reaching_arguments(self.ctx, d.node, self._flow(scope).node)
             if not sites:
                 return UNKNOWN
             return join([self.of(expr, at, depth + 1) for expr, at in sites])
@@ -342,12 +343,13 @@ class Values:
             return _INT
         return UNKNOWN
 
-    def _self_attribute(self, node: ast.Attribute, depth: int) -> Value:
-        """``self.x``: what every ``self.x = value`` in the class's methods makes it."""
-        parents = self.ctx.file_parents()
-        cls = parents.get(id(node))
-        while cls is not None and not isinstance(cls, ast.ClassDef):
-            cls = parents.get(id(cls))
+    def _self_attribute(self, node: ast.Attribute, function: ast.AST, depth: int) -> Value:
+        """``self.x`` read in ``function``: what every ``self.x = value`` in the
+        class's methods makes it."""
+        if isinstance(function, ast.Lambda):
+            cls = enclosing(self.ctx.file_parents(), node, ast.ClassDef)
+        else:
+            cls = enclosing(self.ctx.statement_parents(), function, ast.ClassDef)
         if cls is None:
             return UNKNOWN
         bound = self._class_attributes(cls).get(node.attr)
@@ -366,7 +368,7 @@ class Values:
         for method in cls.body:
             if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
-            for stmt in ast.walk(method):
+            for stmt in statements(method):
                 if not isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                     continue
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]

@@ -6,6 +6,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.nodes import children
 from ..analysis.registry import rule
 from ..source.text import has_comment
 from .shared.calls import argument
@@ -49,7 +50,8 @@ def _values(node: Optional[ast.AST]) -> Optional[List[ast.AST]]:
     return node.elts
 
 
-_Names = Tuple[Dict[str, int], Dict[str, List[ast.AST]], Dict[str, List[ast.Name]]]
+_Names = Tuple[Dict[str, int], Dict[str, List[ast.AST]], Dict[str, List[ast.Name]],
+               Dict[int, Tuple[ast.AST, ast.AST]]]
 
 
 def _names(ctx: Context) -> _Names:
@@ -60,11 +62,16 @@ def _names(ctx: Context) -> _Names:
         binds: Dict[str, int] = {}
         values: Dict[str, List[ast.AST]] = {}
         read: Dict[str, List[ast.Name]] = {}
-        for node in ast.walk(ctx.tree):
+        up: Dict[int, Tuple[ast.AST, ast.AST]] = {}  # a read's parent and grandparent
+        stack: List[tuple] = [(ctx.tree, None, None)]
+        while stack:
+            node, parent, grand = stack.pop()
+            stack += [(child, node, parent) for child in children(node)]
             bound = None
             if isinstance(node, ast.Name):
                 if isinstance(node.ctx, ast.Load):
                     read.setdefault(node.id, []).append(node)
+                    up[id(node)] = (parent, grand)
                 else:
                     bound = node.id
             elif isinstance(node, ast.Assign):
@@ -78,20 +85,20 @@ def _names(ctx: Context) -> _Names:
                 bound = node.asname or node.name.split(".", 1)[0]
             if bound is not None:
                 binds[bound] = binds.get(bound, 0) + 1
-        found = ctx.memo[_MEMO] = (binds, values, read)
+        found = ctx.memo[_MEMO] = (binds, values, read, up)
     return found  # type: ignore[return-value]
 
 
-def _places(ctx: Context, node: ast.AST) -> List[ast.AST]:
+def _places(ctx: Context, node: ast.AST, visiting: ast.AST) -> List[ast.AST]:
     """Where the value of ``node`` goes: ``node`` itself, or, when it is the value
     of ``name = node`` (the file's one binding of ``name``), each read of ``name``."""
-    parent = ctx.file_parents().get(id(node))
+    parent = ctx.parent_of(node, visiting)
     if not (isinstance(parent, ast.Assign) and parent.value is node):
         return [node]
     target = parent.targets[0] if len(parent.targets) == 1 else None
     if not isinstance(target, ast.Name):
         return []
-    binds, values, read = _names(ctx)
+    binds, values, read, _ = _names(ctx)
     if binds.get(target.id) != 1 or values.get(target.id) != [node]:
         return []
     return list(read.get(target.id, []))
@@ -100,12 +107,11 @@ def _places(ctx: Context, node: ast.AST) -> List[ast.AST]:
 def _composes(ctx: Context, normalize: ast.Call) -> List[Tuple[ast.Call, int]]:
     """The ``Compose([...])`` calls the transform is an element of, with its index."""
     found = []
-    parents = ctx.file_parents()
-    for place in _places(ctx, normalize):
-        seq = parents.get(id(place))
+    for place in _places(ctx, normalize, normalize):
+        seq = ctx.parent_of(place, normalize)
         if not isinstance(seq, (ast.List, ast.Tuple)):
             return []
-        compose = parents.get(id(seq))
+        compose = ctx.parent_of(seq)
         if not (_transform(ctx, compose) == "Compose" and argument(compose, 0, "transforms")
                 is seq):  # type: ignore[arg-type]
             return []
@@ -137,15 +143,15 @@ def _channels_before(ctx: Context, elts: List[ast.AST], index: int) -> Tuple[Opt
 def _gray_dataset(ctx: Context, compose: ast.Call) -> Optional[str]:
     """The one-channel dataset (``MNIST``) that every use of ``compose`` is the
     ``transform`` of, or ``None``."""
-    parents = ctx.file_parents()
+    up = _names(ctx)[3]
     datasets = set()
-    places = _places(ctx, compose)
+    places = _places(ctx, compose, None)
     if not places:
         return None
     for place in places:
-        parent = parents.get(id(place))
+        parent, grand = up.get(id(place)) or (ctx.parent_of(place), None)
         if isinstance(parent, ast.keyword) and parent.arg == "transform":
-            call = parents.get(id(parent))
+            call = grand if grand is not None else ctx.parent_of(parent)
             index = None
         elif isinstance(parent, ast.Call) and place in parent.args:
             call, index = parent, parent.args.index(place)

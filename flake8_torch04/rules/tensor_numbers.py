@@ -7,6 +7,7 @@ from typing import Iterator, Optional
 from ..analysis.context import Context
 from ..analysis.era import legacy
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
+from ..analysis.nodes import children
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..analysis.scalars import Evidence
@@ -50,11 +51,12 @@ def _item(ctx: Context, node: ast.AST) -> Optional[Edit]:
 def _tensor_uses(ctx: Context, scope: ast.AST, k: str) -> bool:
     """Whether ``k`` is read as a tensor in ``scope``: a method or attribute of it
     (``acc.item()``, ``acc.cpu()``), or an argument of a torch function."""
-    parents = ctx.file_parents()
-    for node in ast.walk(scope):
+    stack: list = [(scope, None)]
+    while stack:
+        node, parent = stack.pop()
+        stack += [(child, node) for child in children(node)]
         if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) \
                 and key(node) == k:
-            parent = parents.get(id(node))
             if isinstance(parent, ast.Attribute) and parent.value is node:
                 return True
             if isinstance(parent, ast.Call) and node in parent.args and \
@@ -166,13 +168,13 @@ def _data_element(ctx: Context, node: ast.Subscript, facts) -> Iterator[Report]:
     if not (isinstance(node.ctx, ast.Load) and isinstance(data, ast.Attribute)
             and data.attr == "data"):
         return
-    index = node.slice
-    if isinstance(index, (ast.Slice, ast.Tuple)) or facts.of(index).kind != NUMBER:
-        return
-    parent = ctx.file_parents().get(id(node))
+    parent = ctx.parent  # (the walker's: ``node`` is the node being visited)
     if isinstance(parent, (ast.Attribute, ast.Subscript, ast.AugAssign)) or (
             isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
             and parent.func.id in _SHOWN):
+        return
+    index = node.slice
+    if isinstance(index, (ast.Slice, ast.Tuple)) or facts.of(index).kind != NUMBER:
         return
     whole = facts.of(data)
     if not (whole.tensor and whole.rank == 1 and _number_in_03(facts.of(node))):
