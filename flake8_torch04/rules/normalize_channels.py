@@ -20,6 +20,8 @@ GRAY_DATASETS: Dict[str, Optional[int]] = {
     "MNIST": 2, "FashionMNIST": 2, "KMNIST": 2, "EMNIST": None, "QMNIST": None,
     "USPS": 2, "SEMEION": 1,
 }
+#: what the file spells where it names one of them (``FashionMNIST`` holds ``MNIST``)
+_GRAY_SPELLED = ("MNIST", "USPS", "SEMEION")
 #: transforms that keep the number of channels of the image they are given
 KEEP_CHANNELS = frozenset((
     "ToTensor", "ToPILImage", "ConvertImageDtype", "Resize", "Scale", "CenterCrop",
@@ -143,6 +145,8 @@ def _channels_before(ctx: Context, elts: List[ast.AST], index: int) -> Tuple[Opt
 def _gray_dataset(ctx: Context, compose: ast.Call) -> Optional[str]:
     """The one-channel dataset (``MNIST``) that every use of ``compose`` is the
     ``transform`` of, or ``None``."""
+    if not any(name in ctx.text for name in _GRAY_SPELLED):
+        return None  # (the file names no such dataset: its names are not read)
     up = _names(ctx)[3]
     datasets = set()
     places = _places(ctx, compose, None)

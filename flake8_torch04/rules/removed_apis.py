@@ -309,7 +309,7 @@ def _named_in_a_string(ctx: Context, old: str, fixable: bool) -> Optional[str]:
         if pattern.search(ctx.text):
             found = "this file"
         elif fixable:
-            found = mentioned_by(ctx.filename, pattern)
+            found = mentioned_by(ctx.filename, pattern, old)
         cache[(old, fixable)] = found  # type: ignore[index]
     return found  # type: ignore[return-value]
 

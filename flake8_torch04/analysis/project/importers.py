@@ -336,7 +336,8 @@ def _exports(path: str, name: str) -> bool:
 _MENTIONS: Dict[str, Dict[str, Tuple[Optional[Tuple[int, int]], bool]]] = {}
 
 
-def mentioned_by(filename: str, pattern: "re.Pattern[str]") -> Optional[str]:
+def mentioned_by(filename: str, pattern: "re.Pattern[str]",
+                 word: Optional[str] = None) -> Optional[str]:
     """Another file of ``filename``'s project (a ``.py`` file under the
     project's root, found as :func:`taken_by` finds them) whose text matches
     ``pattern``, as a path relative to the working directory, or ``None``.
@@ -346,6 +347,8 @@ def mentioned_by(filename: str, pattern: "re.Pattern[str]") -> Optional[str]:
     that test.  The file itself is the caller's to search (its text may be
     ahead of the disk's while the fixer works).  When the files cannot be
     read it answers with the file (a fix is then withheld rather than risked).
+    ``word``, an identifier every match spells, lets the files whose identifiers
+    (read once per root for :func:`named_elsewhere`) lack it go unsearched.
     """
     if not applies(filename):
         return None
@@ -353,9 +356,19 @@ def mentioned_by(filename: str, pattern: "re.Pattern[str]") -> Optional[str]:
         target = os.path.abspath(filename)
         if not is_file(target):
             return None
+        root = root_of(target)
+        spelled = None
+        if word is not None:
+            word = word.rsplit(".", 1)[-1]  # (``nn.NLLLoss2d``: the name is spelled)
+            spelled = _WORDS.get(root, ())
+            if spelled == ():
+                spelled = _WORDS[root] = _read_words(root)
         seen = _MENTIONS.setdefault(pattern.pattern, {})
-        for path in _project_files(root_of(target)):
-            if os.path.abspath(path) == target:
+        for path in _project_files(root):
+            absolute = os.path.abspath(path)
+            if absolute == target or (
+                    spelled is not None and absolute in spelled
+                    and word not in spelled[absolute]):
                 continue
             stamp = file_stamp(path)
             known = seen.get(path)

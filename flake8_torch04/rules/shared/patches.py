@@ -69,7 +69,8 @@ def named_in_a_string(ctx, module: str, old: str) -> Optional[str]:
         from ...analysis.project.importers import mentioned_by
 
         pattern = _pattern(module, old)
-        found = "this file" if pattern.search(ctx.text) else mentioned_by(ctx.filename, pattern)
+        found = "this file" if pattern.search(ctx.text) else mentioned_by(
+            ctx.filename, pattern, old)
         cache[(module, old)] = found
     return found  # type: ignore[no-any-return]
 
