@@ -388,6 +388,9 @@ class Values:
     # -- operators -----------------------------------------------------------
 
     def _binop(self, node: ast.BinOp, scope, depth: int) -> Value:
+        if isinstance(node.op, ast.Mod) and isinstance(node.left, (ast.Constant, ast.JoinedStr)) \
+                and isinstance(getattr(node.left, "value", ""), str):
+            return Value(STRING)  # (``'%d' % x`` formats whatever ``x`` is)
         left = self.of(node.left, scope, depth)
         right = self.of(node.right, scope, depth)
         if left.kind == NUMBER and right.kind == NUMBER:

@@ -92,7 +92,7 @@ TABLE = {
     # in 0.3 code (see ``tensor_numbers``)
     "TV144": (
         "tensor_numbers", (ast.AugAssign, ast.Call, ast.Subscript),
-        ((r"[+-]=", ast.AugAssign), (r"\bprint\b", ast.Call),
+        ((r"\+=", ast.AugAssign), (r"\-=", ast.AugAssign), (r"\bprint\b", ast.Call),
          (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript)), (r"\btorch\b",),
     ),
     "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),
