@@ -208,7 +208,7 @@ _SEARCHES: Dict[str, Search] = {}
 _WORDLIKE = re.compile(r"[A-Za-z0-9_]+")
 #: bytes that make up words (as ``\\w``, and every byte of a non-ASCII
 #: character, so that a word is never split): the others become blanks
-_WORD_BYTES = bytes(
+WORD_BYTES = bytes(
     c if c >= 128 or chr(c).isalnum() or c == 95 else 32 for c in range(256)
 )
 
@@ -231,7 +231,7 @@ class Words:
     __slots__ = ("distinct", "joined", "ascii", "_lowered")
 
     def __init__(self, text: str) -> None:
-        data = text.encode("utf-8", "surrogatepass").translate(_WORD_BYTES)
+        data = text.encode("utf-8", "surrogatepass").translate(WORD_BYTES)
         if len(data) <= _WORDS_AT_ONCE:
             self.distinct = frozenset(data.split())
         else:  # (a list of every word of a 300 kB generated module is 2 MB: in pieces)

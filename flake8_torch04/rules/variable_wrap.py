@@ -183,10 +183,10 @@ def _mutated(ctx: Context, node: ast.Call) -> bool:
         if not _WORD.fullmatch(first):  # (an identifier with a character \w is not)
             pattern = rf"(?<![\w.]){re.escape(name)}{_MUTATION}"
             found = any(_changes(text, match, name) for match in re.finditer(pattern, text))
-        else:  # where the name may stand: where its first word does (one search per text)
+        else:  # where the name may stand: where its first word does
             found = any(text.startswith(name, at) and _changes(
                 text, _MUTATION_AT.match(text, at + len(name)), name, at)
-                for at in _word_starts(ctx, text).get(first, ()))
+                for at in _name_starts(ctx, text, first))
         if found:
             return True
     return False
@@ -196,6 +196,29 @@ _WORD = re.compile(r"\w+")
 #: a word not after a word character or a dot: where a name may start
 _WORD_START = re.compile(r"(?<![\w.])\w+")
 _MUTATION_AT = re.compile(_MUTATION)
+
+
+#: a text searched for this many names is indexed by its words (one search of it)
+_INDEX_AFTER = 8
+
+
+def _name_starts(ctx: Context, text: str, word: str) -> List[int]:
+    """Where ``word`` starts a name in ``text``: found with ``str.find`` for the
+    first few words asked of a text, then from an index of all its words (a
+    function that wraps a thousand names is read once, not a thousand times)."""
+    asked = ctx.memo.setdefault("TV001 asked", {})
+    count = asked[text] = asked.get(text, 0) + 1  # type: ignore[union-attr]
+    if count > _INDEX_AFTER:
+        return _word_starts(ctx, text).get(word, [])
+    found = []
+    at = text.find(word)
+    while at != -1:
+        end = at + len(word)
+        if not (at and (text[at - 1].isalnum() or text[at - 1] in "_.")) and not (
+                end < len(text) and (text[end].isalnum() or text[end] == "_")):
+            found.append(at)
+        at = text.find(word, end)
+    return found
 
 
 def _word_starts(ctx: Context, text: str) -> Dict[str, List[int]]:

@@ -6,6 +6,7 @@ import os
 import re
 from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
+from ..markers import WORD_BYTES
 from .lookup import attribute
 from .modules import (
     TooMany, applies, find, is_file, project_files, root_of, submodule_path
@@ -210,8 +211,7 @@ def _namespace_importers(root: str) -> List[str]:
 
 _INDEXES: Dict[str, _Index] = {}
 #: root -> (path -> the identifiers of its text), or ``None`` when the walk was cut short
-_WORDS: Dict[str, Optional[Dict[str, FrozenSet[str]]]] = {}
-_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_WORDS: Dict[str, Optional[Dict[str, FrozenSet[bytes]]]] = {}
 
 
 def forget() -> None:
@@ -235,13 +235,14 @@ def named_elsewhere(filename: str, name: str) -> bool:
             words = _WORDS[root] = _read_words(root)
         if words is None:
             return True
-        return any(name in found for path, found in words.items() if path != target)
+        spelled = name.encode("utf-8", "surrogatepass")
+        return any(spelled in found for path, found in words.items() if path != target)
     except Exception:  # (never raise from a rule: "maybe")
         return True
 
 
-def _read_words(root: str) -> Optional[Dict[str, FrozenSet[str]]]:
-    words: Dict[str, FrozenSet[str]] = {}
+def _read_words(root: str) -> Optional[Dict[str, FrozenSet[bytes]]]:
+    words: Dict[str, FrozenSet[bytes]] = {}
     try:
         files = list(_project_files(root)) + _namespace_importers(root)
     except _Short:
@@ -252,7 +253,10 @@ def _read_words(root: str) -> Optional[Dict[str, FrozenSet[str]]]:
             else None
         if text is None:
             return None  # (a file that cannot be read may name anything)
-        words[os.path.abspath(path)] = frozenset(_IDENTIFIER.findall(text))
+        # (its words: runs of word bytes, as the marker gate reads them; a name
+        # is one of them where the file spells it as an identifier)
+        words[os.path.abspath(path)] = frozenset(
+            text.encode("utf-8", "surrogatepass").translate(WORD_BYTES).split())
     return words
 
 
@@ -360,6 +364,7 @@ def mentioned_by(filename: str, pattern: "re.Pattern[str]",
         spelled = None
         if word is not None:
             word = word.rsplit(".", 1)[-1]  # (``nn.NLLLoss2d``: the name is spelled)
+            key = word.encode("utf-8", "surrogatepass")
             spelled = _WORDS.get(root, ())
             if spelled == ():
                 spelled = _WORDS[root] = _read_words(root)
@@ -368,7 +373,7 @@ def mentioned_by(filename: str, pattern: "re.Pattern[str]",
             absolute = os.path.abspath(path)
             if absolute == target or (
                     spelled is not None and absolute in spelled
-                    and word not in spelled[absolute]):
+                    and key not in spelled[absolute]):
                 continue
             stamp = file_stamp(path)
             known = seen.get(path)
