@@ -24,15 +24,16 @@ HOLDS_STATEMENTS = frozenset(
     if isinstance(cls, type) and issubclass(cls, ast.stmt) and "body" in cls._fields
 )
 
-_FIELDS: Dict[type, Tuple[str, ...]] = {}
+#: class -> the fields that may hold nodes (made by :func:`node_fields`)
+FIELDS_OF: Dict[type, Tuple[str, ...]] = {}
 
 
 def node_fields(cls: type) -> Tuple[str, ...]:
     """The fields of ``cls`` that may hold nodes (or lists of nodes and ``None``), in order."""
-    fields = _FIELDS.get(cls)
+    fields = FIELDS_OF.get(cls)
     if fields is None:
         skip = _SCALAR_FIELDS_OF.get(cls.__name__, ())
-        fields = _FIELDS[cls] = tuple(
+        fields = FIELDS_OF[cls] = tuple(
             f for f in cls._fields
             if f not in SCALAR_FIELDS and f not in skip
             and (f != "name" or cls.__name__ == "TypeAlias")  # elsewhere an identifier

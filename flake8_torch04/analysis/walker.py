@@ -13,7 +13,7 @@ from .compat import EXC_IMPORT, MODERN_IN_TRY, version_polarity
 from .context import Context
 from .findings import Finding
 from .markers import cache_get
-from .nodes import HOLDS_STATEMENTS, node_fields
+from .nodes import FIELDS_OF, HOLDS_STATEMENTS, node_fields
 from .registry import Rule
 from .resolve import Binding, Scope
 
@@ -175,21 +175,41 @@ class Walker:
             # Inside an expression, a finding's node holds a marker match (a
             # call of ``Variable`` holds ``Variable``): a part that holds none
             # is not walked.  Not below a target such as ``x, y``: it binds.
-            prune = self.prune and cls in _EXPRESSIONS and (
+            fields = FIELDS_OF.get(cls) or node_fields(cls)
+            if self.prune and cls in _EXPRESSIONS and (
                 cls not in _TARGETS or node.ctx.__class__ is ast.Load
-            )
-            for name in node_fields(cls):
-                value = getattr(node, name, None)
-                if value.__class__ is list:
-                    if name in _STATEMENT_LISTS:
-                        self.visit_body(value, old_paths=False)
-                    else:
-                        for item in value:
-                            if item is not None and (not prune or self.holds_hit(item)):
-                                self.visit_node(item)  # (``Dict.keys`` has holes)
-                elif value is not None and (not prune or self.holds_hit(value)):
-                    self.visit_node(value)
+            ):
+                self.visit_holding_hits(node, fields)
+            else:
+                for name in fields:
+                    value = getattr(node, name, None)
+                    if value.__class__ is list:
+                        if name in _STATEMENT_LISTS:
+                            self.visit_body(value, old_paths=False)
+                        else:
+                            for item in value:
+                                if item is not None:  # (``Dict.keys`` has holes)
+                                    self.visit_node(item)
+                    elif value is not None:
+                        self.visit_node(value)
         parents.pop()
+
+    def visit_holding_hits(self, node: ast.expr, fields: Tuple[str, ...]) -> None:
+        """Visit the parts of an expression that hold a marker match (see
+        :meth:`holds_hit`, inlined: the walk's most frequent test)."""
+        hits, starts = self.hits
+        count = len(hits)
+        for name in fields:
+            value = getattr(node, name, None)
+            for item in value if value.__class__ is list else (value,):
+                if item is None:
+                    continue
+                end = getattr(item, "end_col_offset", None)
+                if end is not None:
+                    i = bisect_left(hits, starts[item.lineno - 1] + item.col_offset)
+                    if i >= count or hits[i] >= starts[item.end_lineno - 1] + end:
+                        continue
+                self.visit_node(item)
 
     def holds_hit(self, node: ast.AST) -> bool:
         """Whether a marker matches inside the source of ``node``."""
@@ -202,18 +222,12 @@ class Walker:
 
     def dispatch_for(self, mask: int) -> Tuple[Dict[type, List[Rule]], bool]:
         """The rules to call by node type under ``mask``, and whether any of them
-        wants a node below the statement level (else the walk can stop there)."""
-        dispatch: Dict[type, List[Rule]] = {}
-        descend = bool(mask & 1)  # a core marker: walk it all
-        for bit, (rule_, types) in enumerate(self.licences):
-            if rule_ is None or not mask >> bit & 1:
-                continue
-            for node_type in types:
-                rules = dispatch.setdefault(node_type, [])
-                if rule_ not in rules:
-                    rules.append(rule_)
-                descend = descend or not issubclass(node_type, ast.stmt)
-        return dispatch, descend
+        wants a node below the statement level (else the walk can stop there);
+        shared by every file whose mask announces the same licences."""
+        licences = self.licences
+        chosen = tuple(licences[bit] for bit in range(1, len(licences)) if mask >> bit & 1)
+        return cache_get(_BY_LICENCES, (mask & 1, chosen), 4096,
+                         lambda: _dispatch_for(mask & 1, chosen))
 
     def visit_field(self, node: ast.AST, name: str) -> None:
         """An expression field of a statement (``value``, ``targets``...)."""
@@ -453,6 +467,25 @@ class Walker:
         first, last = body[0].lineno, body[-1].end_lineno or body[-1].lineno
         text = "".join(self.ctx.source.lines[first - 1:last])
         return bool(re.search(MODERN_IN_TRY, text))
+
+
+#: dispatch tables by the licences a mask announces (see :meth:`Walker.dispatch_for`)
+_BY_LICENCES: Dict[tuple, Tuple[Dict[type, List[Rule]], bool]] = {}
+
+
+def _dispatch_for(core: int, chosen: tuple) -> Tuple[Dict[type, List[Rule]], bool]:
+    """:meth:`Walker.dispatch_for` of the licences ``chosen`` (``core``: a core marker)."""
+    dispatch: Dict[type, List[Rule]] = {}
+    descend = bool(core)  # a core marker: walk it all
+    for rule_, types in chosen:
+        if rule_ is None:
+            continue
+        for node_type in types:
+            rules = dispatch.setdefault(node_type, [])
+            if rule_ not in rules:
+                rules.append(rule_)
+            descend = descend or not issubclass(node_type, ast.stmt)
+    return dispatch, descend
 
 
 def _catches(handler: ast.ExceptHandler, names: set) -> bool:
