@@ -12,6 +12,10 @@ person would write for torch 2.13.  The program's header comments say:
   ``# before-warning: TEXT`` (it runs to the end and warns TEXT) and
   ``# before-silent: WHY`` (it runs to the end, without a warning from torch,
   and prints something else than the migrated copy: a silent change);
+- ``# module: NAME.py``: a module of the program's project that it imports,
+  ``tests/programs/modules/NAME.py`` (its migrated copy in
+  ``migrated/modules/``): run on the module search path, and copied beside the
+  program to be fixed with it, as a project's modules are;
 - ``# hand-edit: OLD => NEW``: a literal replacement applied after the fix,
   for a change the fixer leaves to a person (a finding without an automatic
   fix); ``\\n`` in OLD or NEW stands for a line break.  OLD must occur exactly
@@ -84,7 +88,10 @@ MIGRATED = HERE / "programs" / "migrated"
 TORCH_VERSION = "2.13.0"
 BEFORE_KEYS = ("before-error", "before-warning", "before-silent")
 #: the header keys a program may use
-KEYS = {"needs", "flags", "hand-edit", *BEFORE_KEYS}
+KEYS = {"needs", "flags", "hand-edit", "module", *BEFORE_KEYS}
+#: the project modules programs import (``# module:``), and their migrated copies
+MODULES = HERE / "programs" / "modules"
+MIGRATED_MODULES = MIGRATED / "modules"
 
 #: ``python -c RUNNER MODE PATH``: run PATH as ``__main__``; MODE is ``observe``
 #: (warnings shown as usual), ``torch`` (torch's warnings are errors) or ``all``
@@ -113,6 +120,7 @@ elif mode == "all":
     warnings.simplefilter("error")
 sys.argv = [path]
 sys.path[0] = os.path.dirname(path)
+sys.path.insert(1, os.path.join(os.path.dirname(path), "modules"))  # (``# module:``)
 runpy.run_path(path, run_name="__main__")
 """
 
@@ -217,6 +225,23 @@ def words(text):
     return {w for w in re.findall(r"[A-Za-z_]\w+", text)}
 
 
+def modules_of(program):
+    """The names of the project modules ``program`` imports (``# module:``)."""
+    return [name for line in header(program).get("module", []) for name in line.split()]
+
+
+def copy_program(program, tmp_path):
+    """``program`` and its project modules copied side by side into ``tmp_path``:
+    the paths to fix, the program's first."""
+    copy = tmp_path / program.name
+    copy.write_text(program.read_text(encoding="utf-8"), encoding="utf-8")
+    paths = [copy]
+    for name in modules_of(program):
+        paths.append(tmp_path / name)
+        paths[-1].write_text((MODULES / name).read_text(encoding="utf-8"), encoding="utf-8")
+    return paths
+
+
 def needs_rules(meta):
     missing = [c for line in meta["needs"] for c in line.split() if c not in all_rules()]
     if missing:
@@ -238,6 +263,9 @@ def test_every_program_declares_what_it_needs_and_has_a_migrated_copy():
         assert meta.get("needs"), path.name
         assert any(meta.get(key) for key in BEFORE_KEYS), path.name
         assert (MIGRATED / path.name).is_file(), f"{path.name} has no migrated copy"
+        for name in modules_of(path):
+            assert (MODULES / name).is_file(), f"{path.name}: no module {name}"
+            assert (MIGRATED_MODULES / name).is_file(), f"{name} has no migrated copy"
         hand_edits(meta)
     extra = {p.name for p in MIGRATED.glob("*.py")} - {p.name for p in PROGRAMS}
     assert not extra, f"migrated copies without a program: {sorted(extra)}"
@@ -246,6 +274,8 @@ def test_every_program_declares_what_it_needs_and_has_a_migrated_copy():
 @ids()
 def test_migrated_copy_has_no_finding(program):
     assert findings(MIGRATED / program.name) == []
+    for name in modules_of(program):
+        assert findings(MIGRATED_MODULES / name) == [], name
 
 
 @ids()
@@ -278,15 +308,15 @@ def test_program_runs_after_the_fix_as_the_migrated_copy(program, tmp_path):
     needs_rules(meta)
     torch_python()
     original = program.read_text(encoding="utf-8")
-    copy = tmp_path / program.name
-    copy.write_text(original, encoding="utf-8")
+    paths = copy_program(program, tmp_path)
+    copy = paths[0]
 
     flags = [f for line in meta.get("flags", []) for f in line.split()]
-    torch04("check", "--fix", "-q", *flags, str(copy))
+    torch04("check", "--fix", "-q", *flags, *map(str, paths))
     fixed = copy.read_text(encoding="utf-8")
     assert fixed != original, "the fix changed nothing"
     ast.parse(fixed)
-    torch04("check", "--fix", "-q", *flags, str(copy))
+    torch04("check", "--fix", "-q", *flags, *map(str, paths))
     assert copy.read_text(encoding="utf-8") == fixed, "a second run changed the file"
 
     edits = hand_edits(meta)
@@ -331,9 +361,9 @@ def test_safe_fixes_keep_the_migrated_numbers(program, tmp_path):
     fix or a hand edit makes is still missing, what the legacy program printed.
     A program that does not run yet is reported as skipped."""
     torch_python()
-    copy = tmp_path / program.name
-    copy.write_text(program.read_text(encoding="utf-8"), encoding="utf-8")
-    torch04("check", "--fix", "-q", str(copy))
+    paths = copy_program(program, tmp_path)
+    copy = paths[0]
+    torch04("check", "--fix", "-q", *map(str, paths))
     after = execute("observe", copy)
     if after.returncode != 0:
         pytest.skip("not yet runnable with its safe fixes alone: "

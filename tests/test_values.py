@@ -138,14 +138,19 @@ def test_a_helper_that_only_wraps_its_argument_gives_the_arguments_rank():
         "    show(wrap(torch.zeros(2, n)))\n"
         "    show(wrap(x))\n    show(changed(torch.zeros(2, n)))\n"
         "    show(other(torch.zeros(2, n)))\n    other(torch.zeros(n, 2, n))\n"
-        "    show(wrap(t=torch.zeros(2)))\n")
+        "    show(wrap(t=torch.zeros(2)))\n"
+        "    show(to_gpu(True, torch.zeros(2, 3)))\n    show(to_gpu(True, var=torch.zeros(4)))\n"
+        "\ndef to_gpu(gpu, var):\n    if gpu:\n        return var.cuda()\n    return var\n")
     found = facts(source)
     assert found["wrap(torch.zeros(n))"] == (TENSOR, 1, "float")
     assert found["wrap(torch.zeros(2, n))"] == (TENSOR, 2, "float")
     assert found["wrap(x)"] == (TENSOR, None, None)
     assert found["changed(torch.zeros(2, n))"][1] != 2  # (the parameter is rebound)
     assert found["other(torch.zeros(2, n))"][1] is None  # (a reduction: not a wrapper)
-    assert found["wrap(t=torch.zeros(2))"][1] is None  # (by keyword: not followed)
+    assert found["wrap(t=torch.zeros(2))"][1] == 1  # (by keyword too)
+    # the parameter every return gives, whichever its position
+    assert found["to_gpu(True, torch.zeros(2, 3))"][:2] == (TENSOR, 2)
+    assert found["to_gpu(True, var=torch.zeros(4))"][:2] == (TENSOR, 1)
 
 
 def test_a_function_with_a_bare_return_is_unknown():

@@ -477,3 +477,17 @@ def self_reads(d: Def) -> Iterator[ast.AST]:
 def encloses(outer: ast.AST, inner: ast.AST) -> bool:
     return (outer.lineno, outer.col_offset) <= (inner.lineno, inner.col_offset) and (
         outer.end_lineno, outer.end_col_offset) >= (inner.end_lineno, inner.end_col_offset)
+
+
+def unpack_index(d) -> Optional[int]:
+    """The position of ``d``'s name in the tuple it is unpacked into."""
+    stmt = d.node
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
+    for target in targets:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if any(isinstance(e, ast.Starred) for e in target.elts):
+                return None
+            for i, e in enumerate(target.elts):
+                if key(e) == d.key:
+                    return i
+    return None

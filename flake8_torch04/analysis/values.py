@@ -30,7 +30,9 @@ from typing import Dict, List, Optional, Sequence
 
 from ..source.record import record
 from .callers import reaching_arguments
-from .nodes import enclosing, statements
+from .foreign import project_function
+from .nodes import enclosing, own_nodes, statements
+from .reaching import unpack_index
 from .resolve import key
 from .wrappers import wrapped_argument
 from .value_tables import (
@@ -295,7 +297,7 @@ class Values:
         if kind == "assign" and d.value is not None:
             return self.of(d.value, scope, depth)
         if kind == "unpack" and d.value is not None:
-            index = _unpack_index(d)
+            index = unpack_index(d)
             if index is None:
                 return UNKNOWN
             whole = self.of(d.value, scope, depth)
@@ -662,6 +664,8 @@ class Values:
         if not receiver.tensor:
             if receiver.kind == NDARRAY:
                 return Value(NDARRAY)
+            if receiver.kind is None and attr in CASTS and not args and not node.keywords:
+                return _tensor(None, CASTS[attr])  # (``m.byte()``: only tensors have these)
             if receiver.kind is None and attr in ("view", "reshape") and args:
                 # (numpy's ``view`` takes a dtype; ``reshape`` of an array has the
                 # same rank: the rank is known, whatever the value is)
@@ -779,17 +783,36 @@ class Values:
 
     # -- functions of the file -----------------------------------------------
 
-    def _returned(self, func: ast.Name, scope, depth: int, call: ast.Call) -> Value:
-        """What a function defined once at the top of the file returns (every
-        ``return`` must agree; a ``yield``, a bare ``return`` or none: unknown)."""
+    def _definition(self, func: ast.Name, scope) -> Optional[tuple]:
+        """The function ``func`` calls, defined once at the top of the file or
+        imported from another module of the project (:mod:`.foreign`), and the
+        :class:`Values` of its module; ``None`` where that is not evident."""
         definition = self.ctx.defined_once().get(func.id)
-        if isinstance(definition, ast.ClassDef):
-            definition = None
-        if definition is None or any(d.kind != "def" for d in
-                                     self._flow(scope).reaching(func) or ()):
+        reaching = self._flow(scope).reaching(func) or ()
+        if definition is None:  # (imported: read in the module that defines it)
+            found = project_function(self.ctx, func.id) if all(
+                d.kind == "import" for d in reaching) else None
+            return (values(found[0]), found[1]) if found is not None else None
+        if isinstance(definition, ast.ClassDef) or any(d.kind != "def" for d in reaching):
+            return None
+        return self, definition
+
+    def passed_through(self, call: ast.Call, scope=None) -> Optional[ast.AST]:
+        """The argument of ``call`` that the function it calls returns wrapped
+        (``to_gpu(cuda, torch.FloatTensor([1]))``: the tensor), or ``None``."""
+        found = self._definition(call.func, scope) if isinstance(call.func, ast.Name) else None
+        return wrapped_argument(found[1], call, found[0].ctx.resolve) if found else None
+
+    def _returned(self, func: ast.Name, scope, depth: int, call: ast.Call) -> Value:
+        """What a function of the file or of the project (see :meth:`_definition`)
+        returns (every ``return`` must agree; a ``yield``, a bare ``return`` or
+        none: unknown)."""
+        found = self._definition(func, scope)
+        if found is None:
             return UNKNOWN
-        value = self._returns_of(definition, depth)
-        inner = wrapped_argument(definition, call, self.ctx.resolve) if value.rank is None \
+        owner, definition = found
+        value = owner._returns_of(definition, depth)
+        inner = wrapped_argument(definition, call, owner.ctx.resolve) if value.rank is None \
             else None
         inner = self.of(inner, scope, depth) if inner is not None else UNKNOWN  # (``to_var(x)``)
         return inner._replace(plain=False) if inner.tensor else value
@@ -800,7 +823,7 @@ class Values:
             return known
         self._returns[id(definition)] = UNKNOWN
         results: List[Value] = []
-        for sub in _own_nodes(definition):
+        for sub in own_nodes(definition):
             if isinstance(sub, (ast.Yield, ast.YieldFrom)):
                 results = []
                 break
@@ -811,32 +834,6 @@ class Values:
                 results.append(self.of(sub.value, definition, depth))
         value = self._returns[id(definition)] = join(results)
         return value
-
-
-def _own_nodes(func: ast.AST):
-    """The nodes of ``func``'s body outside nested functions and classes."""
-    stack = list(func.body)
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
-                                      ast.ClassDef)):
-                stack.append(child)
-
-
-def _unpack_index(d) -> Optional[int]:
-    """The position of ``d``'s name in the tuple it is unpacked into."""
-    stmt = d.node
-    targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
-    for target in targets:
-        if isinstance(target, (ast.Tuple, ast.List)):
-            if any(isinstance(e, ast.Starred) for e in target.elts):
-                return None
-            for i, e in enumerate(target.elts):
-                if key(e) == d.key:
-                    return i
-    return None
 
 
 def _plain(value: Value) -> Value:
@@ -855,6 +852,9 @@ def _broadcast(a: Value, b: Value) -> Optional[int]:
     return max(ranks)
 
 
+_BYTE_OPS = (ast.Add, ast.Sub, ast.Mult, ast.BitAnd, ast.BitOr, ast.BitXor)
+
+
 def _binop_dtype(op: ast.operator, left: Value, right: Value) -> Optional[str]:
     dtypes = {v.dtype if v.tensor else ("number" if v.kind == NUMBER else None)
               for v in (left, right)}
@@ -862,6 +862,9 @@ def _binop_dtype(op: ast.operator, left: Value, right: Value) -> Optional[str]:
         return None
     if isinstance(op, ast.Div):
         return "float"
+    if "uint8" in dtypes and isinstance(op, _BYTE_OPS) and all(
+            v.dtype == ("uint8" if v.tensor else "int") for v in (left, right)):
+        return "uint8"  # (``1 - mask``, ``m1 & m2``: a Python int does not promote it)
     if dtypes <= {"int", "number"} and "int" in dtypes:
         return None  # (an int tensor times a Python float is float: unknown here)
     if "float" in dtypes:

@@ -18,28 +18,35 @@ _MOVES = frozenset(("cuda", "cpu"))
 
 def wrapped_argument(definition: ast.AST, call: ast.Call,
                      resolve: Callable[[ast.AST], Optional[str]]) -> Optional[ast.AST]:
-    """The argument of ``call`` that ``definition`` returns wrapped, or None."""
+    """The argument of ``call`` that ``definition`` returns wrapped, or None: the
+    one given for the parameter every ``return`` gives (``to_gpu(gpu, var)``
+    returns ``var``), by position or by keyword."""
     params = getattr(definition, "args", None)
-    if params is None or not call.args or isinstance(call.args[0], ast.Starred):
+    if params is None or any(isinstance(a, ast.Starred) for a in call.args) \
+            or any(kw.arg is None for kw in call.keywords):
         return None
-    positional = params.posonlyargs + params.args
+    positional = [p.arg for p in params.posonlyargs + params.args]
     if not positional:
         return None
-    name = positional[0].arg
     returns = []
+    rebound = set()
+    nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
     for node in ast.walk(definition):
-        nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
         if isinstance(node, (ast.Yield, ast.YieldFrom)) or \
                 node is not definition and isinstance(node, nested):
             return None
-        if isinstance(node, ast.Name) and node.id == name and \
-                not isinstance(node.ctx, ast.Load):
-            return None  # (rebound: not the argument any more)
-        if isinstance(node, ast.Return):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            rebound.add(node.id)  # (rebound: not the argument any more)
+        elif isinstance(node, ast.Return):
             returns.append(node.value)
-    if not returns or not all(_wraps(r, name, resolve) for r in returns):
+    if not returns:
         return None
-    return call.args[0]
+    for i, name in enumerate(positional):
+        if name not in rebound and all(_wraps(r, name, resolve) for r in returns):
+            if i < len(call.args):
+                return call.args[i]
+            return next((kw.value for kw in call.keywords if kw.arg == name), None)
+    return None
 
 
 def _wraps(node: Optional[ast.AST], name: str,

@@ -146,6 +146,7 @@ TABLE = {
             (r"\[", ast.Subscript),
             (r"\b(?:masked_fill|masked_select|masked_scatter|where)", ast.Call),
         ),
-        (r"\bbyte\b", "ByteTensor", "uint8"),
+        # (or a masking call: its mask may come from a helper of the project)
+        (r"\bbyte\b", "ByteTensor", "uint8", r"\bmasked_(?:fill|select|scatter)"),
     ),
 }

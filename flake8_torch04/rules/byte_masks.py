@@ -5,11 +5,10 @@ import ast
 import re
 from typing import Iterator, Optional
 
-from ..analysis.canonical import VARIABLE
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, Fix, Report
 from ..analysis.registry import rule
-from ..analysis.resolve import key
+from ..analysis.values import values
 from ..source.text import Edit, has_comment, needs_parens
 from .shared.calls import keyword
 
@@ -20,14 +19,6 @@ _METHODS = {"masked_fill": 0, "masked_fill_": 0, "masked_select": 0, "masked_sca
             "masked_scatter_": 0, "where": 0}
 #: mask-taking functions -> the position of the mask
 _FUNCTIONS = {"torch.masked_select": 1, "torch.where": 0}
-_DEPTH = 8
-#: the values :func:`is_byte` may find a byte tensor in (a superset)
-_MAY_BE_BYTE = (ast.Call, ast.BinOp, ast.Name, ast.Attribute)
-#: methods whose result has their receiver's dtype
-_SAME_DTYPE = frozenset((
-    "zero_", "fill_", "clone", "contiguous", "view", "view_as", "expand", "expand_as", "cuda",
-    "cpu", "t", "unsqueeze", "squeeze", "detach", "reshape",
-))
 #: what a file must say for a byte value to be made in it
 _BYTE_TEXT = re.compile(r"\bbyte\b|ByteTensor|uint8")
 
@@ -49,43 +40,6 @@ def _byte_call(ctx: Context, node: ast.Call) -> Optional[str]:
         if isinstance(arg, ast.Constant) and arg.value in _BYTE_TYPES:
             return "other"
         if ctx.resolve(arg) in _BYTE_TYPES + (_UINT8,):
-            return "other"
-    return None
-
-
-def is_byte(ctx: Context, node: ast.AST, depth: int = 0) -> Optional[str]:
-    """How ``node`` is evidently a uint8 tensor (see :func:`_byte_call`; ``"name"``
-    through the assignments reaching a name), else ``None``."""
-    if depth > _DEPTH:
-        return None
-    if isinstance(node, ast.Call):
-        how = _byte_call(ctx, node)
-        func = node.func
-        if how is None and isinstance(func, ast.Attribute) and func.attr in _SAME_DTYPE:
-            if ctx.resolve(func) is None and is_byte(ctx, func.value, depth + 1):
-                return "other"  # ``torch.ByteTensor(2, 5).zero_()``
-        if how is None and len(node.args) == 1 and ctx.resolve(func) == VARIABLE:
-            if is_byte(ctx, node.args[0], depth + 1):
-                return "other"  # ``Variable(mask)``
-        return how
-    if isinstance(node, (ast.Name, ast.Attribute)) and key(node) is not None:
-        flow = ctx.flow()
-        values = flow.assignments_to(key(node))
-        if values is not None and not any(isinstance(v, _MAY_BE_BYTE) for v in values):
-            return None  # no assignment ``=`` of it can make a byte tensor: no reaching definitions
-        defs = flow.reaching(node)
-        if not defs:
-            return None
-        for d in defs:
-            if d.kind != "assign" or d.value is None or not is_byte(ctx, d.value, depth + 1):
-                return None
-        return "name"
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Sub, ast.Mult, ast.BitAnd,
-                                                            ast.BitOr)):
-        sides = [node.left, node.right]
-        ints = [isinstance(s, ast.Constant) and type(s.value) is int for s in sides]
-        bytes_ = [not i and is_byte(ctx, s, depth + 1) is not None for s, i in zip(sides, ints)]
-        if all(b or i for b, i in zip(bytes_, ints)) and any(bytes_):
             return "other"
     return None
 
@@ -115,13 +69,15 @@ def byte_masks(ctx: Context, node: ast.AST) -> Iterator[Report]:
     """Flags uint8 (byte) masks used to index a tensor or to mask it.
 
     ## What it does
-    Flags a mask that is evidently a uint8 tensor -- ``E.byte()``,
-    ``torch.ByteTensor(...)``, a factory given ``dtype=torch.uint8``,
-    ``E.type(torch.ByteTensor)``, ``E.to(torch.uint8)``, ``1 - m`` or ``m1 & m2``
-    of such masks, dtype-keeping methods of them (``.zero_()``, ``.view(...)``,
-    ``.expand(...)``, ``.cuda()``...) and ``Variable(...)`` of them, or a name
-    every assignment reaching it binds to one of these in the same function --
-    when it is used as an index ``x[mask]`` or
+    Flags a mask that is evidently a uint8 tensor by the value facts
+    (``analysis/values.py``) -- ``E.byte()``, ``torch.ByteTensor(...)``, a
+    factory given ``dtype=torch.uint8``, ``E.type(torch.ByteTensor)``,
+    ``E.to(torch.uint8)``, ``1 - m`` or ``m1 & m2`` of such masks, dtype-keeping
+    methods of them (``.view(...)``, ``.expand(...)``, ``.cuda()``...),
+    ``Variable(...)`` of them, followed through assignments and through the
+    functions of the file and of the project's other modules that return one
+    (``mask = get_pad_mask(seq)`` imported from ``utils``) --
+    when it is used as an index ``x[mask]`` (in a file that says ``byte``) or
     as the mask of ``masked_fill``, ``masked_fill_``, ``masked_select``,
     ``masked_scatter``, ``masked_scatter_``, ``torch.where`` or
     ``E.where``.  Position: the mask.  Boolean masks (comparisons, which
@@ -164,14 +120,15 @@ def byte_masks(ctx: Context, node: ast.AST) -> Iterator[Report]:
         text = ctx.text  # (``in`` first: much faster than the search, which needs one)
         found = ctx.memo["TV129"] = ("yte" in text or "uint8" in text) and bool(
             _BYTE_TEXT.search(text))
-    if not found:
-        return
+    if not found and isinstance(node, ast.Subscript):
+        return  # (a file that never says byte: only a mask made by a helper of the project)
     mask = _mask(ctx, node)
     if mask is None or isinstance(mask, (ast.Slice, ast.Tuple, ast.Constant)):
         return
-    how = is_byte(ctx, mask)
-    if how is None:
+    value = values(ctx).of(mask)
+    if not (value.tensor and value.dtype == "uint8"):
         return
+    how = _byte_call(ctx, mask) if isinstance(mask, ast.Call) else None
     src = ctx.source
     text = src.text(mask)
     edit = None

@@ -11,7 +11,7 @@ from ..analysis.flow import Flow
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..analysis.scalars import Evidence
-from ..analysis.values import value_of
+from ..analysis.values import value_of, values
 from ..source.text import has_comment, needs_parens, shorten
 
 #: constructors taking the data as a list: ``torch.FloatTensor([1])``
@@ -201,7 +201,12 @@ def _call_value(ctx: Context, node: ast.Call, seen: Set[str], depth: int) -> Val
             return UNKNOWN  # ``torch.FloatTensor(1)``: uninitialized, one element
         return None
     if isinstance(func, ast.Name):
-        # a function of the file: what its returns evidently are (the value facts)
+        # a function of the file or the project: the argument it passes through
+        # (``to_gpu(cuda, torch.FloatTensor([1]))``), or what its returns evidently
+        # are (the value facts)
+        inner = values(ctx).passed_through(node)
+        if inner is not None:
+            return one_element(ctx, inner, seen, depth + 1)
         made = value_of(ctx, node)
         return UNKNOWN if made.tensor and made.rank == 1 and made.last == 1 else None
     if not isinstance(func, ast.Attribute):

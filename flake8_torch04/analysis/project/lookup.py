@@ -157,6 +157,39 @@ def _translate(qualname: str) -> Optional[str]:
     return current
 
 
+def definition_site(qualname: str) -> Optional[Tuple[str, str]]:
+    """``(path, name)``: the project module that defines what ``qualname``
+    (``PREFIX + path + ".name"``) names, through the modules that import it from
+    another, and its name there; ``None`` when it is not a project module's own."""
+    try:
+        return _definition_site(qualname, 16)
+    except Exception:  # (an unreadable project resolves nothing)
+        return None
+
+
+def _definition_site(qualname: str, budget: int) -> Optional[Tuple[str, str]]:
+    for _ in range(budget):  # (a chain of re-exports; a cycle ends)
+        path, _, name = qualname[len(PREFIX):].rpartition(".")
+        if not qualname.startswith(PREFIX) or not path.endswith(".py") or not name:
+            return None
+        found, what = attribute(path, name)
+        if not found:
+            return None
+        if what is not None:
+            qualname = what
+            continue
+        summary = module(path)
+        if summary is None or name in summary.names:
+            return path, name
+        for star in reversed(summary.stars):  # (taken by a star import: from where)
+            if star.startswith(PREFIX):
+                site = _definition_site(f"{star}.{name}", budget // 2)
+                if site is not None:
+                    return site
+        return None
+    return None
+
+
 def star_lookup(star: str, name: str) -> Tuple[bool, Optional[str]]:
     """``(found, what)`` for ``name`` in a star-imported project module ``PREFIX + path``."""
     try:

@@ -1,0 +1,138 @@
+"""Functions of the project's other modules, for the value facts.
+
+0.3 projects keep their helpers in a module of their own (``utils.py``,
+``transformer/Modules.py``) and import them, often by a star import:
+``one = to_gpu(args.cuda, torch.FloatTensor([1]))``,
+``mask = get_attn_subsequent_mask(seq)``.  What such a call gives is read in
+the module that defines the function, as the value facts read a function of
+the file (:mod:`.values`): a :class:`~.context.Context` of that module, its
+imports bound as the walker would bind them at its top, asked through its own
+:class:`~.values.Values`.
+
+Followed: a name bound by an import of a project module (``from utils import
+to_gpu``, ``from .utils import *``, through re-exports), naming a function
+defined once at the top of the module that defines it, undecorated.  Not
+followed: methods, attributes of an imported module (``utils.to_gpu(...)``),
+and what the other module binds inside functions; the module's own imports
+resolve as they do at its top.  Each module is read once per process while it
+is unchanged (at most :data:`MOST` of them kept).
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Optional, Tuple
+
+from ..source.text import lines_of
+from . import resolve
+from .canonical import PROJECT
+from .context import Context
+from .project.lookup import definition_site, star_lookup
+from .project.summary import cached_text, file_stamp
+
+#: the most modules kept at once
+MOST = 64
+#: path -> (its stamp, its context, or ``None`` when it cannot be read)
+_CONTEXTS: Dict[str, Tuple[Tuple[int, int], Optional[Context]]] = {}
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def project_function(ctx: Context, name: str) -> Optional[Tuple[Context, ast.AST]]:
+    """The context of the project module that defines the function ``name`` is
+    bound to at the top of ``ctx``'s file by an import, and its definition there;
+    ``None`` where that is not evident."""
+    if not ctx.project:
+        return None
+    try:
+        qualname = _imported(ctx, name)
+        site = definition_site(qualname) if qualname is not None else None
+        if site is None:
+            return None
+        path, defined = site
+        other = module_context(path)
+        if other is None:
+            return None
+        definition = other.defined_once().get(defined)
+        if not isinstance(definition, _FUNCTIONS) or definition.decorator_list:
+            return None
+        return other, definition
+    except (OSError, ValueError, RecursionError):  # (an unreadable project: unknown)
+        return None
+
+
+def _imported(ctx: Context, name: str) -> Optional[str]:
+    """The project name ``name`` is bound to at the top of the file by an import
+    (``PROJECT + path + ".name"``), or ``None``."""
+    module = ctx.scope.module()
+    bindings = module.bindings.get(name)
+    if bindings:
+        qualname = bindings[-1].qualname
+        return qualname if qualname is not None and qualname.startswith(PROJECT) else None
+    for star in module.stars:
+        if star.startswith(PROJECT):
+            found, what = star_lookup(star, name)
+            if found:
+                if what is None:  # (defined in the star-imported module itself)
+                    return f"{star}.{name}"
+                return what if what.startswith(PROJECT) else None
+    return None
+
+
+def module_context(path: str) -> Optional[Context]:
+    """A context of the project module ``path``, its top-level imports bound (made
+    once while the file is unchanged), or ``None`` when it cannot be read or parsed."""
+    stamp = file_stamp(path)
+    if stamp is None:
+        return None
+    cached = _CONTEXTS.get(path)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    if len(_CONTEXTS) >= MOST:
+        _CONTEXTS.clear()
+    other = _context(path, stamp)
+    _CONTEXTS[path] = (stamp, other)
+    return other
+
+
+def _context(path: str, stamp: Tuple[int, int]) -> Optional[Context]:
+    text = cached_text(path, stamp)
+    if text is None:
+        return None
+    try:
+        tree = ast.parse(text, path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    other = Context(tree, lines_of(text), path, text)
+    scope = other.scope
+    for node in _top_imports(tree):
+        project = other.project_import(node)
+        if project is not None:
+            pairs, stars = project
+            scope.stars.extend(stars)
+        else:
+            pairs = resolve.import_bindings(node)
+            if isinstance(node, ast.ImportFrom) and not node.level and node.module and \
+                    any(alias.name == "*" for alias in node.names):
+                scope.stars.append(node.module)
+        for bound, qualname in pairs:
+            scope.bind(bound, resolve.Binding(qualname))
+    return other
+
+
+def _top_imports(tree: ast.AST):
+    """The import statements run at the top of a module (in its ``if`` and ``try``
+    blocks too), in order."""
+    stack = list(reversed(getattr(tree, "body", [])))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        elif isinstance(node, (ast.If, ast.Try)) or node.__class__.__name__ == "TryStar":
+            blocks = [node.body, node.orelse, *(h.body for h in getattr(node, "handlers", ())),
+                      getattr(node, "finalbody", [])]
+            for block in reversed(blocks):
+                stack.extend(reversed(block))
+
+
+def forget() -> None:
+    """Drop the modules read (a new run reads them again)."""
+    _CONTEXTS.clear()

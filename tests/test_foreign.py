@@ -1,0 +1,173 @@
+"""Values through the functions of the project's other modules (analysis/foreign.py):
+a helper imported from ``utils`` is read where it is defined."""
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from flake8_torch04.analysis import foreign
+from flake8_torch04.analysis.run import check_source
+
+HELPERS = """\
+import torch
+from torch.autograd import Variable
+
+
+def to_gpu(gpu, var):
+    if gpu:
+        return var.cuda()
+    return var
+
+
+def cuda_variable(tensor):
+    if torch.cuda.is_available():
+        return Variable(tensor.cuda())
+    return Variable(tensor)
+
+
+def str2tensor(msg):
+    return cuda_variable(torch.LongTensor([ord(c) for c in msg]))
+
+
+def pad_mask(seq):
+    return seq.data.eq(0).byte()
+
+
+def bool_mask(seq):
+    return seq.data.eq(0)
+
+
+def total(var):
+    return var.sum()
+
+
+def logged(f):
+    return f
+
+
+@logged
+def decorated(gpu, var):
+    return var
+"""
+
+
+def write(root, files):
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def found(path, codes):
+    text = Path(path).read_text(encoding="utf-8")
+    return [(f.code, f.line) for f in check_source(text, str(path), list(codes))]
+
+
+@pytest.fixture(autouse=True)
+def fresh():
+    foreign.forget()
+    yield
+    foreign.forget()
+
+
+GRADIENTS = """\
+import torch
+{imports}
+
+
+def step(netD, real, cuda):
+    errD = netD(real).mean()
+    errD.backward({gradient})
+"""
+
+
+@pytest.mark.parametrize("imports, gradient, flagged", [
+    ("from utils import to_gpu", "to_gpu(cuda, torch.FloatTensor([1]))", True),
+    ("from utils import *", "to_gpu(cuda, torch.FloatTensor([1]))", True),
+    ("from utils import to_gpu", "to_gpu(cuda, var=torch.FloatTensor([-1]))", True),
+    ("from pkg import to_gpu", "to_gpu(cuda, torch.FloatTensor([1]))", True),  # (re-exported)
+    # not followed or not one element
+    ("import utils", "utils.to_gpu(cuda, torch.FloatTensor([1]))", False),
+    ("from utils import decorated", "decorated(cuda, torch.FloatTensor([1]))", False),
+    ("from utils import total", "total(torch.FloatTensor([1, 2]))", False),
+    ("from utils import to_gpu", "to_gpu(cuda, torch.ones(2, 2))", False),
+    ("from elsewhere import to_gpu", "to_gpu(cuda, torch.FloatTensor([1]))", False),
+])
+def test_a_gradient_made_by_a_helper_of_another_module(tmp_path, imports, gradient, flagged):
+    write(tmp_path, {"utils.py": HELPERS, "pkg/__init__.py": "from utils import *\n",
+                     "train.py": GRADIENTS.format(imports=imports, gradient=gradient)})
+    assert found(tmp_path / "train.py", ["TV103"]) == ([("TV103", 7)] if flagged else [])
+
+
+def test_the_helpers_value_gives_the_fix(tmp_path):
+    """``one = to_gpu(cuda, FloatTensor([1]))``, ``mone = one * -1``: the fix is
+    ``(-errD).backward()`` as for the literal."""
+    write(tmp_path, {"utils.py": HELPERS, "train.py": GRADIENTS.format(
+        imports="from utils import *", gradient="to_gpu(cuda, torch.FloatTensor([1])) * -1")})
+    text = (tmp_path / "train.py").read_text(encoding="utf-8")
+    (finding,) = check_source(text, str(tmp_path / "train.py"), ["TV103"])
+    assert "(-errD).backward()" in finding.message
+    assert finding.fix is not None and finding.fix.edits[0].text == "(-errD).backward()"
+
+
+MASKS = """\
+import torch
+from utils import *
+
+
+def attend(scores, seq):
+    mask = {mask}
+    scores.masked_fill_(mask, -1e9)
+    return scores
+"""
+
+
+@pytest.mark.parametrize("mask, flagged", [
+    ("pad_mask(seq)", True),
+    ("bool_mask(seq)", False),
+    ("to_gpu(True, pad_mask(seq))", True),
+    ("to_gpu(True, bool_mask(seq))", False),
+])
+def test_a_byte_mask_made_by_a_helper_of_another_module(tmp_path, mask, flagged):
+    """The file never says ``byte``: the mask is one by the helper's return."""
+    write(tmp_path, {"utils.py": HELPERS, "model.py": MASKS.format(mask=mask)})
+    assert found(tmp_path / "model.py", ["TV129"]) == ([("TV129", 7)] if flagged else [])
+
+
+def test_a_loss_target_indexed_from_a_helpers_1d_tensor(tmp_path):
+    """``target = str2tensor(line)`` (a LongTensor of a list of numbers, through
+    ``cuda_variable``, in another module): ``target[c]`` is 0-dim."""
+    write(tmp_path, {"utils.py": HELPERS, "train.py": """\
+        import torch
+        import torch.nn as nn
+        from utils import str2tensor, cuda_variable
+
+        criterion = nn.CrossEntropyLoss()
+
+
+        def train(decoder, line):
+            target = str2tensor(line)
+            loss = 0
+            for c in range(len(target)):
+                loss += criterion(decoder(c), target[c])
+            rows = cuda_variable(torch.LongTensor(3, 4))
+            loss += criterion(decoder(0), rows[0])
+            return loss
+        """})
+    assert found(tmp_path / "train.py", ["TV107"]) == [("TV107", 12)]
+
+
+def test_a_changed_helper_is_read_again(tmp_path):
+    write(tmp_path, {"utils.py": HELPERS, "train.py": GRADIENTS.format(
+        imports="from utils import to_gpu", gradient="to_gpu(cuda, torch.FloatTensor([1]))")})
+    assert found(tmp_path / "train.py", ["TV103"]) == [("TV103", 7)]
+    (tmp_path / "utils.py").write_text(
+        HELPERS.replace("        return var.cuda()\n    return var",
+                        "        return var.cuda()\n    return var.view(1, 1)"), encoding="utf-8")
+    assert found(tmp_path / "train.py", ["TV103"]) == []
+
+
+def test_an_unreadable_or_broken_helper_module_is_unknown(tmp_path):
+    write(tmp_path, {"utils.py": "def to_gpu(gpu, var:\n", "train.py": GRADIENTS.format(
+        imports="from utils import to_gpu", gradient="to_gpu(cuda, torch.FloatTensor([1]))")})
+    assert found(tmp_path / "train.py", ["TV103"]) == []
