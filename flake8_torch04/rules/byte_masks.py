@@ -21,6 +21,10 @@ _METHODS = {"masked_fill": 0, "masked_fill_": 0, "masked_select": 0, "masked_sca
 _FUNCTIONS = {"torch.masked_select": 1, "torch.where": 0}
 #: what a file must say for a byte value to be made in it
 _BYTE_TEXT = re.compile(r"\bbyte\b|ByteTensor|uint8")
+#: or a masking call (whose mask a helper of the project may make): the gate's
+#: precondition is either (``rules.TABLE``)
+_MASKING = r"\bmasked_(?:fill|select|scatter)"
+_MASKING_METHODS = ("masked_fill", "masked_select", "masked_scatter")
 
 
 def _byte_call(ctx: Context, node: ast.Call) -> Optional[str]:
@@ -120,8 +124,9 @@ def byte_masks(ctx: Context, node: ast.AST) -> Iterator[Report]:
         text = ctx.text  # (``in`` first: much faster than the search, which needs one)
         found = ctx.memo["TV129"] = ("yte" in text or "uint8" in text) and bool(
             _BYTE_TEXT.search(text))
-    if not found and isinstance(node, ast.Subscript):
-        return  # (a file that never says byte: only a mask made by a helper of the project)
+    if not found and not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                          and node.func.attr.startswith(_MASKING_METHODS)):
+        return  # (a file that never says byte: only a mask a helper of the project makes)
     mask = _mask(ctx, node)
     if mask is None or isinstance(mask, (ast.Slice, ast.Tuple, ast.Constant)):
         return

@@ -215,9 +215,13 @@ _WORDS: Dict[str, Optional[Dict[str, FrozenSet[bytes]]]] = {}
 
 
 def forget() -> None:
-    """Start a new run: the next search reads the project's files again."""
+    """Start a new run: the next search reads the project's files again (and the
+    value facts read the project's modules again: :mod:`..foreign`)."""
+    from .. import foreign
+
     _INDEXES.clear()
     _WORDS.clear()
+    foreign.forget()
 
 
 def named_elsewhere(filename: str, name: str) -> bool:
