@@ -171,3 +171,49 @@ def test_an_unreadable_or_broken_helper_module_is_unknown(tmp_path):
     write(tmp_path, {"utils.py": "def to_gpu(gpu, var:\n", "train.py": GRADIENTS.format(
         imports="from utils import to_gpu", gradient="to_gpu(cuda, torch.FloatTensor([1]))")})
     assert found(tmp_path / "train.py", ["TV103"]) == []
+
+
+MODELS = """\
+import torch.nn as nn
+
+
+class Discriminator(nn.Module):
+    def __init__(self):
+        super(Discriminator, self).__init__()
+        self.main = nn.Sequential(nn.Linear(2, 8), nn.ReLU(), nn.Linear(8, 1), nn.Sigmoid())
+
+    def forward(self, x):
+        return self.main(x)
+
+
+class Plain(object):
+    def forward(self, x):
+        return nn.Linear(2, 1)(x)
+
+
+def Factory():
+    return nn.Linear(2, 1)
+"""
+
+
+@pytest.mark.parametrize("build, flagged", [
+    ("from models import Discriminator as D_class\nD = D_class()", True),
+    ("from models import *\nD = Discriminator()", True),
+    ("from models import Plain\nD = Plain()", False),  # (not an nn.Module)
+    ("import models\nD = models.Discriminator()", False),  # (an attribute: not followed)
+])
+def test_a_module_class_of_another_module_gives_its_forwards_output(tmp_path, build, flagged):
+    """``D = Discriminator()`` from ``models.py``, ending in ``Linear(8, 1)``: a
+    1-D target of BCELoss on ``D(x)`` is TV117's."""
+    write(tmp_path, {"models.py": MODELS, "train.py": f"""\
+import torch
+import torch.nn as nn
+{build}
+criterion = nn.BCELoss()
+
+
+def step(x):
+    return criterion(D(x), torch.ones(16))
+"""})
+    expected = [("TV117", 9)] if flagged else []
+    assert found(tmp_path / "train.py", ["TV117"]) == expected

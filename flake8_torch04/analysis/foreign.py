@@ -20,6 +20,7 @@ is unchanged (at most :data:`MOST` of them kept).
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, Optional, Tuple
 
 from ..source.text import lines_of
@@ -36,10 +37,50 @@ _CONTEXTS: Dict[str, Tuple[Tuple[int, int], Optional[Context]]] = {}
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
+#: the name of an ``nn.Module`` value made by a class of another module:
+#: ``FOREIGN_CLASS + path + "\0" + class name``
+FOREIGN_CLASS = "<project class>"
+
+
 def project_function(ctx: Context, name: str) -> Optional[Tuple[Context, ast.AST]]:
     """The context of the project module that defines the function ``name`` is
     bound to at the top of ``ctx``'s file by an import, and its definition there;
     ``None`` where that is not evident."""
+    found = _definition(ctx, name, r"(?:async[ \t]+)?def[ \t]+", r"[ \t]*\(")
+    if found is None or not isinstance(found[1], _FUNCTIONS) or found[1].decorator_list:
+        return None
+    return found
+
+
+def class_value(ctx: Context, name: str):
+    """The ``nn.Module`` value ``name()`` makes where ``name`` is a module class of
+    another module of the project (``from models import Discriminator``), or ``None``."""
+    found = _definition(ctx, name, r"class[ \t]+", r"\b")
+    if found is None or not isinstance(found[1], ast.ClassDef):
+        return None
+    from .values import MODULE, Value, values
+
+    other, definition = found
+    if definition.name not in values(other).module_classes():
+        return None
+    return Value(MODULE, name=f"{FOREIGN_CLASS}{other.filename}\0{definition.name}")
+
+
+def forward_of(module: str, depth: int):
+    """What the ``forward`` of the class a :data:`FOREIGN_CLASS` value names returns."""
+    from .values import UNKNOWN, values
+
+    path, _, name = module[len(FOREIGN_CLASS):].partition("\0")
+    other = module_context(path)
+    return values(other).forward(name, depth) if other is not None else UNKNOWN
+
+
+def _definition(ctx: Context, name: str, before: str, after: str
+                ) -> Optional[Tuple[Context, ast.AST]]:
+    """The context of the project module that defines what ``name`` is bound to at
+    the top of ``ctx``'s file by an import, and the definition there, defined once
+    at its top and spelled ``before + name + after`` at the start of a line (else
+    the module is not read)."""
     if not ctx.project:
         return None
     try:
@@ -48,13 +89,14 @@ def project_function(ctx: Context, name: str) -> Optional[Tuple[Context, ast.AST
         if site is None:
             return None
         path, defined = site
+        text = cached_text(path)
+        if text is None or not re.search(f"^{before}{re.escape(defined)}{after}", text, re.M):
+            return None  # (bound otherwise: the module is not read)
         other = module_context(path)
         if other is None:
             return None
         definition = other.defined_once().get(defined)
-        if not isinstance(definition, _FUNCTIONS) or definition.decorator_list:
-            return None
-        return other, definition
+        return (other, definition) if definition is not None else None
     except (OSError, ValueError, RecursionError):  # (an unreadable project: unknown)
         return None
 

@@ -30,7 +30,7 @@ from typing import Dict, List, Optional, Sequence
 
 from ..source.record import record
 from .callers import reaching_arguments
-from .foreign import project_function
+from .foreign import FOREIGN_CLASS, class_value, forward_of, project_function
 from .nodes import enclosing, own_nodes, statements
 from .reaching import unpack_index
 from .resolve import key
@@ -474,10 +474,12 @@ class Values:
             module = self.of(func, scope, depth)
             if module.kind == MODULE:
                 return self._module_output(module, node, scope, depth)
-            if func.id in self._module_classes() and not any(
-                    d.kind != "def" for d in self._flow(scope).reaching(func) or ()):
+            reaching = self._flow(scope).reaching(func) or ()
+            if func.id in self.module_classes() and not any(d.kind != "def" for d in reaching):
                 return Value(MODULE, name=FILE_CLASS + func.id)  # (``D = Net()``)
-            return self._returned(func, scope, depth, node)
+            made = class_value(self.ctx, func.id) if func.id not in self.ctx.defined_once() \
+                and all(d.kind == "import" for d in reaching) else None
+            return made or self._returned(func, scope, depth, node)  # (``D = models.D()``)
         if isinstance(func, ast.Call):
             module = self.of(func, scope, depth)  # (``nn.BCELoss()(out, y)``)
             if module.kind == MODULE:
@@ -500,7 +502,7 @@ class Values:
                 return Value(MODULE, name=name, parts=layers)
         return Value(MODULE, name=name)
 
-    def _module_classes(self) -> Dict[str, ast.ClassDef]:
+    def module_classes(self) -> Dict[str, ast.ClassDef]:
         """The classes defined once at the top of the file on ``torch.nn.Module``."""
         found = self.ctx.memo.get("values module classes")
         if found is None:
@@ -515,7 +517,9 @@ class Values:
         if len(node.args) != 1 or node.keywords or module.name is None:
             return UNKNOWN
         if module.name.startswith(FILE_CLASS):
-            return self._forward(module.name[len(FILE_CLASS):], depth)
+            return self.forward(module.name[len(FILE_CLASS):], depth)
+        if module.name.startswith(FOREIGN_CLASS):
+            return forward_of(module.name, depth)
         return self._applied(module, self.of(node.args[0], scope, depth))
 
     def _applied(self, module: Value, inner: Value) -> Value:
@@ -538,10 +542,10 @@ class Values:
             return _tensor(rank + 1 if rank is not None else None, "float")
         return UNKNOWN
 
-    def _forward(self, name: str, depth: int) -> Value:
+    def forward(self, name: str, depth: int) -> Value:
         """What the ``forward`` of a module class of the file returns (its
         argument is not followed: a parameter is unknown)."""
-        cls = self._module_classes().get(name)
+        cls = self.module_classes().get(name)
         forward = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and
                         f.name == "forward"), None) if cls is not None else None
         if forward is None:
