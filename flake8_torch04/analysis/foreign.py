@@ -83,6 +83,15 @@ def _definition(ctx: Context, name: str, before: str, after: str
     the module is not read)."""
     if not ctx.project:
         return None
+    memo = ctx.memo.setdefault("foreign", {})
+    key = (name, before)
+    if key not in memo:  # type: ignore[operator]
+        memo[key] = _find(ctx, name, before, after)  # type: ignore[index]
+    return memo[key]  # type: ignore[index,no-any-return]
+
+
+def _find(ctx: Context, name: str, before: str, after: str
+          ) -> Optional[Tuple[Context, ast.AST]]:
     try:
         qualname = _imported(ctx, name)
         site = definition_site(qualname) if qualname is not None else None

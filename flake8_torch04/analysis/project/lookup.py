@@ -178,6 +178,9 @@ def _definition_site(qualname: str, budget: int) -> Optional[Tuple[str, str]]:
         if what is not None:
             qualname = what
             continue
+        text = cached_text(path) or ""
+        if re.search(rf"^(?:(?:async[ \t]+)?def|class)[ \t]+{re.escape(name)}\b", text, re.M):
+            return path, name  # (defined there: no need to build the module)
         summary = module(path)
         if summary is None or name in summary.names:
             return path, name
