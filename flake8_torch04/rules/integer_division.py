@@ -92,6 +92,8 @@ def integer_division(ctx: Context, node: ast.AST) -> Iterator[Report]:
         left, right = node.args
     else:
         return
+    if isinstance(right, ast.Constant) and type(right.value) is float:
+        return  # (a float divisor is not flagged, see `_integer`: the left is not asked)
     facts = values(ctx)
     if not _integer_tensor(facts.of(left)):
         return

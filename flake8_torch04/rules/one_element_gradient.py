@@ -197,7 +197,7 @@ def _call_value(ctx: Context, node: ast.Call, seen: Set[str], depth: int) -> Val
             return number if number is not None else None
         if name in ("torch.ones",) and _is_one(arg):
             return 1.0
-        if name in LEGACY_TENSOR_TYPES and _is_one(arg):
+        if (name in LEGACY_TENSOR_TYPES or name == "torch.Tensor") and _is_one(arg):
             return UNKNOWN  # ``torch.FloatTensor(1)``: uninitialized, one element
         return None
     if isinstance(func, ast.Name):
