@@ -28,7 +28,7 @@ from . import resolve
 from .canonical import PROJECT
 from .context import Context
 from .project.lookup import definition_site, star_lookup
-from .project.summary import cached_text, file_stamp
+from .project.summary import cached_text, file_stamp, parse_whole
 
 #: the most modules kept at once
 MOST = 64
@@ -145,13 +145,10 @@ def module_context(path: str) -> Optional[Context]:
 
 
 def _context(path: str, stamp: Tuple[int, int]) -> Optional[Context]:
-    text = cached_text(path, stamp)
-    if text is None:
+    parsed = parse_whole(path, stamp)
+    if parsed is None:
         return None
-    try:
-        tree = ast.parse(text, path)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+    text, tree = parsed
     other = Context(tree, lines_of(text), path, text)
     scope = other.scope
     for node in _top_imports(tree):

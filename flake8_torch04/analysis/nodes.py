@@ -200,34 +200,31 @@ def words(name: str) -> List[str]:
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
-def statement_parents(tree: ast.AST) -> Dict[int, ast.AST]:
-    """``id(node) -> parent`` for every statement and clause (``except``, ``case``)
-    of the file: what :meth:`Context.file_parents` says of them, made in a walk
-    of the statements alone (a tenth of the nodes)."""
-    parents: Dict[int, ast.AST] = {}
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        for name in _BLOCKS:
-            block = getattr(node, name, None)
-            if block.__class__ is list:
-                for child in block:
-                    parents[id(child)] = node
-                stack += block
-    return parents
-
-
-def statements(root: ast.AST) -> Iterator[ast.AST]:
-    """Every statement and clause inside ``root`` (nested definitions' too), not
-    ``root`` itself."""
+def _blocks(root: ast.AST) -> Iterator[Tuple[ast.AST, list]]:
+    """``(node, block)``: every list of statements or clauses inside ``root``
+    (nested definitions' too), with the node that holds it."""
     stack = [root]
     while stack:
         node = stack.pop()
         for name in _BLOCKS:
             block = getattr(node, name, None)
             if block.__class__ is list:
-                yield from block
+                yield node, block
                 stack += block
+
+
+def statement_parents(tree: ast.AST) -> Dict[int, ast.AST]:
+    """``id(node) -> parent`` for every statement and clause (``except``, ``case``)
+    of the file: what :meth:`Context.file_parents` says of them, made in a walk
+    of the statements alone (a tenth of the nodes)."""
+    return {id(child): node for node, block in _blocks(tree) for child in block}
+
+
+def statements(root: ast.AST) -> Iterator[ast.AST]:
+    """Every statement and clause inside ``root`` (nested definitions' too), not
+    ``root`` itself."""
+    for _, block in _blocks(root):
+        yield from block
 
 
 def enclosing(parents: Dict[int, ast.AST], node: ast.AST, kinds) -> Optional[ast.AST]:

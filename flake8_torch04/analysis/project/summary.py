@@ -84,17 +84,24 @@ def module(path: str, stamp: Optional[Tuple[int, int]] = None) -> Optional[Modul
     return built
 
 
-def parse(path: str, stamp: Optional[Tuple[int, int]] = None) -> Optional[Tuple[str, ast.Module]]:
-    """The module's text and its tree with function and class bodies emptied, or ``None``."""
+def parse_whole(path: str, stamp: Optional[Tuple[int, int]] = None
+                ) -> Optional[Tuple[str, ast.Module]]:
+    """The module's text and its tree, or ``None`` when it cannot be read or parsed."""
     text = cached_text(path, stamp)
     if text is None:
         return None
     try:
-        tree = ast.parse(text, path)
+        return text, ast.parse(text, path)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    _strip(tree)
-    return text, tree
+
+
+def parse(path: str, stamp: Optional[Tuple[int, int]] = None) -> Optional[Tuple[str, ast.Module]]:
+    """The module's text and its tree with function and class bodies emptied, or ``None``."""
+    parsed = parse_whole(path, stamp)
+    if parsed is not None:
+        _strip(parsed[1])
+    return parsed
 
 
 def _build(path: str, stamp: Optional[Tuple[int, int]] = None) -> Optional[Module]:
