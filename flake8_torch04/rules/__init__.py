@@ -132,6 +132,8 @@ TABLE = {
     "TV124": ("upsample", (ast.Call,), ("upsample", "Upsample")),
     # a call of grid_sample or affine_grid (warns on 2.13 without align_corners)
     "TV133": ("grid_align_corners", (ast.Call,), (r"\b(?:grid_sample|affine_grid)\b",)),
+    # a ``dropout`` argument, in a file that builds a recurrent module
+    "TV134": ("single_layer_dropout", (ast.Call,), (r"\bdropout\b",), (r"\b(?:RNN|LSTM|GRU)\b",)),
     "TV125": ("torch_range", (ast.Call,), (r"\brange\b",)),
     "TV126": ("scalar_overloads", (ast.Call,), (r"\b(?:add|sub|addcmul|addcdiv)_?\b",)),
     "TV127": ("saved_variables", (ast.Attribute, ast.Name), ("saved_variables", "Container")),
