@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..source.text import Source
 from . import resolve as analysis_resolve
@@ -59,6 +59,20 @@ class Context:
         if self.project and project_modules.candidate(node):
             return lookup.import_bindings(self.filename, node)
         return None
+
+    def import_bindings(self, node: ast.AST) -> Tuple[List[tuple], List[str]]:
+        """What an import statement binds: ``(name, qualified name)`` pairs (see
+        :func:`.resolve.import_bindings`; the project's own modules through
+        :meth:`project_import`), and the modules its star import takes every
+        name of."""
+        project = self.project_import(node)
+        if project is not None:
+            return project
+        stars = []
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module \
+                and any(alias.name == "*" for alias in node.names):
+            stars.append(node.module)
+        return analysis_resolve.import_bindings(node), stars
 
     @property
     def parent(self) -> Optional[ast.AST]:

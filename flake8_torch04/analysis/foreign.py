@@ -28,7 +28,7 @@ from . import resolve
 from .canonical import PROJECT
 from .context import Context
 from .project.lookup import definition_site, star_lookup
-from .project.summary import cached_text, file_stamp, parse_whole
+from .project.summary import cached_text, parse_whole, stamped
 
 #: the most modules kept at once
 MOST = 64
@@ -131,17 +131,7 @@ def _imported(ctx: Context, name: str) -> Optional[str]:
 def module_context(path: str) -> Optional[Context]:
     """A context of the project module ``path``, its top-level imports bound (made
     once while the file is unchanged), or ``None`` when it cannot be read or parsed."""
-    stamp = file_stamp(path)
-    if stamp is None:
-        return None
-    cached = _CONTEXTS.get(path)
-    if cached is not None and cached[0] == stamp:
-        return cached[1]
-    if len(_CONTEXTS) >= MOST:
-        _CONTEXTS.clear()
-    other = _context(path, stamp)
-    _CONTEXTS[path] = (stamp, other)
-    return other
+    return stamped(_CONTEXTS, path, lambda stamp: _context(path, stamp), most=MOST)
 
 
 def _context(path: str, stamp: Tuple[int, int]) -> Optional[Context]:
@@ -151,18 +141,11 @@ def _context(path: str, stamp: Tuple[int, int]) -> Optional[Context]:
     text, tree = parsed
     other = Context(tree, lines_of(text), path, text)
     scope = other.scope
-    for node in _top_imports(tree):
-        project = other.project_import(node)
-        if project is not None:
-            pairs, stars = project
-            scope.stars.extend(stars)
-        else:
-            pairs = resolve.import_bindings(node)
-            if isinstance(node, ast.ImportFrom) and not node.level and node.module and \
-                    any(alias.name == "*" for alias in node.names):
-                scope.stars.append(node.module)
+    for node in _top_imports(tree):  # (bound as the walker binds them)
+        pairs, stars = other.import_bindings(node)
         for bound, qualname in pairs:
             scope.bind(bound, resolve.Binding(qualname))
+        scope.stars.extend(stars)
     return other
 
 

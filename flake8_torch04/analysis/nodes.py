@@ -246,15 +246,3 @@ def defined_once(tree: ast.AST) -> Dict[str, ast.AST]:
             counts[stmt.name] = counts.get(stmt.name, 0) + 1  # type: ignore[attr-defined]
             found[stmt.name] = stmt  # type: ignore[attr-defined]
     return {name: d for name, d in found.items() if counts[name] == 1}
-
-
-def own_nodes(func: ast.AST):
-    """The nodes of ``func``'s body outside nested functions and classes."""
-    stack = list(func.body)
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
-                                      ast.ClassDef)):
-                stack.append(child)

@@ -31,7 +31,7 @@ from typing import Dict, List, Optional, Sequence
 from ..source.record import record
 from .callers import reaching_arguments
 from .foreign import FOREIGN_CLASS, class_value, forward_of, project_function
-from .nodes import enclosing, own_nodes, statements
+from .nodes import body_nodes, enclosing, statements
 from .reaching import unpack_index
 from .resolve import key
 from .wrappers import wrapped_argument
@@ -827,7 +827,7 @@ class Values:
             return known
         self._returns[id(definition)] = UNKNOWN
         results: List[Value] = []
-        for sub in own_nodes(definition):
+        for sub in body_nodes(definition):
             if isinstance(sub, (ast.Yield, ast.YieldFrom)):
                 results = []
                 break

@@ -8,7 +8,6 @@ from bisect import bisect_left
 from collections import deque
 from typing import Callable, Deque, Dict, Iterable, List, Optional, Tuple
 
-from . import resolve
 from .compat import EXC_IMPORT, MODERN_IN_TRY, version_polarity
 from .context import Context
 from .findings import Finding
@@ -312,18 +311,10 @@ class Walker:
             self.bind(node.id)
 
     def visit_Import(self, node: ast.AST) -> None:
-        project = self.ctx.project_import(node)
-        if project is not None:  # names that come from the project's own modules
-            pairs, stars = project
-            for name, qualname in pairs:
-                self.bind(name, qualname)
-            self.ctx.scope.module().stars.extend(stars)
-            return
-        for name, qualname in resolve.import_bindings(node):
+        pairs, stars = self.ctx.import_bindings(node)
+        for name, qualname in pairs:
             self.bind(name, qualname)
-        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            if any(alias.name == "*" for alias in node.names):
-                self.ctx.scope.module().stars.append(node.module)
+        self.ctx.scope.module().stars.extend(stars)
 
     def visit_Global(self, node: ast.AST) -> None:
         self.ctx.scope.globals.update(node.names)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple, TypeVar
 
 from ..canonical import PROJECT as PREFIX, canonical
 from .astroid_all import astroid_bounded, astroid_tree, inferred_all
@@ -30,6 +30,7 @@ class Module:
         self.all_names: Optional[Set[str]] = None
 
 
+T = TypeVar("T")
 #: path -> ((size, mtime), Module or None)
 _MODULES: Dict[str, Tuple[Tuple[int, int], Optional[Module]]] = {}
 #: path -> ((size, mtime), text)
@@ -69,19 +70,29 @@ def read(path: str) -> Optional[str]:
     return cached_text(path)
 
 
-def module(path: str, stamp: Optional[Tuple[int, int]] = None) -> Optional[Module]:
-    """The project module in ``path``, summarized once per process
-    (``None`` when it cannot be read or parsed)."""
+def stamped(cache: Dict[str, tuple], path: str, make: Callable[[Tuple[int, int]], T],
+            stamp: Optional[Tuple[int, int]] = None, most: int = 0) -> Optional[T]:
+    """``make(stamp)`` for the file ``path``, kept in ``cache`` while the file's
+    stamp is the same (``None``, and nothing made, when it cannot be stat'ed); a
+    cache of ``most`` entries (when given) is emptied before it takes another."""
     if stamp is None:
         stamp = file_stamp(path)
         if stamp is None:
             return None
-    cached = _MODULES.get(path)
+    cached = cache.get(path)
     if cached is not None and cached[0] == stamp:
         return cached[1]
-    built = _build(path, stamp)
-    _MODULES[path] = (stamp, built)
-    return built
+    if most and len(cache) >= most:
+        cache.clear()
+    made = make(stamp)
+    cache[path] = (stamp, made)
+    return made
+
+
+def module(path: str, stamp: Optional[Tuple[int, int]] = None) -> Optional[Module]:
+    """The project module in ``path``, summarized once per process
+    (``None`` when it cannot be read or parsed)."""
+    return stamped(_MODULES, path, lambda stamp: _build(path, stamp), stamp)
 
 
 def parse_whole(path: str, stamp: Optional[Tuple[int, int]] = None
