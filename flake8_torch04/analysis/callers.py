@@ -22,7 +22,8 @@ import ast
 import re
 from typing import Dict, List, Optional, Tuple
 
-from .nodes import children
+from .lines import lines_matching
+from .nodes import children, spans_hit
 from .reaching import params_of
 from .resolve import key
 
@@ -34,12 +35,14 @@ _OPAQUE = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp
 
 
 class Callers:
-    """The call sites of the file's module-level functions (one walk per file)."""
+    """The call sites of the file's module-level functions (one walk of the lines
+    that spell a function's name, when it is first asked of)."""
 
-    def __init__(self, tree: ast.AST, defined: Dict[str, ast.AST]) -> None:
+    def __init__(self, tree: ast.AST, defined: Dict[str, ast.AST], text: str = "") -> None:
         self.tree = tree
         self.defined = defined  # (the file's functions and classes defined once)
-        self._sites: Optional[Dict[str, Optional[List[Site]]]] = None
+        self.text = text
+        self._sites: Dict[str, Optional[List[Site]]] = {}
 
     def sites(self, func: ast.AST) -> Optional[List[Site]]:
         """Every call of the module-level function ``func``, or ``None`` when not
@@ -47,14 +50,15 @@ class Callers:
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
                 or func.decorator_list or self.defined.get(func.name) is not func:
             return None
-        if self._sites is None:
-            self._sites = self._index()
-        return self._sites.get(func.name)
+        name = func.name
+        if name not in self._sites:
+            self._sites[name] = self._index(name)
+        return self._sites[name]
 
-    def _index(self) -> Dict[str, Optional[List[Site]]]:
-        sites: Dict[str, Optional[List[Site]]] = {
-            name: [] for name, d in self.defined.items() if not isinstance(d, ast.ClassDef)}
+    def _index(self, name: str) -> Optional[List[Site]]:
+        found: List[Site] = []
         tree = self.tree
+        hits = lines_matching(self.text, name) if self.text else None
         # (node, its parent, the function or module a call in it is read in:
         # ``None`` inside a lambda, a comprehension or a class body, scopes the
         # value facts do not follow)
@@ -63,32 +67,30 @@ class Callers:
             node, parent, scope = stack.pop()
             cls = node.__class__
             if cls is ast.Name:
-                found = sites.get(node.id, ())
-                if found is None or found == ():
+                if node.id != name:
                     continue
                 if node.ctx.__class__ is ast.Load and parent.__class__ is ast.Call \
                         and parent.func is node and scope is not None:
                     found.append((parent, scope))
-                else:
-                    sites[node.id] = None  # (read otherwise, or rebound)
+                    continue
+                return None  # (read otherwise, or rebound)
+            if hits is not None and isinstance(node, ast.stmt) and not spans_hit(node, hits):
                 continue
             if cls is ast.alias:
-                bound = (node.asname or node.name).split(".")[0]
-                if bound in sites:
-                    sites[bound] = None  # (an import rebinds it)
+                if (node.asname or node.name).split(".")[0] == name:
+                    return None  # (an import rebinds it)
                 continue
             if cls is ast.Global or cls is ast.Nonlocal:
-                for name in node.names:
-                    sites.pop(name, None)
-                    sites[name] = None
+                if name in node.names:
+                    return None
             elif cls in _DEFINITIONS:
-                if node.name in sites and parent is not tree:
-                    sites[node.name] = None  # (a nested definition shadows it somewhere)
+                if node.name == name and parent is not tree:
+                    return None  # (a nested definition shadows it somewhere)
                 scope = node if cls is not ast.ClassDef else None
             elif cls in _OPAQUE:
                 scope = None
             stack += [(child, node, scope) for child in reversed(children(node))]
-        return sites
+        return found
 
 
 #: what ``nn.Module`` has (torch 2.13), and what torch's layers call on
@@ -270,7 +272,7 @@ def reaching_arguments(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Site
     if owner is None:
         callers = ctx.memo.get("callers")
         if callers is None:
-            callers = ctx.memo["callers"] = Callers(ctx.tree, ctx.defined_once())
+            callers = ctx.memo["callers"] = Callers(ctx.tree, ctx.defined_once(), ctx.text)
         sites = callers.sites(func)
     if not sites:
         return None

@@ -6,7 +6,8 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, Fix, Report
-from ..analysis.nodes import children
+from ..analysis.lines import lines_matching
+from ..analysis.nodes import children, spans_hit
 from ..analysis.registry import rule
 from ..source.text import has_comment
 from .shared.calls import argument
@@ -52,64 +53,73 @@ def _values(node: Optional[ast.AST]) -> Optional[List[ast.AST]]:
     return node.elts
 
 
-_Names = Tuple[Dict[str, int], Dict[str, List[ast.AST]], Dict[str, List[ast.Name]],
-               Dict[int, Tuple[ast.AST, ast.AST]]]
+_Names = Tuple[int, List[ast.AST], List[ast.Name], Dict[int, Tuple[ast.AST, ast.AST]]]
 
 
-def _names(ctx: Context) -> _Names:
-    """For every name in the file: how many times it is bound, the values of its
-    plain assignments (``name = value``), and its reads."""
-    found = ctx.memo.get(_MEMO)
+def _names(ctx: Context, name: str) -> _Names:
+    """For the name ``name``: how many times the file binds it, the values of its
+    plain assignments (``name = value``), its reads, and each read's parent and
+    grandparent; found on the lines that spell the name alone."""
+    memo = ctx.memo.setdefault(_MEMO, {})
+    found = memo.get(name)
     if found is None:
-        binds: Dict[str, int] = {}
-        values: Dict[str, List[ast.AST]] = {}
-        read: Dict[str, List[ast.Name]] = {}
+        binds = 0
+        values: List[ast.AST] = []
+        read: List[ast.Name] = []
         up: Dict[int, Tuple[ast.AST, ast.AST]] = {}  # a read's parent and grandparent
+        hits = lines_matching(ctx.text, name)
         stack: List[tuple] = [(ctx.tree, None, None)]
         while stack:
             node, parent, grand = stack.pop()
+            if hits is not None and isinstance(node, ast.stmt) and not spans_hit(node, hits):
+                continue
             stack += [(child, node, parent) for child in children(node)]
-            bound = None
-            if isinstance(node, ast.Name):
-                if isinstance(node.ctx, ast.Load):
-                    read.setdefault(node.id, []).append(node)
-                    up[id(node)] = (parent, grand)
-                else:
-                    bound = node.id
-            elif isinstance(node, ast.Assign):
-                if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                    values.setdefault(node.targets[0].id, []).append(node.value)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                bound = node.name
-            elif isinstance(node, ast.arg):
-                bound = node.arg
-            elif isinstance(node, ast.alias):
-                bound = node.asname or node.name.split(".", 1)[0]
-            if bound is not None:
-                binds[bound] = binds.get(bound, 0) + 1
-        found = ctx.memo[_MEMO] = (binds, values, read, up)
+            cls = node.__class__
+            if cls is ast.Name:
+                if node.id == name:
+                    if node.ctx.__class__ is ast.Load:
+                        read.append(node)
+                        up[id(node)] = (parent, grand)
+                    else:
+                        binds += 1
+            elif cls is ast.Assign:
+                target = node.targets[0]
+                if len(node.targets) == 1 and isinstance(target, ast.Name) and target.id == name:
+                    values.append(node.value)
+            elif cls in _DEFINITIONS:
+                binds += node.name == name
+            elif cls is ast.arg:
+                binds += node.arg == name
+            elif cls is ast.alias:
+                binds += (node.asname or node.name.split(".", 1)[0]) == name
+        found = memo[name] = (binds, values, read, up)
     return found  # type: ignore[return-value]
 
 
-def _places(ctx: Context, node: ast.AST, visiting: ast.AST) -> List[ast.AST]:
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _places(ctx: Context, node: ast.AST, visiting: Optional[ast.AST]
+            ) -> Tuple[List[ast.AST], Dict[int, Tuple[ast.AST, ast.AST]]]:
     """Where the value of ``node`` goes: ``node`` itself, or, when it is the value
-    of ``name = node`` (the file's one binding of ``name``), each read of ``name``."""
+    of ``name = node`` (the file's one binding of ``name``), each read of ``name``
+    (with each read's parent and grandparent)."""
     parent = ctx.parent_of(node, visiting)
     if not (isinstance(parent, ast.Assign) and parent.value is node):
-        return [node]
+        return [node], {}
     target = parent.targets[0] if len(parent.targets) == 1 else None
     if not isinstance(target, ast.Name):
-        return []
-    binds, values, read, _ = _names(ctx)
-    if binds.get(target.id) != 1 or values.get(target.id) != [node]:
-        return []
-    return list(read.get(target.id, []))
+        return [], {}
+    binds, values, read, up = _names(ctx, target.id)
+    if binds != 1 or values != [node]:
+        return [], {}
+    return list(read), up
 
 
 def _composes(ctx: Context, normalize: ast.Call) -> List[Tuple[ast.Call, int]]:
     """The ``Compose([...])`` calls the transform is an element of, with its index."""
     found = []
-    for place in _places(ctx, normalize, normalize):
+    for place in _places(ctx, normalize, normalize)[0]:
         seq = ctx.parent_of(place, normalize)
         if not isinstance(seq, (ast.List, ast.Tuple)):
             return []
@@ -147,9 +157,8 @@ def _gray_dataset(ctx: Context, compose: ast.Call) -> Optional[str]:
     ``transform`` of, or ``None``."""
     if not any(name in ctx.text for name in _GRAY_SPELLED):
         return None  # (the file names no such dataset: its names are not read)
-    up = _names(ctx)[3]
     datasets = set()
-    places = _places(ctx, compose, None)
+    places, up = _places(ctx, compose, None)
     if not places:
         return None
     for place in places:

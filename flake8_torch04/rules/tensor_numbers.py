@@ -7,7 +7,8 @@ from typing import Iterator, Optional
 from ..analysis.context import Context
 from ..analysis.era import legacy
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
-from ..analysis.nodes import children
+from ..analysis.lines import lines_matching
+from ..analysis.nodes import children, spans_hit
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..analysis.scalars import Evidence
@@ -51,9 +52,12 @@ def _item(ctx: Context, node: ast.AST) -> Optional[Edit]:
 def _tensor_uses(ctx: Context, scope: ast.AST, k: str) -> bool:
     """Whether ``k`` is read as a tensor in ``scope``: a method or attribute of it
     (``acc.item()``, ``acc.cpu()``), or an argument of a torch function."""
+    hits = lines_matching(ctx.text, k.split(".", 1)[0])  # (only its lines are looked at)
     stack: list = [(scope, None)]
     while stack:
         node, parent = stack.pop()
+        if hits is not None and isinstance(node, ast.stmt) and not spans_hit(node, hits):
+            continue
         stack += [(child, node) for child in children(node)]
         if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) \
                 and key(node) == k:
