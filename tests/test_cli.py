@@ -110,6 +110,21 @@ def test_internal_error_exits_2_and_other_files_are_still_checked(tree, monkeypa
     assert "pkg/legacy.py:4:5: TV001" in out
 
 
+def test_a_module_of_ours_that_does_not_compile_is_an_internal_error(tree, monkeypatch):
+    """Not the checked file's syntax error: a rule module imported on first use that
+    does not compile (a broken installation) says so, and exits 2."""
+    from flake8_torch04.fix import analysis
+
+    def broken(*args, **kwargs):
+        raise SyntaxError("unexpected indent", ("rules/x.py", 1, 5, "    def f():\n"))
+
+    monkeypatch.setattr(analysis, "check", broken)
+    status, _, err = torch04("check", "pkg/legacy.py", cwd=tree)
+    assert status == 2
+    assert "internal error: RuntimeError: a module of flake8-torch04 does not compile" in err
+    assert "cannot parse" not in err
+
+
 def test_help_and_version_exit_0(capsys):
     assert cli.main(["--version"]) == 0
     assert cli.main(["check", "--help"]) == 0

@@ -38,11 +38,12 @@ class Analysis:
         #: lines of statements not checked to the end (see ``run.check``)
         self.unchecked: List[int] = []
         if not self.noqa.exempt:
-            findings = [
-                f for f in check(self.tree, self.lines, filename, codes,
-                                 unchecked=self.unchecked)
-                if not self.noqa.suppresses(f.line, f.code)
-            ]
+            try:
+                found = check(self.tree, self.lines, filename, codes, unchecked=self.unchecked)
+            except SyntaxError as exc:  # (the text parsed: a module of ours that does not)
+                raise RuntimeError(f"a module of flake8-torch04 does not compile: {exc}") \
+                    from exc
+            findings = [f for f in found if not self.noqa.suppresses(f.line, f.code)]
         self.findings = findings
         self._bindings: Optional[Dict[str, Set[Optional[str]]]] = None
         self._echoed: Optional[List[Tuple[Tuple[int, int], Tuple[int, int]]]] = None
