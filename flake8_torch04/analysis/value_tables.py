@@ -4,6 +4,15 @@ constructors take sizes, which methods keep a rank, reduce it or cast a dtype, w
 import ast
 from typing import Optional, Sequence
 
+#: the kinds of value (see :class:`.values.Value`)
+TENSOR = "tensor"
+NUMBER = "number"
+NDARRAY = "ndarray"
+LIST = "list"
+TUPLE = "tuple"
+DICT = "dict"
+STRING = "string"
+MODULE = "module"
 
 #: torch constructors that take sizes (``torch.zeros(3, 4)``, ``torch.zeros((3, 4))``)
 SIZED = frozenset(f"torch.{f}" for f in (
@@ -114,3 +123,40 @@ def last_size(sizes: Sequence[ast.AST]) -> Optional[int]:
     if len(sizes) == 1 and isinstance(sizes[0], (ast.Tuple, ast.List)):
         sizes = sizes[0].elts
     return literal_size(sizes[-1]) if sizes else None
+
+
+# -- dtypes and ranks of operators (of two :class:`.values.Value`)
+
+def broadcast(a, b) -> Optional[int]:
+    ranks = [v.rank if v.tensor else 0 if v.kind == NUMBER else None for v in (a, b)]
+    if None in ranks:
+        return None
+    return max(ranks)
+
+
+_BYTE_OPS = (ast.Add, ast.Sub, ast.Mult, ast.BitAnd, ast.BitOr, ast.BitXor)
+
+
+def binop_dtype(op: ast.operator, left, right) -> Optional[str]:
+    dtypes = {v.dtype if v.tensor else ("number" if v.kind == NUMBER else None)
+              for v in (left, right)}
+    if None in dtypes:
+        return None
+    if isinstance(op, ast.Div):
+        return "float"
+    if "uint8" in dtypes and isinstance(op, _BYTE_OPS) and all(
+            v.dtype == ("uint8" if v.tensor else "int") for v in (left, right)):
+        return "uint8"  # (``1 - mask``, ``m1 & m2``: a Python int does not promote it)
+    if dtypes <= {"int", "number"} and "int" in dtypes:
+        return None  # (an int tensor times a Python float is float: unknown here)
+    if "float" in dtypes:
+        return "float"
+    return None
+
+
+def sum_dtype(dtype: Optional[str], attr: str) -> Optional[str]:
+    if attr in ("all", "any"):
+        return "bool"
+    if dtype in ("bool", "uint8", "int"):
+        return "int"  # (a sum of bools or bytes is int64)
+    return dtype

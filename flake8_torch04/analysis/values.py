@@ -41,15 +41,11 @@ from .value_tables import (
     SAME_SHAPE_MODULES, SIZED, TORCH_METHODS, TYPED, last_size, literal_last, literal_rank,
     literal_size
 )
+from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
+    DICT, LIST, MODULE, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, binop_dtype as _binop_dtype,
+    broadcast as _broadcast, sum_dtype as _sum_dtype
+)
 
-TENSOR = "tensor"
-NUMBER = "number"
-NDARRAY = "ndarray"
-LIST = "list"
-TUPLE = "tuple"
-DICT = "dict"
-STRING = "string"
-MODULE = "module"
 #: the ``name`` prefix of a module whose class is defined in the file
 FILE_CLASS = "<file>."
 
@@ -787,12 +783,16 @@ class Values:
 
     # -- functions of the file -----------------------------------------------
 
-    def _definition(self, func: ast.Name, scope) -> Optional[tuple]:
-        """The function ``func`` calls, defined once at the top of the file or
-        imported from another module of the project (:mod:`.foreign`), and the
-        :class:`Values` of its module; ``None`` where that is not evident."""
+    def _definition(self, func: ast.Name, scope, hops: int = 0) -> Optional[tuple]:
+        """The function ``func`` calls, defined once at the top of the file, in the
+        function (a closure), or imported from another module of the project
+        (:mod:`.foreign`), or passed for a parameter by every caller (a callback:
+        one function for all), and the :class:`Values` of its module; ``None``
+        where that is not evident."""
         definition = self.ctx.defined_once().get(func.id)
         reaching = self._flow(scope).reaching(func) or ()
+        if definition is None and reaching:
+            return self._local_definition(reaching, scope, hops)
         if definition is None:  # (imported: read in the module that defines it)
             found = project_function(self.ctx, func.id) if all(
                 d.kind == "import" for d in reaching) else None
@@ -800,6 +800,27 @@ class Values:
         if isinstance(definition, ast.ClassDef) or any(d.kind != "def" for d in reaching):
             return None
         return self, definition
+
+    def _local_definition(self, reaching, scope, hops: int) -> Optional[tuple]:
+        """A function bound by one ``def`` in the scope, or the one function every
+        caller passes for a parameter (``linesearch(model, get_loss, ...)``)."""
+        if len(reaching) == 1 and reaching[0].kind == "def":
+            node = reaching[0].node
+            return (self, node) if isinstance(node, _FUNCTION_DEFS) \
+                and not node.decorator_list else None
+        if hops > 2 or any(d.kind == "import" for d in reaching):
+            return None  # (imports: :meth:`_definition`'s other branch)
+        if len(reaching) != 1 or reaching[0].kind != "param":
+            return None
+        sites = reaching_arguments(self.ctx, reaching[0].node, self._flow(scope).node)
+        found = None
+        for expr, at in sites or ():
+            one = self._definition(expr, at, hops + 1) if isinstance(expr, ast.Name) \
+                else None
+            if one is None or found is not None and one[1] is not found[1]:
+                return None
+            found = one
+        return found
 
     def passed_through(self, call: ast.Call, scope=None) -> Optional[ast.AST]:
         """The argument of ``call`` that the function it calls returns wrapped
@@ -840,6 +861,9 @@ class Values:
         return value
 
 
+_FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
 def _plain(value: Value) -> Value:
     """``value`` as a plain 0.3 tensor (and the tensors of a tuple of them)."""
     if value.tensor:
@@ -847,41 +871,6 @@ def _plain(value: Value) -> Value:
     if value.kind == TUPLE and value.parts:
         return value._replace(parts=tuple(_plain(p) for p in value.parts))
     return value
-
-
-def _broadcast(a: Value, b: Value) -> Optional[int]:
-    ranks = [v.rank if v.tensor else 0 if v.kind == NUMBER else None for v in (a, b)]
-    if None in ranks:
-        return None
-    return max(ranks)
-
-
-_BYTE_OPS = (ast.Add, ast.Sub, ast.Mult, ast.BitAnd, ast.BitOr, ast.BitXor)
-
-
-def _binop_dtype(op: ast.operator, left: Value, right: Value) -> Optional[str]:
-    dtypes = {v.dtype if v.tensor else ("number" if v.kind == NUMBER else None)
-              for v in (left, right)}
-    if None in dtypes:
-        return None
-    if isinstance(op, ast.Div):
-        return "float"
-    if "uint8" in dtypes and isinstance(op, _BYTE_OPS) and all(
-            v.dtype == ("uint8" if v.tensor else "int") for v in (left, right)):
-        return "uint8"  # (``1 - mask``, ``m1 & m2``: a Python int does not promote it)
-    if dtypes <= {"int", "number"} and "int" in dtypes:
-        return None  # (an int tensor times a Python float is float: unknown here)
-    if "float" in dtypes:
-        return "float"
-    return None
-
-
-def _sum_dtype(dtype: Optional[str], attr: str) -> Optional[str]:
-    if attr in ("all", "any"):
-        return "bool"
-    if dtype in ("bool", "uint8", "int"):
-        return "int"  # (a sum of bools or bytes is int64)
-    return dtype
 
 
 def values(ctx) -> Values:

@@ -27,8 +27,12 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``nll``, ``kl``, or GAN code's ``errD``/``err_real``), a full reduction
     (``x.sum()``, ``x.norm(2)``, ``torch.mean(x)``), a loss call (``criterion(...)``,
     ``F.nll_loss(...)``, an ``nn.*Loss`` instance), a key assigned or accumulated
-    from one of those in the same function (``total_loss += loss.data``), or a key
-    ``.backward()`` is called on.  The name alone is enough only for the forms
+    from one of those in the same function (``total_loss += loss.data``), a key
+    ``.backward()`` is called on, or a name whose value is evidently a 0-dim
+    tensor by the value facts, bound from ``.data``, an element, arithmetic or a
+    method's result (``fval = f(True).data`` where ``f`` is the ``get_loss``
+    every caller passes, returning ``loss.mean()``: see "How values are
+    followed" in docs/how-it-works.md).  The name alone is enough only for the forms
     that go through ``.data``, ``.numpy()`` or ``.tolist()``; a bare ``E[0]`` needs
     evidence from the code, because ``losses[0]`` on a Python list is common,
     and a ``*_function(...)`` callee (scipy's ``loss_function``) is a loss call
@@ -120,7 +124,8 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
     if not ctx.uses_torch and (not by_name or _other_framework(ctx)):
         return None  # scipy's ``rho[0]``, sklearn's ``loss_[0]``, TensorFlow's ``loss.numpy()[0]``
     evidence = Evidence(ctx)
-    if not (evidence.may_be_scalar(tensor, by_name) and evidence.scalar(tensor, by_name)):
+    if not (evidence.may_be_scalar(tensor, by_name) and evidence.scalar(tensor, by_name)) \
+            and not _zero_dim(ctx, tensor):
         return None
     if not by_name and (_indexed_as_sequence(evidence.flow, tensor)
                         or _tested_as_sequence(ctx, node, tensor)):
@@ -157,6 +162,33 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         f"`{src.quote(node)}` {why}; use `{one_line(fixed)}`",
         Fix((src.replace(node, fixed),), safety),
     )
+
+
+def _zero_dim(ctx: Context, tensor: ast.AST) -> bool:
+    """A name whose value is evidently a 0-dim tensor by the value facts (a
+    reduction returned by a callback: ``fval = f(True).data`` with ``f`` the
+    ``get_loss`` every caller passes)."""
+    k = key(tensor)
+    if not ctx.uses_torch or k is None:
+        return False
+    assigned = ctx.flow().assignments_to(k)
+    if not assigned or not all(_may_make_zero_dim(value) for value in assigned):
+        return False  # (the cheap test first: the value facts are asked of few names)
+    from ..analysis.values import values
+
+    value = values(ctx).of(tensor)
+    return value.tensor and value.rank == 0
+
+
+def _may_make_zero_dim(value: ast.AST) -> bool:
+    """``x.data``, an element (``x[i]``), arithmetic, or a method's result
+    (``x.sum()``): what a 0-dim tensor is bound from (not a literal, a
+    comprehension, a plain call)."""
+    if isinstance(value, ast.Attribute):
+        return value.attr == "data"
+    if isinstance(value, ast.Call):
+        return isinstance(value.func, ast.Attribute)
+    return isinstance(value, (ast.BinOp, ast.UnaryOp, ast.Subscript))
 
 
 #: a file that imports one of these (and not torch) computes with their arrays
