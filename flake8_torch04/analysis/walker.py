@@ -224,7 +224,13 @@ class Walker:
         wants a node below the statement level (else the walk can stop there);
         shared by every file whose mask announces the same licences."""
         licences = self.licences
-        chosen = tuple(licences[bit] for bit in range(1, len(licences)) if mask >> bit & 1)
+        chosen = []
+        rest = mask >> 1 << 1
+        while rest:  # (the set bits alone: a statement announces few licences)
+            low = rest & -rest
+            chosen.append(licences[low.bit_length() - 1])
+            rest ^= low
+        chosen = tuple(chosen)
         return cache_get(_BY_LICENCES, (mask & 1, chosen), 4096,
                          lambda: _dispatch_for(mask & 1, chosen))
 
