@@ -11,6 +11,7 @@ from ..analysis.lines import lines_matching
 from ..analysis.nodes import body_nodes, body_parents, children, words
 from ..analysis.registry import rule
 from ..analysis.resolve import key
+from ..analysis.saved import saved_refused
 from ..source.text import Edit, shorten
 from .shared.loadable import LOADABLE_ATTRIBUTES
 
@@ -106,7 +107,9 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
         return
     kind, why = _use(ctx, node)
     if kind not in _WHAT:
-        return
+        kind, why = _saved(ctx, node, kind)
+        if kind not in _WHAT:
+            return
     src = ctx.source
     end = max(src.end(n) for n in [*node.args, *(kw.value for kw in node.keywords)])
     quoted = src.quote(node, 40)
@@ -117,6 +120,33 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
         f"since PyTorch 2.6); add `weights_only=False`, only for files you trust",
         Fix((Edit(end, end, ", weights_only=False"),), UNSAFE),
     )
+
+
+#: what a value ``torch.save`` is given is, as a kind of loaded value
+_SAVED_KIND = {"module": WHOLE, "ndarray": NUMPY, "object": OBJECT}
+
+
+def _saved(ctx: Context, call: ast.Call, used: Optional[str]) -> Tuple[Optional[str], str]:
+    """What the project's ``torch.save`` calls to the same path hold that
+    ``weights_only=True`` refuses (see :mod:`..analysis.saved`), where its uses
+    say nothing (``used``: unknown) or say a dict's entries are state dicts."""
+    parent = ctx.parent_of(call, call)
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) \
+            and parent.func.attr == "load_state_dict":
+        return UNKNOWN, ""  # (``m.load_state_dict(torch.load(f))``: a state dict)
+    path = node_path(call)
+    found = saved_refused(ctx, path) if path is not None else None
+    if found is None or used == STATE and found.under is None:
+        return UNKNOWN, ""  # (a dict by its uses, a whole object by its save: not one file)
+    under = f" under `{found.under}`" if found.under else ""
+    return _SAVED_KIND[found.kind], f"saved as {found.what}{under} at {found.where}"
+
+
+def node_path(call: ast.Call) -> Optional[ast.AST]:
+    """The path (or file) argument of ``torch.load(f, ...)``."""
+    if call.args:
+        return call.args[0]
+    return next((kw.value for kw in call.keywords if kw.arg == "f"), None)
 
 
 def _use(ctx: Context, call: ast.Call) -> Tuple[Optional[str], str]:

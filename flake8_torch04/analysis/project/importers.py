@@ -229,8 +229,16 @@ def named_elsewhere(filename: str, name: str) -> bool:
     identifier), so might import or call it: a cheap, sure "no" before
     :func:`taken_by`'s parse of every module (each file's identifiers are read once
     per root, with one regular expression).  ``True`` when it cannot tell."""
+    found = spelling(filename, name)
+    return found is None or bool(found)
+
+
+def spelling(filename: str, word: str) -> Optional[List[str]]:
+    """The other files of ``filename``'s project that spell ``word`` as an identifier
+    (read as :func:`named_elsewhere` reads them), in a stable order; ``None`` when
+    it cannot tell (a walk cut short, a file that cannot be read)."""
     if not applies(filename):
-        return False
+        return []
     try:
         target = os.path.abspath(filename)
         root = root_of(target)
@@ -238,11 +246,11 @@ def named_elsewhere(filename: str, name: str) -> bool:
         if words == ():
             words = _WORDS[root] = _read_words(root)
         if words is None:
-            return True
-        spelled = name.encode("utf-8", "surrogatepass")
-        return any(spelled in found for path, found in words.items() if path != target)
-    except Exception:  # (never raise from a rule: "maybe")
-        return True
+            return None
+        spelled = word.encode("utf-8", "surrogatepass")
+        return [path for path, found in words.items() if path != target and spelled in found]
+    except Exception:  # (never raise from a rule: "cannot tell")
+        return None
 
 
 def _read_words(root: str) -> Optional[Dict[str, FrozenSet[bytes]]]:

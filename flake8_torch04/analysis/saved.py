@@ -1,0 +1,325 @@
+"""What a ``torch.load`` returns, read off the project's own ``torch.save`` calls.
+
+0.3 code saved whole objects: ``torch.save(model, args.save)`` in ``train.py``
+and ``model = torch.load(args.save)`` in ``eval.py``; ``torch.save({'settings':
+opt, 'model': model.state_dict()}, path)`` with ``opt = parser.parse_args()``.
+:func:`saved_refused` finds the ``torch.save(OBJ, PATH)`` calls (resolved
+through imports; a project's own ``save`` is not torch's) of the file and of
+the project's other modules whose ``PATH`` is the *same path* as the load's, and
+answers what ``OBJ`` holds that ``weights_only=True`` refuses, where every one
+of them holds such a thing; else ``None`` (no save, or one that holds only
+tensors, numbers, strings, state dicts and containers of them, or one whose
+value is unknown: silent).
+
+The same path is the same expression, compared as a structure (:func:`path_key`):
+
+- a string constant is its text (``'model.pt'``);
+- an attribute chain is its text (``args.save``, ``opt.model_path``: the same
+  command-line option in every script), ``self.x`` only within one class;
+- a call, an operator, an f-string: the same function (resolved through
+  imports: ``os.path.join``) or operator of the same parts
+  (``os.path.join(args.dir, 'model.pt')``, ``'%s/net.pth' % opt.outf``);
+- ``open(P, mode)`` is ``P`` (``with open(args.save, 'wb') as f: torch.save(m, f)``);
+- a name is what its one reaching assignment (or ``with ... as``) binds, in its
+  function or at the top of its module; a name bound otherwise (a parameter, a
+  loop variable, a name bound twice) is the same path only as itself in the
+  same function of the same file;
+- anything else (a subscript, a comprehension ...) is the same as nothing.
+
+What the saved value is comes from the value facts (:mod:`.values`), asked in the
+function of the save: an ``nn.Module`` (a torch module, a class of the file or of
+the project), a numpy array, an :data:`~.objects.OBJECT` (``argparse.Namespace``),
+or a dict literal, tuple or list literal holding one.
+
+Cost: nothing for a file without a ``torch.load`` that needs it (the rule asks);
+then the file's lines that spell ``save(`` are walked, and of the project's other
+modules only those whose identifiers (read once per project for
+:func:`~.project.importers.named_elsewhere`) include ``save`` and whose text
+spells ``save(`` are parsed (once while unchanged: :func:`.foreign.module_context`),
+at most :data:`MOST_MODULES` (more: unknown).
+"""
+from __future__ import annotations
+
+import ast
+import os
+import re
+from typing import Dict, List, Optional, Tuple
+
+from . import resolve as analysis_resolve
+from .lines import lines_matching
+from .nodes import children, enclosing, spans_hit
+
+_SAVES = frozenset(("torch.save", "torch.serialization.save"))
+_SAVE = re.compile(r"\bsave\s*\(")
+#: the most other modules that spell ``save(`` read; a project with more: unknown
+MOST_MODULES = 64
+#: the most steps a path's key takes through names
+_DEPTH = 8
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+class Refused:
+    """What a save holds that ``weights_only=True`` refuses: ``kind`` (a
+    :mod:`.values` kind: ``module``, ``ndarray`` or ``object``), ``what`` (in
+    words), ``under`` (the dict key or position it is at, or ``None``: the
+    saved value itself) and ``where`` (``path:line`` of the save)."""
+
+    __slots__ = ("kind", "what", "under", "where")
+
+    def __init__(self, kind: str, what: str, under: Optional[str], where: str) -> None:
+        self.kind, self.what, self.under, self.where = kind, what, under, where
+
+
+def saved_refused(ctx, path: ast.AST) -> Optional[Refused]:
+    """What every ``torch.save`` of the project to the path ``path`` (the argument
+    of a load visited by a rule, in the current function) holds that
+    ``weights_only=True`` refuses; ``None`` where no save matches, or one holds
+    nothing refused or what it holds is unknown."""
+    scope = ctx.flow().node
+    key = path_key(ctx, path, scope, _module_resolver(ctx))
+    if key is None:
+        return None
+    saves = _project_saves(ctx)
+    if saves is None:
+        return None
+    found = saves.get(key)
+    if not found:
+        return None
+    refusals = [_refused(other, call, at) for other, call, at in found]
+    if any(r is None for r in refusals):
+        return None
+    kinds = {r.kind for r in refusals}  # type: ignore[union-attr]
+    if len(kinds) != 1:
+        return None  # (saves of different kinds: say nothing)
+    first = refusals[0]
+    assert first is not None
+    where = found[0][0].filename, found[0][1].lineno
+    first.where = _place(ctx.filename, *where)
+    return first
+
+
+def _place(loader: str, path: str, line: int) -> str:
+    if os.path.abspath(path) == os.path.abspath(loader or "."):
+        return f"line {line}"
+    rel = os.path.relpath(path, os.path.dirname(os.path.abspath(loader or ".")))
+    return f"{path if rel.startswith(os.pardir) else rel}:{line}"
+
+
+# ---------------------------------------------------------------------------
+# the saves
+
+
+def _project_saves(ctx) -> Optional[Dict[str, List[tuple]]]:
+    """Path key -> ``(context, save call, its function)`` for every ``torch.save``
+    of the file and of the project's modules (made once per file); ``None`` when
+    the project's modules cannot be read."""
+    memo = ctx.memo
+    if "saves" in memo:
+        return memo["saves"]  # type: ignore[no-any-return]
+    found: Optional[Dict[str, List[tuple]]] = {}
+    for entry in _saves(ctx):
+        found.setdefault(entry[0], []).append(entry[1:])  # type: ignore[union-attr]
+    if ctx.project:
+        found = _add_modules(ctx, found)  # type: ignore[arg-type]
+    memo["saves"] = found
+    return found
+
+
+def _add_modules(ctx, found: Dict[str, List[tuple]]) -> Optional[Dict[str, List[tuple]]]:
+    from .foreign import module_context
+    from .project.importers import spelling
+    from .project.summary import cached_text
+
+    paths = spelling(ctx.filename, "save")
+    if paths is None:
+        return None
+    read = 0
+    for path in paths:
+        text = cached_text(path)
+        if text is None:
+            return None
+        if not _SAVE.search(text):
+            continue
+        read += 1
+        if read > MOST_MODULES:
+            return None
+        other = module_context(path)
+        if other is None:
+            continue  # (a module that does not parse does not run either)
+        for entry in _module_saves(other):
+            found.setdefault(entry[0], []).append(entry[1:])
+    return found
+
+
+def _module_saves(other) -> List[tuple]:
+    """:func:`_saves` of another module, made once while its context is kept."""
+    found = other.memo.get("saves of module")
+    if found is None:
+        found = other.memo["saves of module"] = _saves(other)
+    return found  # type: ignore[no-any-return]
+
+
+def _saves(ctx) -> List[tuple]:
+    """``(path key, context, call, its function)`` for the file's ``torch.save``
+    calls whose path has a key."""
+    if "save" not in ctx.text:
+        return []
+    hits = lines_matching(ctx.text, _SAVE)
+    if hits == []:
+        return []
+    resolver = _module_resolver(ctx)
+    found = []
+    stack: List[Tuple[ast.AST, ast.AST]] = [(ctx.tree, ctx.tree)]
+    while stack:
+        node, scope = stack.pop()
+        if not spans_hit(node, hits):
+            continue
+        if isinstance(node, ast.Call) and len(node.args) >= 2 \
+                and not any(isinstance(a, ast.Starred) for a in node.args[:2]) \
+                and resolver(node.func) in _SAVES:
+            key = path_key(ctx, node.args[1], scope, resolver)
+            if key is not None:
+                found.append((key, ctx, node, scope))
+        inner = node if isinstance(node, _SCOPES) else scope
+        stack.extend((child, inner) for child in children(node))
+    return found
+
+
+def _module_resolver(ctx):
+    """Resolution at the top of the module (a save's or a path's names: imports)."""
+    module = ctx.scope.module()
+    return lambda node: analysis_resolve.resolve(node, module)
+
+
+# ---------------------------------------------------------------------------
+# the same path
+
+
+def path_key(ctx, node: ast.AST, scope: ast.AST, resolver, depth: int = 0) -> Optional[str]:
+    """The key of a path expression read in ``scope`` (see the module's
+    docstring): equal keys are the same path; ``None``: the same as nothing."""
+    if depth > _DEPTH:
+        return None
+    cls = node.__class__
+    if cls is ast.Constant:
+        return repr(node.value) if isinstance(node.value, (str, bytes)) else None
+    if cls is ast.Name:
+        return _name_key(ctx, node, scope, resolver, depth)
+    if cls is ast.Attribute:
+        qualname = resolver(node)
+        if qualname is not None:
+            return qualname
+        chain = _chain(node)
+        if chain is None:
+            return None
+        if chain.startswith("self."):  # (one class's attribute)
+            cls_node = enclosing(ctx.statement_parents(), scope, ast.ClassDef)
+            if cls_node is None:
+                return None
+            return f"<{ctx.filename}:{cls_node.lineno}>.{chain}"
+        return chain
+    if cls is ast.Call:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "open" and node.args \
+                and resolver(func) is None and not ctx.scope.module().binds("open"):
+            return path_key(ctx, node.args[0], scope, resolver, depth + 1)
+        parts = [path_key(ctx, func, scope, resolver, depth + 1)]
+        parts += [path_key(ctx, a, scope, resolver, depth + 1) for a in node.args]
+        parts += [f"{kw.arg}={path_key(ctx, kw.value, scope, resolver, depth + 1)}"
+                  if kw.arg is not None else None for kw in node.keywords]
+        if None in parts or any(p.endswith("=None") for p in parts[1 + len(node.args):]):
+            return None
+        return f"{parts[0]}({', '.join(parts[1:])})"  # type: ignore[arg-type]
+    if cls is ast.BinOp:
+        left = path_key(ctx, node.left, scope, resolver, depth + 1)
+        right = path_key(ctx, node.right, scope, resolver, depth + 1)
+        if left is None or right is None:
+            return None
+        return f"({left} {node.op.__class__.__name__} {right})"
+    if cls is ast.JoinedStr or cls is ast.Tuple:
+        parts = [path_key(ctx, v, scope, resolver, depth + 1) for v in node.values] \
+            if cls is ast.JoinedStr else [path_key(ctx, e, scope, resolver, depth + 1)
+                                          for e in node.elts]
+        return None if None in parts else f"{cls.__name__}({', '.join(parts)})"
+    if cls is ast.FormattedValue and node.format_spec is None:
+        inner = path_key(ctx, node.value, scope, resolver, depth + 1)
+        return None if inner is None else f"{{{inner}!{node.conversion}}}"
+    return None
+
+
+def _chain(node: ast.AST) -> Optional[str]:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _name_key(ctx, node: ast.Name, scope: ast.AST, resolver, depth: int) -> Optional[str]:
+    flow = ctx.flow_of(scope)
+    defs = flow.reaching(node)
+    if defs is None:
+        return None
+    if not defs and scope is not ctx.tree:  # (read, not bound, in a function: the module's)
+        if node.id in flow.bound:
+            return None
+        scope, defs = ctx.tree, tuple(ctx.flow_of(ctx.tree).defs(node.id))
+    if not defs:
+        return None
+    if all(d.kind == "import" for d in defs):
+        return resolver(node)
+    if len(defs) == 1 and defs[0].kind in ("assign", "with") and defs[0].value is not None:
+        return path_key(ctx, defs[0].value, scope, resolver, depth + 1)
+    # (a parameter, a loop variable, a name bound twice: itself, in its function)
+    return f"<{ctx.filename}:{getattr(scope, 'lineno', 0)}>{node.id}"
+
+
+# ---------------------------------------------------------------------------
+# what a save holds
+
+
+def _refused(ctx, call: ast.Call, scope: ast.AST) -> Optional[Refused]:
+    """What the value ``call`` saves holds that ``weights_only=True`` refuses."""
+    from .values import values
+
+    facts = values(ctx)
+    obj = call.args[0]
+    if isinstance(obj, (ast.List, ast.Tuple)) and obj.elts \
+            and not any(isinstance(e, ast.Starred) for e in obj.elts):
+        for i, element in enumerate(obj.elts):  # (each element of a literal)
+            found = _of_value(facts.of(element, scope), f"[{i}]")
+            if found is not None:
+                return found
+        return None
+    return _of_value(facts.of(obj, scope), None)
+
+
+def _of_value(value, under: Optional[str]) -> Optional[Refused]:
+    from .foreign import FOREIGN_CLASS
+    from .values import DICT, FILE_CLASS, LIST, MODULE, NDARRAY, OBJECT, TUPLE
+
+    kind = value.kind
+    if kind == MODULE:
+        name = value.name or ""
+        shown = name.rsplit("\0", 1)[-1] if name.startswith(FOREIGN_CLASS) else \
+            name[len(FILE_CLASS):] if name.startswith(FILE_CLASS) else name.rsplit(".", 1)[-1]
+        return Refused(MODULE, _article(f"`{shown}`") if shown else "an `nn.Module`", under, "")
+    if kind == NDARRAY:
+        return Refused(NDARRAY, "a numpy array", under, "")
+    if kind == OBJECT:
+        return Refused(OBJECT, _article(f"`{value.name}`"), under, "")
+    if kind in (DICT, TUPLE, LIST) and value.parts:
+        for i, part in enumerate(value.parts):
+            at, part = (repr(part[0]), part[1]) if kind == DICT else (
+                f"{i}" if kind == TUPLE else "0", part)
+            found = _of_value(part, f"[{at}]" if under is None else f"{under}[{at}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _article(name: str) -> str:
+    return f"{'an' if name.lstrip('`')[:1].lower() in 'aeiou' else 'a'} {name}"
