@@ -50,7 +50,9 @@ from .lines import lines_matching
 from .nodes import children, enclosing, spans_hit
 
 _SAVES = frozenset(("torch.save", "torch.serialization.save"))
-_SAVE = re.compile(r"\bsave\s*\(")
+_SAVE = re.compile(r"save\s*\(")
+#: a key that is an attribute chain or a qualified name (``args.save``)
+_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 #: the most other modules that spell ``save(`` read; a project with more: unknown
 MOST_MODULES = 64
 #: the most steps a path's key takes through names
@@ -79,7 +81,8 @@ def saved_refused(ctx, path: ast.AST) -> Optional[Refused]:
     key = path_key(ctx, path, scope, _module_resolver(ctx))
     if key is None:
         return None
-    saves = _project_saves(ctx)
+    local = key.startswith("<") or "(<" in key or ", <" in key
+    saves = _project_saves(ctx, local, _CHAIN.fullmatch(key) and key.rsplit(".", 1)[-1])
     if saves is None:
         return None
     found = saves.get(key)
@@ -109,46 +112,85 @@ def _place(loader: str, path: str, line: int) -> str:
 # the saves
 
 
-def _project_saves(ctx) -> Optional[Dict[str, List[tuple]]]:
+def _project_saves(ctx, local: bool, word: Optional[str]) -> Optional[Dict[str, List[tuple]]]:
     """Path key -> ``(context, save call, its function)`` for every ``torch.save``
-    of the file and of the project's modules (made once per file); ``None`` when
-    the project's modules cannot be read."""
+    of the file and (unless ``local``: a key that names the file's own variables)
+    of the project's modules that spell ``word`` (when given: the last name of an
+    attribute chain, which every module whose save has that key spells), made
+    once per file and word; ``None`` when the project's modules cannot be read."""
     memo = ctx.memo
-    if "saves" in memo:
-        return memo["saves"]  # type: ignore[no-any-return]
-    found: Optional[Dict[str, List[tuple]]] = {}
-    for entry in _saves(ctx):
-        found.setdefault(entry[0], []).append(entry[1:])  # type: ignore[union-attr]
-    if ctx.project:
-        found = _add_modules(ctx, found)  # type: ignore[arg-type]
-    memo["saves"] = found
+    which = "saves here" if local else ("saves", word)
+    if which in memo:
+        return memo[which]  # type: ignore[no-any-return]
+    found: Optional[Dict[str, List[tuple]]] = memo.get("saves here")
+    if found is None:
+        found = memo["saves here"] = {}
+        for entry in _saves(ctx):
+            found.setdefault(entry[0], []).append(entry[1:])
+    if not local:
+        found = {k: list(v) for k, v in found.items()}
+        if ctx.project and ctx.filename:
+            found = _add_modules(ctx, found, word)
+        memo[which] = found
     return found
 
 
-def _add_modules(ctx, found: Dict[str, List[tuple]]) -> Optional[Dict[str, List[tuple]]]:
+def _add_modules(ctx, found: Dict[str, List[tuple]], word: Optional[str]
+                 ) -> Optional[Dict[str, List[tuple]]]:
     from .foreign import module_context
-    from .project.importers import spelling
     from .project.summary import cached_text
 
-    paths = spelling(ctx.filename, "save")
+    paths = _spelling_save(ctx.filename)
     if paths is None:
         return None
-    read = 0
+    target = os.path.abspath(ctx.filename)
     for path in paths:
-        text = cached_text(path)
-        if text is None:
-            return None
-        if not _SAVE.search(text):
-            continue
-        read += 1
-        if read > MOST_MODULES:
-            return None
+        if path == target:
+            continue  # (the file itself: its text, not the disk's, was read)
+        if word is not None:
+            text = cached_text(path)
+            if text is None:
+                return None
+            if text.isascii() and word not in text:
+                continue  # (it cannot save to that path: not parsed)
         other = module_context(path)
         if other is None:
             continue  # (a module that does not parse does not run either)
         for entry in _module_saves(other):
             found.setdefault(entry[0], []).append(entry[1:])
     return found
+
+
+#: project root -> its files whose text spells ``save(`` (``None``: cannot tell),
+#: found once per run (:func:`forget`)
+_SPELLING: Dict[str, Optional[List[str]]] = {}
+
+
+def _spelling_save(filename: str) -> Optional[List[str]]:
+    """The project's files whose text spells ``save(`` (the file itself among
+    them), at most :data:`MOST_MODULES` (more: ``None``, as when it cannot tell)."""
+    from .project.importers import project_texts
+    from .project.modules import root_of
+
+    try:
+        root = root_of(os.path.abspath(filename))
+        if root not in _SPELLING:
+            texts = project_texts(root)
+            found: Optional[List[str]] = None
+            if texts is not None:
+                found = [path for path, text in texts
+                         if "save" in text and _SAVE.search(text)]
+                if len(found) > MOST_MODULES:
+                    found = None
+            _SPELLING[root] = found
+        return _SPELLING[root]
+    except Exception:  # (never raise from a rule: "cannot tell")
+        return None
+
+
+def forget() -> None:
+    """Start a new run: the project's files are searched again."""
+    _SPELLING.clear()
 
 
 def _module_saves(other) -> List[tuple]:
@@ -305,10 +347,11 @@ def _of_value(value, under: Optional[str]) -> Optional[Refused]:
     if kind == MODULE:
         name = value.name or ""
         shown = name.rsplit("\0", 1)[-1] if name.startswith(FOREIGN_CLASS) else \
-            name[len(FILE_CLASS):] if name.startswith(FILE_CLASS) else name.rsplit(".", 1)[-1]
+            name[len(FILE_CLASS):] if name.startswith(FILE_CLASS) else \
+            name.replace("torch.nn.", "nn.", 1)
         return Refused(MODULE, _article(f"`{shown}`") if shown else "an `nn.Module`", under, "")
     if kind == NDARRAY:
-        return Refused(NDARRAY, "a numpy array", under, "")
+        return Refused(NDARRAY, "a numpy value", under, "")
     if kind == OBJECT:
         return Refused(OBJECT, _article(f"`{value.name}`"), under, "")
     if kind in (DICT, TUPLE, LIST) and value.parts:
