@@ -51,8 +51,8 @@ from .nodes import children, enclosing, spans_hit
 
 _SAVES = frozenset(("torch.save", "torch.serialization.save"))
 _SAVE = re.compile(r"save\s*\(")
-#: a key that is an attribute chain or a qualified name (``args.save``)
-_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+#: in a key: a simple string constant, or an attribute chain or qualified name
+_ATOM = re.compile(r"'([\w./-]+)'|(?<![\w.'])[A-Za-z_]\w*(?:\.([A-Za-z_]\w*))+")
 #: the most other modules that spell ``save(`` read; a project with more: unknown
 MOST_MODULES = 64
 #: the most steps a path's key takes through names
@@ -82,7 +82,7 @@ def saved_refused(ctx, path: ast.AST) -> Optional[Refused]:
     if key is None:
         return None
     local = key.startswith("<") or "(<" in key or ", <" in key
-    saves = _project_saves(ctx, local, _CHAIN.fullmatch(key) and key.rsplit(".", 1)[-1])
+    saves = _project_saves(ctx, local, _anchor(key))
     if saves is None:
         return None
     found = saves.get(key)
@@ -101,6 +101,16 @@ def saved_refused(ctx, path: ast.AST) -> Optional[Refused]:
     return first
 
 
+def _anchor(key: str) -> Optional[str]:
+    """A word every module whose save has the key ``key`` spells, or ``None``: the
+    longest of its simple string constants and of the last names of its attribute
+    chains and qualified names (``args.save``: ``save``; an imported name is
+    spelled where it is imported; a string split as ``'a' 'b.pt'`` is not, and is
+    taken as spelled)."""
+    words = [a or b for a, b in _ATOM.findall(key)]
+    return max(words, key=len) if words else None
+
+
 def _place(loader: str, path: str, line: int) -> str:
     if os.path.abspath(path) == os.path.abspath(loader or "."):
         return f"line {line}"
@@ -115,9 +125,8 @@ def _place(loader: str, path: str, line: int) -> str:
 def _project_saves(ctx, local: bool, word: Optional[str]) -> Optional[Dict[str, List[tuple]]]:
     """Path key -> ``(context, save call, its function)`` for every ``torch.save``
     of the file and (unless ``local``: a key that names the file's own variables)
-    of the project's modules that spell ``word`` (when given: the last name of an
-    attribute chain, which every module whose save has that key spells), made
-    once per file and word; ``None`` when the project's modules cannot be read."""
+    of the project's modules that spell ``word`` (when given: see :func:`_anchor`),
+    made once per file and word; ``None`` when the project's modules cannot be read."""
     memo = ctx.memo
     which = "saves here" if local else ("saves", word)
     if which in memo:

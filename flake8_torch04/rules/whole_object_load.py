@@ -67,8 +67,18 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
     function (a module method's name read but not called, ``corpus.train``,
     is some pickled object: the message says so); a result unpacked into
     names (``model, criterion, optimizer = torch.load(f)``) when one of them
-    is such a name.  Not flagged: a result handed to ``load_state_dict``,
-    indexed by string keys whose entries are not used whole
+    is such a name.  Where the uses say nothing (or only that a checkpoint's
+    entries are state dicts), the project's own ``torch.save(OBJ, PATH)`` calls
+    to the same path say what the file holds (in the file and in the project's
+    other modules; see ``analysis/saved.py`` for what is the same path: the same
+    string, the same ``args.save``, the same ``os.path.join(args.dir,
+    'model.pt')``): flagged when every one of them saves a whole ``nn.Module``
+    (of torch or of a class of the project), a numpy array, an
+    ``argparse.Namespace`` (``opt = parser.parse_args()``), or a dict, tuple or
+    list literal holding one (``torch.save({'settings': opt, 'model':
+    model.state_dict()}, path)``: the message names the key); silent when one of
+    them saves something else or something unknown.  Not flagged: a result
+    handed to ``load_state_dict``, indexed by string keys whose entries are not used whole
     (``ckpt['state_dict']``) or read with dict methods, and
     results without evidence either way (a loaded tensor can be
     ``.cuda()``-ed or have a ``.shape``: tensors load fine).
@@ -77,7 +87,11 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
     Since PyTorch 2.6 ``torch.load`` defaults to ``weights_only=True``, which
     only unpickles tensors, state dicts and plain containers.  A whole pickled
     ``nn.Module`` (the 0.3-era ``torch.save(model, path)``), a numpy array or
-    a custom class fails with ``UnpicklingError: Weights only load failed``.
+    a custom class fails with ``UnpicklingError: Weights only load failed``
+    (on 2.13, for a saved ``{'settings': opt, ...}``: ``Unsupported global: GLOBAL
+    argparse.Namespace was not an allowed global by default``; for a module:
+    ``GLOBAL torch.nn.modules.linear.Linear``; for a numpy array:
+    ``GLOBAL numpy._core.multiarray._reconstruct``).
 
     ## Example
     ```python
