@@ -208,12 +208,18 @@ def test_too_many_modules_is_unknown(tmp_path, monkeypatch):
     ("f'{args.dir}/m.pt'", "f'{args.dir}/n.pt'", False),
     ("args.dir + 'm.pt'", "args.dir + 'n.pt'", False),
     ("paths[0]", "paths[0]", False),  # (a subscript: the same as nothing)
+    ("io.BytesIO()", "io.BytesIO()", False),  # (each call another file)
+    ("make_path(args)", "make_path(args)", False),
+    ("'{}/m.pt'.format(args.dir)", "'{}/m.pt'.format(args.dir)", True),
+    ("str(args.save)", "args.save", False),
 ])
-def test_same_path(save, load, same):
+def test_same_path(tmp_path, save, load, same):
     source = textwrap.dedent(f"""\
+        import io
         import os
         import torch
         import torch.nn as nn
+        from paths import make_path
 
 
         def train(args, paths):
@@ -224,11 +230,11 @@ def test_same_path(save, load, same):
             m = torch.load({load})
             return [m]
         """)
-    found = check_source(source, "saving.py", ["TV106"])
+    found = check_source(source, str(tmp_path / "saving.py"), ["TV106"])
     assert bool(found) is same
 
 
-def test_names_are_followed_to_their_one_assignment():
+def test_names_are_followed_to_their_one_assignment(tmp_path):
     source = textwrap.dedent("""\
         import torch
         import torch.nn as nn
@@ -250,4 +256,20 @@ def test_names_are_followed_to_their_one_assignment():
             n = torch.load(step)  # (another function's ``epoch``)
             return [m, n]
         """)
-    assert [f.line for f in check_source(source, "saving.py", ["TV106"])] == [16]
+    assert [f.line for f in check_source(source, str(tmp_path / "saving.py"), ["TV106"])] == [16]
+
+
+def test_a_buffer_is_itself(tmp_path):
+    source = textwrap.dedent("""\
+        import io
+        import torch
+        import torch.nn as nn
+
+        buffer = io.BytesIO()
+        other = io.BytesIO()
+        torch.save(nn.Linear(2, 2), buffer)
+        buffer.seek(0)
+        print([torch.load(buffer), torch.load(other)])
+        """)
+    found = check_source(source, str(tmp_path / "saving.py"), ["TV106"])
+    assert [(f.line, f.col) for f in found] == [(9, 7)]

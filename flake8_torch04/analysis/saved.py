@@ -16,14 +16,16 @@ The same path is the same expression, compared as a structure (:func:`path_key`)
 - a string constant is its text (``'model.pt'``);
 - an attribute chain is its text (``args.save``, ``opt.model_path``: the same
   command-line option in every script), ``self.x`` only within one class;
-- a call, an operator, an f-string: the same function (resolved through
-  imports: ``os.path.join``) or operator of the same parts
-  (``os.path.join(args.dir, 'model.pt')``, ``'%s/net.pth' % opt.outf``);
+- a call of a function that makes a path of paths (``os.path``'s, ``pathlib``'s,
+  ``str``, ``'...'.format``; resolved through imports), an operator, an f-string:
+  the same function or operator of the same parts (``os.path.join(args.dir,
+  'model.pt')``, ``'%s/net.pth' % opt.outf``); any other call is the same as
+  nothing (``io.BytesIO()``, a project's ``get_path(args)``);
 - ``open(P, mode)`` is ``P`` (``with open(args.save, 'wb') as f: torch.save(m, f)``);
 - a name is what its one reaching assignment (or ``with ... as``) binds, in its
   function or at the top of its module; a name bound otherwise (a parameter, a
-  loop variable, a name bound twice) is the same path only as itself in the
-  same function of the same file;
+  loop variable, a name bound twice, ``buffer = io.BytesIO()``) is the same path
+  only as itself in the same function (or module top) of the same file;
 - anything else (a subscript, a comprehension ...) is the same as nothing.
 
 What the saved value is comes from the value facts (:mod:`.values`), asked in the
@@ -270,11 +272,12 @@ def path_key(ctx, node: ast.AST, scope: ast.AST, resolver, depth: int = 0) -> Op
             return f"<{ctx.filename}:{cls_node.lineno}>.{chain}"
         return chain
     if cls is ast.Call:
-        func = node.func
-        if isinstance(func, ast.Name) and func.id == "open" and node.args \
-                and resolver(func) is None and not ctx.scope.module().binds("open"):
+        made = _made_by(ctx, node, resolver)
+        if made == "open":
             return path_key(ctx, node.args[0], scope, resolver, depth + 1)
-        parts = [path_key(ctx, func, scope, resolver, depth + 1)]
+        if made is None:
+            return None
+        parts = [made]
         parts += [path_key(ctx, a, scope, resolver, depth + 1) for a in node.args]
         parts += [f"{kw.arg}={path_key(ctx, kw.value, scope, resolver, depth + 1)}"
                   if kw.arg is not None else None for kw in node.keywords]
@@ -296,6 +299,26 @@ def path_key(ctx, node: ast.AST, scope: ast.AST, resolver, depth: int = 0) -> Op
         inner = path_key(ctx, node.value, scope, resolver, depth + 1)
         return None if inner is None else f"{{{inner}!{node.conversion}}}"
     return None
+
+
+#: functions whose result is the same for the same arguments: a path made of paths
+_PATH_FUNCTIONS = ("os.path.", "posixpath.", "ntpath.", "pathlib.")
+
+
+def _made_by(ctx, call: ast.Call, resolver) -> Optional[str]:
+    """``"open"`` for ``open(path, ...)``; for a call that makes the same path of
+    the same arguments (``os.path.join``, ``'{}/m.pt'.format``, ``str``), the key
+    of what it calls; else ``None`` (``io.BytesIO()``, a function of the project:
+    each call may give another file)."""
+    func = call.func
+    if isinstance(func, ast.Name) and func.id in ("open", "str") and call.args \
+            and resolver(func) is None and not ctx.scope.module().binds(func.id):
+        return func.id
+    if isinstance(func, ast.Attribute) and func.attr == "format" \
+            and isinstance(func.value, ast.Constant) and isinstance(func.value.value, str):
+        return f"{func.value.value!r}.format"
+    name = resolver(func)
+    return name if name is not None and name.startswith(_PATH_FUNCTIONS) else None
 
 
 def _chain(node: ast.AST) -> Optional[str]:
@@ -322,9 +345,11 @@ def _name_key(ctx, node: ast.Name, scope: ast.AST, resolver, depth: int) -> Opti
         return None
     if all(d.kind == "import" for d in defs):
         return resolver(node)
-    if len(defs) == 1 and defs[0].kind in ("assign", "with") and defs[0].value is not None:
-        return path_key(ctx, defs[0].value, scope, resolver, depth + 1)
-    # (a parameter, a loop variable, a name bound twice: itself, in its function)
+    value = defs[0].value if len(defs) == 1 and defs[0].kind in ("assign", "with") else None
+    if value is not None and (value.__class__ is not ast.Call or _made_by(ctx, value, resolver)):
+        return path_key(ctx, value, scope, resolver, depth + 1)
+    # (a parameter, a loop variable, a name bound twice, ``buffer = io.BytesIO()``:
+    # itself, in its function)
     return f"<{ctx.filename}:{getattr(scope, 'lineno', 0)}>{node.id}"
 
 
