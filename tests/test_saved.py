@@ -106,6 +106,29 @@ def test_whole_model_of_a_project_class_saved_in_another_module(tmp_path):
     assert "loads a whole model (saved as a `Net` at train.py:9)" in found
 
 
+@pytest.mark.parametrize("imports, made", [
+    ("import models", "models.Net()"),
+    ("import models as M", "M.Net().cuda()"),
+])
+def test_a_class_of_an_imported_project_module(tmp_path, imports, made):
+    write(tmp_path, {"options.py": OPTIONS, "models.py": MODELS, "eval.py": EVAL,
+                     "train.py": f"import torch\n{imports}\nfrom options import opt\n"
+                                 f"torch.save({made}, opt.save)\n"})
+    (found,) = messages(tmp_path / "eval.py")
+    assert "loads a whole model (saved as a `Net` at train.py:4)" in found
+
+
+def test_an_attribute_that_is_not_a_project_class(tmp_path):
+    write(tmp_path, {"options.py": OPTIONS, "models.py": MODELS + "\n\ndef make():\n"
+                     "    return Net()\n", "eval.py": EVAL,
+                     "train.py": "import torch\nimport models\nimport torch.nn as nn\n"
+                                 "from options import opt\n"
+                                 "torch.save(models.make(), opt.save)\n"
+                                 "torch.save(models.Net, 'class.pt')\n"
+                                 "torch.save(models.models.Net(), 'deep.pt')\n"})
+    assert messages(tmp_path / "eval.py") == []
+
+
 def test_numpy_array_saved_under_a_joined_path(tmp_path):
     write(tmp_path, {"options.py": OPTIONS, "prepare.py": """\
         import os

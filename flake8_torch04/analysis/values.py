@@ -470,7 +470,8 @@ class Values:
             if receiver.kind == MODULE:
                 # (``D = D.cuda()``: the module itself)
                 return receiver if func.attr in MODULE_ITSELF else UNKNOWN
-            return self._method(func.attr, receiver, node, scope, depth)
+            return (receiver.kind is None and class_value(self.ctx, func)) or \
+                self._method(func.attr, receiver, node, scope, depth)  # (``models.Net()``)
         if isinstance(func, ast.Name):
             module = self.of(func, scope, depth)
             if module.kind == MODULE:
