@@ -66,7 +66,7 @@ class Refused:
     """What a save holds that ``weights_only=True`` refuses: ``kind`` (a
     :mod:`.values` kind: ``module``, ``ndarray`` or ``object``), ``what`` (in
     words), ``under`` (the dict key or position it is at, or ``None``: the
-    saved value itself) and ``where`` (``path:line`` of the save)."""
+    saved value itself) and ``where`` (``at path:line`` of the save)."""
 
     __slots__ = ("kind", "what", "under", "where")
 
@@ -90,7 +90,7 @@ def saved_refused(ctx, path: ast.AST) -> Optional[Refused]:
     found = saves.get(key)
     if not found:
         return None
-    refusals = [_refused(other, call, at) for other, call, at in found]
+    refusals = [_refused(other, obj, at) for other, obj, at in found]
     if any(r is None for r in refusals):
         return None
     kinds = {r.kind for r in refusals}  # type: ignore[union-attr]
@@ -115,9 +115,10 @@ def _anchor(key: str) -> Optional[str]:
 
 def _place(loader: str, path: str, line: int) -> str:
     if os.path.abspath(path) == os.path.abspath(loader or "."):
-        return f"line {line}"
+        # (a notebook's lines are its cells' joined: not the line a reader sees)
+        return "in this notebook" if loader.endswith(".ipynb") else f"at line {line}"
     rel = os.path.relpath(path, os.path.dirname(os.path.abspath(loader or ".")))
-    return f"{path if rel.startswith(os.pardir) else rel}:{line}"
+    return f"at {path if rel.startswith(os.pardir) else rel}:{line}"
 
 
 # ---------------------------------------------------------------------------
@@ -125,7 +126,7 @@ def _place(loader: str, path: str, line: int) -> str:
 
 
 def _project_saves(ctx, local: bool, word: Optional[str]) -> Optional[Dict[str, List[tuple]]]:
-    """Path key -> ``(context, save call, its function)`` for every ``torch.save``
+    """Path key -> ``(context, saved value, its function)`` for every ``torch.save``
     of the file and (unless ``local``: a key that names the file's own variables)
     of the project's modules that spell ``word`` (when given: see :func:`_anchor`),
     made once per file and word; ``None`` when the project's modules cannot be read."""
@@ -213,8 +214,8 @@ def _module_saves(other) -> List[tuple]:
 
 
 def _saves(ctx) -> List[tuple]:
-    """``(path key, context, call, its function)`` for the file's ``torch.save``
-    calls whose path has a key."""
+    """``(path key, context, saved value, its function)`` for the file's
+    ``torch.save`` calls whose path has a key."""
     if "save" not in ctx.text:
         return []
     hits = lines_matching(ctx.text, _SAVE)
@@ -227,15 +228,29 @@ def _saves(ctx) -> List[tuple]:
         node, scope = stack.pop()
         if not spans_hit(node, hits):
             continue
-        if isinstance(node, ast.Call) and len(node.args) >= 2 \
-                and not any(isinstance(a, ast.Starred) for a in node.args[:2]) \
-                and resolver(node.func) in _SAVES:
-            key = path_key(ctx, node.args[1], scope, resolver)
-            if key is not None:
-                found.append((key, ctx, node, scope))
+        if isinstance(node, ast.Call) and resolver(node.func) in _SAVES:
+            obj, path = _arguments(node)
+            key = path_key(ctx, path, scope, resolver) if path is not None else None
+            if key is not None and obj is not None:
+                found.append((key, ctx, obj, scope))
         inner = node if isinstance(node, _SCOPES) else scope
         stack.extend((child, inner) for child in children(node))
     return found
+
+
+def _arguments(call: ast.Call) -> Tuple[Optional[ast.AST], Optional[ast.AST]]:
+    """The value and the path of ``torch.save(obj, f)`` (by position or keyword)."""
+    given: List[Optional[ast.AST]] = [None, None]
+    for i, arg in enumerate(call.args[:2]):
+        if isinstance(arg, ast.Starred):
+            return None, None
+        given[i] = arg
+    for kw in call.keywords:
+        if kw.arg in ("obj", "f"):
+            given[kw.arg == "f"] = kw.value
+        elif kw.arg is None:
+            return None, None
+    return given[0], given[1]
 
 
 def _module_resolver(ctx):
@@ -357,12 +372,11 @@ def _name_key(ctx, node: ast.Name, scope: ast.AST, resolver, depth: int) -> Opti
 # what a save holds
 
 
-def _refused(ctx, call: ast.Call, scope: ast.AST) -> Optional[Refused]:
-    """What the value ``call`` saves holds that ``weights_only=True`` refuses."""
+def _refused(ctx, obj: ast.AST, scope: ast.AST) -> Optional[Refused]:
+    """What the value ``obj`` (saved) holds that ``weights_only=True`` refuses."""
     from .values import values
 
     facts = values(ctx)
-    obj = call.args[0]
     if isinstance(obj, (ast.List, ast.Tuple)) and obj.elts \
             and not any(isinstance(e, ast.Starred) for e in obj.elts):
         for i, element in enumerate(obj.elts):  # (each element of a literal)

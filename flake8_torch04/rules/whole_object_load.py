@@ -153,7 +153,7 @@ def _saved(ctx: Context, call: ast.Call, used: Optional[str]) -> Tuple[Optional[
     if found is None or used == STATE and found.under is None:
         return UNKNOWN, ""  # (a dict by its uses, a whole object by its save: not one file)
     under = f" under `{found.under}`" if found.under else ""
-    return _SAVED_KIND[found.kind], f"saved as {found.what}{under} at {found.where}"
+    return _SAVED_KIND[found.kind], f"saved as {found.what}{under} {found.where}"
 
 
 def node_path(call: ast.Call) -> Optional[ast.AST]:
