@@ -296,3 +296,21 @@ def test_a_buffer_is_itself(tmp_path):
         """)
     found = check_source(source, str(tmp_path / "saving.py"), ["TV106"])
     assert [(f.line, f.col) for f in found] == [(9, 7)]
+
+
+def test_a_save_in_the_same_notebook(tmp_path):
+    import json
+
+    from cli_runner import in_process
+
+    cells = [["import torch\n", "import torch.nn as nn\n",
+              "torch.save(nn.Linear(2, 2), 'm.pt')\n"],
+             ["m = torch.load('m.pt')\n", "print(m)\n"]]
+    notebook = {"cells": [{"cell_type": "code", "metadata": {}, "execution_count": None,
+                           "outputs": [], "source": cell} for cell in cells],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 2}
+    (tmp_path / "nb.ipynb").write_text(json.dumps(notebook), encoding="utf-8")
+    status, out, _ = in_process("check", "nb.ipynb", "--isolated", "--select", "TV106",
+                                cwd=tmp_path)
+    assert "nb.ipynb:cell 2, line 1, col 5: TV106 `torch.load('m.pt')` loads a whole model " \
+           "(saved as a `nn.Linear` in this notebook)" in out
