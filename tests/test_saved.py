@@ -314,3 +314,16 @@ def test_a_save_in_the_same_notebook(tmp_path):
                                 cwd=tmp_path)
     assert "nb.ipynb:cell 2, line 1, col 5: TV106 `torch.load('m.pt')` loads a whole model " \
            "(saved as a `nn.Linear` in this notebook)" in out
+
+
+@pytest.mark.parametrize("key, word", [
+    ("args.save", "args.save"),
+    ("'model.pt'", "model.pt"),
+    ("=os.path.join(args.dir, 'model.pt')", "args.dir"),
+    ("('%s/m.pt' Mod args.outf)", "args.outf"),
+    ("=<project>/x/config.py.PATH", "PATH"),
+    ("'a b'", None),
+])
+def test_the_word_a_saving_module_spells(key, word):
+    """(only the modules whose text holds it are parsed)"""
+    assert saved._anchor(key) == word

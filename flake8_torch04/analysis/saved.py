@@ -53,8 +53,9 @@ from .nodes import children, enclosing, spans_hit
 
 _SAVES = frozenset(("torch.save", "torch.serialization.save"))
 _SAVE = re.compile(r"save\s*\(")
-#: in a key: a simple string constant, or an attribute chain or qualified name
-_ATOM = re.compile(r"'([\w./-]+)'|(?<![\w.'])[A-Za-z_]\w*(?:\.([A-Za-z_]\w*))+")
+#: in a key: a simple string constant, a qualified name (``=os.path.join``: its
+#: last name), an attribute chain (``args.save``: all of it)
+_ATOM = re.compile(r"'([\w./-]+)'|=([^\s(),=]+)|(?<![\w.'=/<>])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)")
 #: the most other modules that spell ``save(`` read; a project with more: unknown
 MOST_MODULES = 64
 #: the most steps a path's key takes through names
@@ -105,11 +106,11 @@ def saved_refused(ctx, path: ast.AST) -> Optional[Refused]:
 
 def _anchor(key: str) -> Optional[str]:
     """A word every module whose save has the key ``key`` spells, or ``None``: the
-    longest of its simple string constants and of the last names of its attribute
-    chains and qualified names (``args.save``: ``save``; an imported name is
-    spelled where it is imported; a string split as ``'a' 'b.pt'`` is not, and is
-    taken as spelled)."""
-    words = [a or b for a, b in _ATOM.findall(key)]
+    longest of its simple string constants, its attribute chains (written as they
+    are in the key: ``args.save``) and the last names of its qualified names (an
+    imported name is spelled where it is imported or used; a string split as
+    ``'a' 'b.pt'`` is not, and is taken as spelled)."""
+    words = [a or b.rsplit(".", 1)[-1] or c for a, b, c in _ATOM.findall(key)]
     return max(words, key=len) if words else None
 
 
@@ -276,7 +277,7 @@ def path_key(ctx, node: ast.AST, scope: ast.AST, resolver, depth: int = 0) -> Op
     if cls is ast.Attribute:
         qualname = resolver(node)
         if qualname is not None:
-            return qualname
+            return f"={qualname}"  # (``=``: a qualified name, see :func:`_anchor`)
         chain = _chain(node)
         if chain is None:
             return None
@@ -333,7 +334,7 @@ def _made_by(ctx, call: ast.Call, resolver) -> Optional[str]:
             and isinstance(func.value, ast.Constant) and isinstance(func.value.value, str):
         return f"{func.value.value!r}.format"
     name = resolver(func)
-    return name if name is not None and name.startswith(_PATH_FUNCTIONS) else None
+    return f"={name}" if name is not None and name.startswith(_PATH_FUNCTIONS) else None
 
 
 def _chain(node: ast.AST) -> Optional[str]:
@@ -359,7 +360,8 @@ def _name_key(ctx, node: ast.Name, scope: ast.AST, resolver, depth: int) -> Opti
     if not defs:
         return None
     if all(d.kind == "import" for d in defs):
-        return resolver(node)
+        qualname = resolver(node)
+        return None if qualname is None else f"={qualname}"
     value = defs[0].value if len(defs) == 1 and defs[0].kind in ("assign", "with") else None
     if value is not None and (value.__class__ is not ast.Call or _made_by(ctx, value, resolver)):
         return path_key(ctx, value, scope, resolver, depth + 1)
