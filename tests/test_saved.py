@@ -327,3 +327,16 @@ def test_a_save_in_the_same_notebook(tmp_path):
 def test_the_word_a_saving_module_spells(key, word):
     """(only the modules whose text holds it are parsed)"""
     assert saved._anchor(key) == word
+
+
+def test_a_key_of_the_files_own_variables_reads_no_other_module(tmp_path, monkeypatch):
+    write(tmp_path, {"train.py": "import torch\nimport torch.nn as nn\n\n\n"
+                                 "def keep(run):\n    torch.save(nn.Linear(2, 2), 'runs/' + run)\n"
+                                 "    return torch.load('runs/' + run)\n"})
+
+    def refuse(*args):
+        raise AssertionError("the project was searched")
+
+    monkeypatch.setattr(saved, "_spelling_save", refuse)
+    (found,) = messages(tmp_path / "train.py")
+    assert "saved as a `nn.Linear` at line 6" in found

@@ -84,7 +84,7 @@ def saved_refused(ctx, path: ast.AST) -> Optional[Refused]:
     key = path_key(ctx, path, scope, _module_resolver(ctx))
     if key is None:
         return None
-    local = key.startswith("<") or "(<" in key or ", <" in key
+    local = f"<{ctx.filename}:" in key  # (names the file's own variables)
     saves = _project_saves(ctx, local, _anchor(key))
     if saves is None:
         return None
