@@ -9,7 +9,7 @@ from typing import Dict, FrozenSet, List, Optional, Pattern, Sequence, Set, Tupl
 from ..analysis.findings import SAFE, UNSAFE, Finding, Fix
 from ..analysis.run import check
 from ..config.noqa import Noqa
-from ..source.parse import normalize_newlines, parse, parsed_tree
+from ..source.parse import drop_tree, normalize_newlines, parse, parsed_tree
 from ..source.text import lines_of
 from .edits import touched_lines
 from .imports import import_spec, module_bindings
@@ -26,7 +26,8 @@ class Analysis:
         locked: Optional[Pattern[str]] = None,
     ) -> None:
         self.text = text
-        self._tree: Optional[ast.Module] = parsed_tree(text)
+        self.filename = filename
+        self._tree: Optional[ast.Module] = parsed_tree(text, filename)
         normalized = normalize_newlines(text)
         self.lines = lines_of(normalized)
         self.noqa = Noqa(self.lines, normalized)
@@ -61,6 +62,7 @@ class Analysis:
         """Let the tree go: the fixer makes the next text's tree meanwhile, and a
         large file's tree is most of the memory (two at once, twice that)."""
         self._tree = None
+        drop_tree(self.filename)
 
     def blocker(self, finding: Finding) -> Optional[str]:
         """Why the finding's fix may not be applied here, or ``None``."""

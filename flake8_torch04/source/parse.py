@@ -5,8 +5,9 @@ import ast
 import re
 import warnings
 from _thread import _local as _thread_local  # (``threading.local``, without importing threading)
-from collections import Counter
-from typing import Optional
+import os
+from collections import Counter, OrderedDict
+from typing import Optional, Tuple
 
 NEWLINE = re.compile(r"\r\n|\r|\n")
 
@@ -44,12 +45,58 @@ def parse(text: str) -> ast.Module:
 _HANDOFF = _thread_local()
 
 
-def parsed_tree(text: str) -> ast.Module:
+def parsed_tree(text: str, path: str = "") -> ast.Module:
+    """The tree of ``text``: the one the fixer handed over for it, or the one
+    parsed lately for the file ``path`` with this same text (see
+    :func:`tree_of`), or a new parse."""
     handed = getattr(_HANDOFF, "pair", None)
     _HANDOFF.pair = None
     if handed is not None and handed[0] is text:
         return handed[1]
-    return parse(text)
+    return tree_of(text, path)
+
+
+#: whole trees parsed lately, for a file checked or for another module's facts
+#: read by the value facts: ``path -> (text, tree)``, the least recent first.  A
+#: project's module is both checked and read for what it defines: the second
+#: asks for the same text, and takes the tree (nothing changes a tree).
+_RECENT: "OrderedDict[str, Tuple[str, ast.Module]]" = OrderedDict()
+#: the text of the trees kept, in characters, at most (a tree takes ~50 times
+#: its text's size): a file larger than this is not kept
+RECENT_TEXT = 1 << 18
+_KEPT = [0]
+
+
+def tree_of(text: str, path: str = "") -> ast.Module:
+    """:func:`parse` of ``text``, or the tree parsed lately for the file ``path``
+    when its text was this same text; the tree made is kept for the next asker."""
+    if not path:
+        return parse(text)
+    path = os.path.abspath(path)
+    kept = _RECENT.get(path)
+    if kept is not None and (kept[0] is text or kept[0] == text):
+        _RECENT.move_to_end(path)
+        return kept[1]
+    tree = parse(text)
+    if kept is not None:
+        del _RECENT[path]
+        _KEPT[0] -= len(kept[0])
+    if len(text) <= RECENT_TEXT:
+        _RECENT[path] = (text, tree)
+        _KEPT[0] += len(text)
+        while _KEPT[0] > RECENT_TEXT:
+            _, (old, _) = _RECENT.popitem(last=False)
+            _KEPT[0] -= len(old)
+    return tree
+
+
+def drop_tree(path: str) -> None:
+    """Let the tree kept for ``path`` go (the fixer frees a file's tree before
+    it makes the next one)."""
+    if path:
+        kept = _RECENT.pop(os.path.abspath(path), None)
+        if kept is not None:
+            _KEPT[0] -= len(kept[0])
 
 
 def hand_off(text: str, tree: Optional[ast.Module]) -> None:

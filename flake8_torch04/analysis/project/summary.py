@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import ast
+import copy
 import os
 import re
 from typing import Callable, Dict, List, Optional, Set, Tuple, TypeVar
 
+from ...source.parse import tree_of
 from ..canonical import PROJECT as PREFIX, canonical
 from .astroid_all import astroid_bounded, astroid_tree, inferred_all
 from .modules import Names, find
@@ -97,21 +99,24 @@ def module(path: str, stamp: Optional[Tuple[int, int]] = None) -> Optional[Modul
 
 def parse_whole(path: str, stamp: Optional[Tuple[int, int]] = None
                 ) -> Optional[Tuple[str, ast.Module]]:
-    """The module's text and its tree, or ``None`` when it cannot be read or parsed."""
+    """The module's text and its tree, or ``None`` when it cannot be read or parsed
+    (a tree parsed lately for the same text is taken: see ``source.parse.tree_of``;
+    nothing changes a tree)."""
     text = cached_text(path, stamp)
     if text is None:
         return None
     try:
-        return text, ast.parse(text, path)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return text, tree_of(text, path)
+    except SyntaxError:
         return None
 
 
 def parse(path: str, stamp: Optional[Tuple[int, int]] = None) -> Optional[Tuple[str, ast.Module]]:
-    """The module's text and its tree with function and class bodies emptied, or ``None``."""
+    """The module's text and its tree with function and class bodies emptied, or
+    ``None`` (a copy: the whole tree is shared, see :func:`parse_whole`)."""
     parsed = parse_whole(path, stamp)
     if parsed is not None:
-        _strip(parsed[1])
+        return parsed[0], _stripped(parsed[1])
     return parsed
 
 
@@ -130,18 +135,29 @@ def _build(path: str, stamp: Optional[Tuple[int, int]] = None) -> Optional[Modul
     return result
 
 
-def _strip(tree: ast.Module) -> None:
-    """Empty the bodies of functions and classes: what a module binds at its top
-    level is all that is asked (and the summary reads a fraction of the tree)."""
-    stack: List[ast.AST] = [tree]
-    while stack:
-        node = stack.pop()
-        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
-            for child in getattr(node, field, None) or ():
-                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    child.body = [ast.copy_location(ast.Pass(), child.body[0])]
-                else:
-                    stack.append(child)  # a statement, a handler, a ``case``
+#: the fields that hold statements (and handlers or ``case``s, which hold them)
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _stripped(node: ast.AST) -> ast.AST:
+    """``node`` with the bodies of the functions and classes in its blocks emptied:
+    what a module binds at its top level is all that is asked (and the summary
+    reads a fraction of the tree).  Only the nodes on the way are copied."""
+    new = copy.copy(node)
+    for field in _BLOCK_FIELDS:
+        block = getattr(node, field, None)
+        if not block:
+            continue
+        kept = []
+        for child in block:
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                child = copy.copy(child)
+                child.body = [ast.copy_location(ast.Pass(), child.body[0])]
+            elif any(getattr(child, f, None) for f in _BLOCK_FIELDS):
+                child = _stripped(child)  # a statement, a handler, a ``case``
+            kept.append(child)
+        setattr(new, field, kept)
+    return new
 
 
 def summary(path: str, tree: ast.Module, walrus: bool = True) -> Tuple[Module, bool]:
