@@ -48,6 +48,7 @@ import re
 from typing import Dict, List, Optional, Tuple
 
 from . import resolve as analysis_resolve
+from .resolve import key as key_of
 from .lines import lines_matching
 from .nodes import children, enclosing, spans_hit
 
@@ -278,7 +279,7 @@ def path_key(ctx, node: ast.AST, scope: ast.AST, resolver, depth: int = 0) -> Op
         qualname = resolver(node)
         if qualname is not None:
             return f"={qualname}"  # (``=``: a qualified name, see :func:`_anchor`)
-        chain = _chain(node)
+        chain = key_of(node)
         if chain is None:
             return None
         if chain.startswith("self."):  # (one class's attribute)
@@ -335,17 +336,6 @@ def _made_by(ctx, call: ast.Call, resolver) -> Optional[str]:
         return f"{func.value.value!r}.format"
     name = resolver(func)
     return f"={name}" if name is not None and name.startswith(_PATH_FUNCTIONS) else None
-
-
-def _chain(node: ast.AST) -> Optional[str]:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def _name_key(ctx, node: ast.Name, scope: ast.AST, resolver, depth: int) -> Optional[str]:
