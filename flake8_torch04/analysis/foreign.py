@@ -60,10 +60,14 @@ def class_value(ctx: Context, name):
     another module of the project (``from models import Discriminator``; or an
     ``ast.Attribute`` of an imported project module: ``models.Discriminator``
     after ``import models``), or ``None``."""
-    if isinstance(name, ast.Attribute):
-        if not isinstance(name.value, ast.Name):
+    if isinstance(name, ast.Attribute):  # (asked of every unknown method call: cheap first)
+        head = name.value
+        bindings = ctx.scope.module().bindings.get(head.id) if ctx.project and \
+            isinstance(head, ast.Name) else None
+        qualname = bindings[-1].qualname if bindings else None
+        if qualname is None or not qualname.startswith(PROJECT):
             return None
-        name = f"{name.value.id}.{name.attr}"
+        name = f"{head.id}.{name.attr}"
     found = _definition(ctx, name, r"class[ \t]+", r"\b")
     if found is None or not isinstance(found[1], ast.ClassDef):
         return None

@@ -396,7 +396,7 @@ def _of_value(value, under: Optional[str]) -> Optional[Refused]:
         return Refused(OBJECT, _article(f"`{value.name}`"), under, "")
     if kind in (DICT, TUPLE, LIST) and value.parts:
         for i, part in enumerate(value.parts):
-            at, part = (repr(part[0]), part[1]) if kind == DICT else (
+            at, part = (repr(part[0]), part[1].value) if kind == DICT else (
                 f"{i}" if kind == TUPLE else "0", part)
             found = _of_value(part, f"[{at}]" if under is None else f"{under}[{at}]")
             if found is not None:

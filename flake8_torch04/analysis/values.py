@@ -60,7 +60,7 @@ class Value(record("kind rank dtype parts name last plain",
     """``kind`` (``None``: unknown); ``rank`` and ``dtype`` of tensors and arrays
     (``None``: unknown); ``parts``, the values of a tuple's items, or the one value
     of every element of a list (a 1-tuple), or the layers of an ``nn.Sequential``;
-    a dict literal's ``(key, value)`` pairs; ``name``, the class of a module or
+    a dict literal's ``(key, entry)`` pairs; ``name``, the class of a module or
     :data:`~.objects.OBJECT` (``torch.nn.Linear``; a class of the file: :data:`FILE_CLASS`
     + its name); ``last``, the size of a tensor's last dimension, or the output
     features of a module (``nn.Linear(8, 1)``: 1), where a constant makes it evident;
