@@ -5,16 +5,26 @@ A parameter's value is known only where every caller is in view: the function
 is defined once at the top of the module, undecorated, and its name is never
 read but as the callee of a plain call (not passed as a callback, stored, or
 rebound), and no other file of the project spells its name (asked of
-:func:`~.project.importers.named_elsewhere`).  Methods are not followed:
-``obj.method(...)`` may call another class's.
+:func:`~.project.importers.named_elsewhere`).
+
+A method's callers are in view where it is called only as ``self.method(...)``
+from the methods of its own class (:class:`MethodCallers`): ``obj.method(...)``
+may call another class's, and a base class may call a method its subclasses
+define (``nn.Module`` calls ``forward``), so the class derives from nothing
+but ``object`` or ``torch.nn.Module``, the method is none of ``nn.Module``'s,
+and its name is spelled in no other file (a subclass there that calls it, or
+overrides it, spells it; one that does neither calls it only through the
+class's own methods).
 """
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, List, Optional, Tuple
 
 from .nodes import children
 from .reaching import params_of
+from .resolve import key
 
 #: one call site: (the call, the scope the call is read in: a function or the module)
 Site = Tuple[ast.Call, ast.AST]
@@ -81,23 +91,143 @@ class Callers:
         return sites
 
 
+#: what ``nn.Module`` has (torch 2.13), and what torch's layers call on
+#: themselves: a method of these names is called by torch (``forward`` by
+#: ``__call__``, ``extra_repr`` by ``repr``...), with arguments not in view
+MODULE_METHODS = frozenset((
+    "T_destination", "_apply", "_call_impl", "_compiled_call_impl", "_get_backward_hooks",
+    "_get_backward_pre_hooks", "_get_name", "_load_from_state_dict",
+    "_maybe_warn_non_full_backward_hook", "_named_members",
+    "_register_load_state_dict_pre_hook", "_register_state_dict_hook",
+    "_replicate_for_data_parallel", "_save_to_state_dict", "_slow_forward", "_version",
+    "_wrapped_call_impl", "add_module", "apply", "bfloat16", "buffers", "call_super_init",
+    "children", "compile", "cpu", "cuda", "double", "dump_patches", "eval", "extra_repr",
+    "float", "forward", "get_buffer", "get_extra_state", "get_parameter", "get_submodule",
+    "half", "ipu", "load_state_dict", "modules", "mtia", "named_buffers", "named_children",
+    "named_modules", "named_parameters", "parameters", "register_backward_hook",
+    "register_buffer", "register_forward_hook", "register_forward_pre_hook",
+    "register_full_backward_hook", "register_full_backward_pre_hook",
+    "register_load_state_dict_post_hook", "register_load_state_dict_pre_hook",
+    "register_module", "register_parameter", "register_state_dict_post_hook",
+    "register_state_dict_pre_hook", "requires_grad_", "set_extra_state", "set_submodule",
+    "share_memory", "state_dict", "to", "to_empty", "train", "type", "xpu", "zero_grad",
+    "reset_parameters", "_check_input_dim", "flatten_parameters",
+))
+#: the bases a class whose methods are followed may have
+_PLAIN_BASES = frozenset(("object", "torch.nn.Module", "torch.nn.modules.module.Module"))
+
+
+class MethodCallers:
+    """The ``self.method(...)`` calls of the methods of the file's module-level
+    classes, found in the class's own body once its text says they are all there
+    (see :meth:`sites`)."""
+
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+        self._classes: Optional[Dict[str, ast.ClassDef]] = None
+        #: class name -> method name -> its calls ``self.name(...)`` in the class
+        self._calls: Dict[str, Dict[str, List[Site]]] = {}
+
+    def sites(self, func: ast.AST, cls: ast.ClassDef) -> Optional[List[Site]]:
+        """Every call of the method ``func`` of ``cls``, or ``None`` when not every
+        call of it is in view: the text spells the method's name only in its
+        ``def`` and in ``SELF.name(`` calls, and the class's name only before
+        ``(`` (its ``class`` statement, its constructor's calls: a subclass or a
+        class passed around is not followed), and every such call is in a
+        method of the class, on its first parameter (not in a nested function,
+        a lambda or a comprehension)."""
+        name = func.name  # type: ignore[attr-defined]
+        text = self.ctx.text
+        spelled = f"{func.args.args[0].arg}.{name}("  # type: ignore[attr-defined]
+        calls = text.count(spelled)
+        if cls.name not in self._followed() or \
+                calls != len(re.findall(r"\b%s\b" % name, text)) - 1 or \
+                len(re.findall(r"\b%s\b" % cls.name, text)) != \
+                len(re.findall(r"\b%s\s*\(" % cls.name, text)):
+            return None
+        found = self._class_calls(cls).get(name, [])
+        if len(found) != calls or sum(1 for s in cls.body if getattr(s, "name", None) == name
+                                      or not isinstance(s, _DEFINITIONS)
+                                      and name in _class_bindings(s)) != 1:
+            return None
+        return found
+
+    def _followed(self) -> Dict[str, ast.ClassDef]:
+        """The module-level classes whose methods may be followed, by name."""
+        found = self._classes
+        if found is None:
+            ctx = self.ctx
+            found = self._classes = {
+                name: d for name, d in ctx.defined_once().items()
+                if isinstance(d, ast.ClassDef) and not d.decorator_list and not d.keywords
+                and all(ctx.resolve(b) in _PLAIN_BASES or key(b) == "object"
+                        for b in d.bases)}
+        return found
+
+    def _class_calls(self, cls: ast.ClassDef) -> Dict[str, List[Site]]:
+        """The calls ``SELF.name(...)`` in the methods of ``cls``, by name (one walk
+        of the class's methods)."""
+        found = self._calls.get(cls.name)
+        if found is not None:
+            return found
+        found = self._calls[cls.name] = {}
+        for method in cls.body:
+            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                    or not method.args.args:
+                continue
+            receiver = method.args.args[0].arg
+            stack: List[ast.AST] = list(method.body)
+            while stack:
+                node = stack.pop()
+                if isinstance(node, _OPAQUE + _DEFINITIONS):
+                    continue  # (another scope: not followed)
+                if node.__class__ is ast.Call:
+                    func = node.func
+                    if func.__class__ is ast.Attribute and func.value.__class__ is ast.Name \
+                            and func.value.id == receiver:
+                        found.setdefault(func.attr, []).append((node, method))
+                stack += children(node)
+        return found
+
+
+def may_be_followed(ctx, func: ast.AST) -> bool:
+    """The cheap tests of a method (most are asked of no more): not one torch calls,
+    not decorated, called as ``SELF.name(`` somewhere in the text."""
+    name = func.name  # type: ignore[attr-defined]
+    args = func.args.args  # type: ignore[attr-defined]
+    return bool(args) and name not in MODULE_METHODS and not func.decorator_list \
+        and not (name.startswith("__") and name.endswith("__")) \
+        and f"{args[0].arg}.{name}(" in ctx.text
+
+
+def _class_bindings(stmt: ast.stmt) -> List[str]:
+    """The names a statement of a class body binds (a method, an assignment)."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [stmt.name]
+    return [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)
+            and not isinstance(n.ctx, ast.Load)]
+
+
 def argument(call: ast.Call, func: ast.AST,
-             param: ast.arg) -> Optional[Tuple[ast.AST, bool]]:
+             param: ast.arg, method: bool = False) -> Optional[Tuple[ast.AST, bool]]:
     """The expression ``call`` passes for ``param`` of ``func``, and whether it is
     the parameter's default (read at the top of the module) because the call
-    passes none; ``None`` when that is not evident (``*args``, ``**kw``)."""
+    passes none; ``None`` when that is not evident (``*args``, ``**kw``).  A
+    ``method``'s first parameter is the receiver, which the call does not pass."""
     if any(isinstance(a, ast.Starred) for a in call.args) \
             or any(kw.arg is None for kw in call.keywords):
         return None
     args = func.args  # type: ignore[attr-defined]
-    positional = [*getattr(args, "posonlyargs", []), *args.args]
+    positional = [*getattr(args, "posonlyargs", []), *args.args][1 if method else 0:]
     if param not in params_of(func) or param is args.vararg or param is args.kwarg:
         return None
+    if method and param not in positional and param not in args.kwonlyargs:
+        return None  # (the receiver)
     if param in positional:
         i = positional.index(param)
         if i < len(call.args):
             return call.args[i], False
-        defaults = args.defaults
+        defaults = args.defaults[-len(positional):] if positional else []
         first_default = len(positional) - len(defaults)
         default = defaults[i - first_default] if i >= first_default else None
     else:
@@ -118,21 +248,39 @@ def reaching_arguments(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Site
     from .project.importers import named_elsewhere
 
     name = getattr(func, "name", None)
-    if name is None or ctx.defined_once().get(name) is not func:
+    if name is None:
         return None
+    owner = None
+    if ctx.defined_once().get(name) is not func:
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                or not may_be_followed(ctx, func):
+            return None
+        owner = ctx.statement_parents().get(id(func))
+        if not isinstance(owner, ast.ClassDef) or \
+                ctx.defined_once().get(owner.name) is not owner:
+            return None
+        methods = ctx.memo.get("method callers")
+        if methods is None:
+            methods = ctx.memo["method callers"] = MethodCallers(ctx)
+        sites = methods.sites(func, owner)
+        if not sites:
+            return None
     if ctx.filename and named_elsewhere(ctx.filename, name):
         return None  # (another module may import it: its callers are not in view)
-    callers = ctx.memo.get("callers")
-    if callers is None:
-        callers = ctx.memo["callers"] = Callers(ctx.tree, ctx.defined_once())
-    sites = callers.sites(func)
+    if owner is None:
+        callers = ctx.memo.get("callers")
+        if callers is None:
+            callers = ctx.memo["callers"] = Callers(ctx.tree, ctx.defined_once())
+        sites = callers.sites(func)
     if not sites:
         return None
     found: List[Site] = []
     for call, scope in sites:
-        got = argument(call, func, param)
+        got = argument(call, func, param, method=owner is not None)
         if got is None:
             return None
         expr, default = got
+        if default and owner is not None and not isinstance(expr, ast.Constant):
+            return None  # (a method's default is evaluated in the class body)
         found.append((expr, ctx.tree if default else scope))  # type: ignore[arg-type]
     return found
