@@ -200,7 +200,7 @@ def Factory():
     ("from models import Discriminator as D_class\nD = D_class()", True),
     ("from models import *\nD = Discriminator()", True),
     ("from models import Plain\nD = Plain()", False),  # (not an nn.Module)
-    ("import models\nD = models.Discriminator()", False),  # (an attribute: not followed)
+    ("import models\nD = models.Discriminator()", True),  # (a class of an imported module)
 ])
 def test_a_module_class_of_another_module_gives_its_forwards_output(tmp_path, build, flagged):
     """``D = Discriminator()`` from ``models.py``, ending in ``Linear(8, 1)``: a

@@ -11,9 +11,12 @@ imports bound as the walker would bind them at its top, asked through its own
 
 Followed: a name bound by an import of a project module (``from utils import
 to_gpu``, ``from .utils import *``, through re-exports), naming a function
-defined once at the top of the module that defines it, undecorated.  Not
-followed: methods, attributes of an imported module (``utils.to_gpu(...)``),
-and what the other module binds inside functions; the module's own imports
+defined once at the top of the module that defines it, undecorated, or an
+``nn.Module`` class (also as an attribute of an imported project module:
+``models.Net()``).  Not followed: methods, functions as attributes of an
+imported module (``utils.to_gpu(...)``), what the other module binds outside
+``def`` and ``class`` (``from options import opt``: unknown), and what it binds
+inside functions; the module's own imports
 resolve as they do at its top.  Each module is read once per process while it
 is unchanged (at most :data:`MOST` of them kept).
 """
@@ -52,9 +55,19 @@ def project_function(ctx: Context, name: str) -> Optional[Tuple[Context, ast.AST
     return found
 
 
-def class_value(ctx: Context, name: str):
+def class_value(ctx: Context, name):
     """The ``nn.Module`` value ``name()`` makes where ``name`` is a module class of
-    another module of the project (``from models import Discriminator``), or ``None``."""
+    another module of the project (``from models import Discriminator``; or an
+    ``ast.Attribute`` of an imported project module: ``models.Discriminator``
+    after ``import models``), or ``None``."""
+    if isinstance(name, ast.Attribute):  # (asked of every unknown method call: cheap first)
+        head = name.value
+        bindings = ctx.scope.module().bindings.get(head.id) if ctx.project and \
+            isinstance(head, ast.Name) else None
+        qualname = bindings[-1].qualname if bindings else None
+        if qualname is None or not qualname.startswith(PROJECT):
+            return None
+        name = f"{head.id}.{name.attr}"
     found = _definition(ctx, name, r"class[ \t]+", r"\b")
     if found is None or not isinstance(found[1], ast.ClassDef):
         return None
@@ -114,6 +127,12 @@ def _imported(ctx: Context, name: str) -> Optional[str]:
     """The project name ``name`` is bound to at the top of the file by an import
     (``PROJECT + path + ".name"``), or ``None``."""
     module = ctx.scope.module()
+    head, _, attr = name.partition(".")
+    if attr:  # (``models.Net``: ``models`` bound to a project module)
+        bindings = module.bindings.get(head)
+        qualname = bindings[-1].qualname if bindings else None
+        return f"{qualname}.{attr}" if qualname is not None and qualname.startswith(PROJECT) \
+            and qualname.endswith(".py") and "." not in attr else None
     bindings = module.bindings.get(name)
     if bindings:
         qualname = bindings[-1].qualname

@@ -14,14 +14,14 @@ Values are followed through what one file makes evident:
   reductions with and without ``dim``, ``max(d)``/``min(d)`` pairs, indexing,
   ``view``/``reshape``/``unsqueeze``/``squeeze(d)``/``t()``, casts
   (``.long()``, ``.byte()``, ...), comparisons, ``.data``, ``.item()``, ``.numpy()``;
-- the returns of functions defined in the file, and ``self.x`` bound in the
-  methods of the enclosing class;
+- the returns of functions defined in the file, ``self.x`` bound in the methods of
+  the enclosing class, dict literals' entries, objects (:mod:`.objects`);
 - a parameter, where every caller is in view (:mod:`.callers`).
 
-What is not followed stays unknown, on purpose: a parameter of a method or of a
-function another file may call, a value from another module, a name bound more
-than once with different facts, a call of anything unresolved.  Rules ask, and say nothing
-(or offer no safe fix) where the answer is unknown.
+What is not followed stays unknown, on purpose: a parameter of a method or of a function
+another file may call, a value from another module, a name bound more than once with
+different facts, a call of anything unresolved.  Rules ask, and say nothing (or offer
+no safe fix) where the answer is unknown.
 """
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ from ..source.record import record
 from .callers import reaching_arguments
 from .foreign import FOREIGN_CLASS, class_value, forward_of, project_function
 from .nodes import body_nodes, enclosing, statements
+from .objects import OBJECT, OBJECTS, keyed_parts, object_method
 from .reaching import unpack_index
 from .resolve import key
 from .wrappers import wrapped_argument
@@ -55,13 +56,13 @@ class Value(record("kind rank dtype parts name last plain",
     """``kind`` (``None``: unknown); ``rank`` and ``dtype`` of tensors and arrays
     (``None``: unknown); ``parts``, the values of a tuple's items, or the one value
     of every element of a list (a 1-tuple), or the layers of an ``nn.Sequential``;
-    ``name``, the class of a module (``torch.nn.Linear``; a class of the file:
-    :data:`FILE_CLASS` + its name); ``last``, the size of a tensor's last
-    dimension, or the output features of a module (``nn.Linear(8, 1)``: 1), where
-    a constant makes it evident; ``plain``: a tensor that was a plain
-    ``torch.Tensor`` in 0.3 code, not a ``Variable`` (read through ``.data``, made
-    by a constructor, or computed from one: 0.3 refused to mix the two), whose
-    reductions and elements were Python numbers there."""
+    a dict literal's ``(key, entry)`` pairs; ``name``, the class of a module or
+    :data:`~.objects.OBJECT` (``torch.nn.Linear``; a class of the file: :data:`FILE_CLASS`
+    + its name); ``last``, the size of a tensor's last dimension, or the output
+    features of a module (``nn.Linear(8, 1)``: 1), where a constant makes it evident;
+    ``plain``: a tensor that was a plain ``torch.Tensor`` in 0.3 code, not a
+    ``Variable`` (read through ``.data``, made by a constructor, or computed from one:
+    0.3 refused to mix the two), whose reductions and elements were Python numbers there."""
 
     __slots__ = ()
 
@@ -172,7 +173,7 @@ class Values:
                 return Value(TUPLE)
             return Value(TUPLE, parts=tuple(self.of(e, scope, depth) for e in node.elts))
         if isinstance(node, (ast.Dict, ast.DictComp)):
-            return Value(DICT)
+            return Value(DICT, parts=keyed_parts(self, node, scope, depth))
         if isinstance(node, ast.ListComp):
             return Value(LIST, parts=(self._comprehended(node, scope, depth),))
         if isinstance(node, ast.UnaryOp):
@@ -465,7 +466,8 @@ class Values:
             if receiver.kind == MODULE:
                 # (``D = D.cuda()``: the module itself)
                 return receiver if func.attr in MODULE_ITSELF else UNKNOWN
-            return self._method(func.attr, receiver, node, scope, depth)
+            return (receiver.kind is None and class_value(self.ctx, func)) or \
+                self._method(func.attr, receiver, node, scope, depth)  # (``models.Net()``)
         if isinstance(func, ast.Name):
             module = self.of(func, scope, depth)
             if module.kind == MODULE:
@@ -567,8 +569,8 @@ class Values:
             return Value(LIST, parts=(UNKNOWN,))
         if name == "str":
             return Value(STRING)
-        if name.split(".")[0] in ARRAY_MODULES:
-            return Value(NDARRAY)
+        if name.split(".")[0] in ARRAY_MODULES or name in OBJECTS:  # (``np.zeros(3)``)
+            return Value(OBJECT, name=OBJECTS[name]) if name in OBJECTS else Value(NDARRAY)
         if name in SIZED:
             dtype = self._dtype_keyword(node) or ("int" if name == "torch.randint_like"
                                                   else "float")
@@ -662,8 +664,8 @@ class Values:
                 isinstance(args[0], ast.Constant) and type(args[0].value) is int:
             return _INT  # (``x.size(0)``: numpy's ``size`` is not called)
         if not receiver.tensor:
-            if receiver.kind == NDARRAY:
-                return Value(NDARRAY)
+            if receiver.kind in (NDARRAY, OBJECT):  # (``parser.parse_args()``)
+                return object_method(receiver, attr)
             if receiver.kind is None and attr in CASTS and not args and not node.keywords:
                 return _tensor(None, CASTS[attr])  # (``m.byte()``: only tensors have these)
             if receiver.kind is None and attr in ("view", "reshape") and args:

@@ -11,6 +11,7 @@ from ..analysis.lines import lines_matching
 from ..analysis.nodes import body_nodes, body_parents, children, words
 from ..analysis.registry import rule
 from ..analysis.resolve import key
+from ..analysis.saved import saved_refused
 from ..source.text import Edit, shorten
 from .shared.loadable import LOADABLE_ATTRIBUTES
 
@@ -66,8 +67,18 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
     function (a module method's name read but not called, ``corpus.train``,
     is some pickled object: the message says so); a result unpacked into
     names (``model, criterion, optimizer = torch.load(f)``) when one of them
-    is such a name.  Not flagged: a result handed to ``load_state_dict``,
-    indexed by string keys whose entries are not used whole
+    is such a name.  Where the uses say nothing (or only that a checkpoint's
+    entries are state dicts), the project's own ``torch.save(OBJ, PATH)`` calls
+    to the same path say what the file holds (in the file and in the project's
+    other modules; see ``analysis/saved.py`` for what is the same path: the same
+    string, the same ``args.save``, the same ``os.path.join(args.dir,
+    'model.pt')``): flagged when every one of them saves a whole ``nn.Module``
+    (of torch or of a class of the project), a numpy array, an
+    ``argparse.Namespace`` (``opt = parser.parse_args()``), or a dict, tuple or
+    list literal holding one (``torch.save({'settings': opt, 'model':
+    model.state_dict()}, path)``: the message names the key); silent when one of
+    them saves something else or something unknown.  Not flagged: a result
+    handed to ``load_state_dict``, indexed by string keys whose entries are not used whole
     (``ckpt['state_dict']``) or read with dict methods, and
     results without evidence either way (a loaded tensor can be
     ``.cuda()``-ed or have a ``.shape``: tensors load fine).
@@ -76,7 +87,11 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
     Since PyTorch 2.6 ``torch.load`` defaults to ``weights_only=True``, which
     only unpickles tensors, state dicts and plain containers.  A whole pickled
     ``nn.Module`` (the 0.3-era ``torch.save(model, path)``), a numpy array or
-    a custom class fails with ``UnpicklingError: Weights only load failed``.
+    a custom class fails with ``UnpicklingError: Weights only load failed``
+    (on 2.13, for a saved ``{'settings': opt, ...}``: ``Unsupported global: GLOBAL
+    argparse.Namespace was not an allowed global by default``; for a module:
+    ``GLOBAL torch.nn.modules.linear.Linear``; for a numpy array:
+    ``GLOBAL numpy._core.multiarray._reconstruct``).
 
     ## Example
     ```python
@@ -106,7 +121,9 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
         return
     kind, why = _use(ctx, node)
     if kind not in _WHAT:
-        return
+        kind, why = _saved(ctx, node, kind)
+        if kind not in _WHAT:
+            return
     src = ctx.source
     end = max(src.end(n) for n in [*node.args, *(kw.value for kw in node.keywords)])
     quoted = src.quote(node, 40)
@@ -117,6 +134,33 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
         f"since PyTorch 2.6); add `weights_only=False`, only for files you trust",
         Fix((Edit(end, end, ", weights_only=False"),), UNSAFE),
     )
+
+
+#: what a value ``torch.save`` is given is, as a kind of loaded value
+_SAVED_KIND = {"module": WHOLE, "ndarray": NUMPY, "object": OBJECT}
+
+
+def _saved(ctx: Context, call: ast.Call, used: Optional[str]) -> Tuple[Optional[str], str]:
+    """What the project's ``torch.save`` calls to the same path hold that
+    ``weights_only=True`` refuses (see :mod:`..analysis.saved`), where its uses
+    say nothing (``used``: unknown) or say a dict's entries are state dicts."""
+    parent = ctx.parent_of(call, call)
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) \
+            and parent.func.attr == "load_state_dict":
+        return UNKNOWN, ""  # (``m.load_state_dict(torch.load(f))``: a state dict)
+    path = node_path(call)
+    found = saved_refused(ctx, path) if path is not None else None
+    if found is None or used == STATE and found.under is None:
+        return UNKNOWN, ""  # (a dict by its uses, a whole object by its save: not one file)
+    under = f" under `{found.under}`" if found.under else ""
+    return _SAVED_KIND[found.kind], f"saved as {found.what}{under} {found.where}"
+
+
+def node_path(call: ast.Call) -> Optional[ast.AST]:
+    """The path (or file) argument of ``torch.load(f, ...)``."""
+    if call.args:
+        return call.args[0]
+    return next((kw.value for kw in call.keywords if kw.arg == "f"), None)
 
 
 def _use(ctx: Context, call: ast.Call) -> Tuple[Optional[str], str]:

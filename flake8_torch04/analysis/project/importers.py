@@ -217,11 +217,12 @@ _WORDS: Dict[str, Optional[Dict[str, FrozenSet[bytes]]]] = {}
 def forget() -> None:
     """Start a new run: the next search reads the project's files again (and the
     value facts read the project's modules again: :mod:`..foreign`)."""
-    from .. import foreign
+    from .. import foreign, saved
 
     _INDEXES.clear()
     _WORDS.clear()
     foreign.forget()
+    saved.forget()
 
 
 def named_elsewhere(filename: str, name: str) -> bool:
@@ -246,7 +247,20 @@ def named_elsewhere(filename: str, name: str) -> bool:
 
 
 def _read_words(root: str) -> Optional[Dict[str, FrozenSet[bytes]]]:
-    words: Dict[str, FrozenSet[bytes]] = {}
+    texts = project_texts(root)
+    if texts is None:
+        return None
+    # (each file's words: runs of word bytes, as the marker gate reads them; a
+    # name is one of them where the file spells it as an identifier)
+    return {path: frozenset(text.encode("utf-8", "surrogatepass").translate(WORD_BYTES).split())
+            for path, text in texts}
+
+
+def project_texts(root: str) -> Optional[List[Tuple[str, str]]]:
+    """``(absolute path, text)`` of every ``.py`` file of the project at ``root``
+    (found as :func:`taken_by` finds them); ``None`` when a walk is cut short or a
+    file cannot be read (it may hold anything)."""
+    found = []
     try:
         files = list(_project_files(root)) + _namespace_importers(root)
     except _Short:
@@ -256,12 +270,9 @@ def _read_words(root: str) -> Optional[Dict[str, FrozenSet[bytes]]]:
         text = cached_text(path, stamp) if stamp is not None and stamp[0] <= MAX_BYTES \
             else None
         if text is None:
-            return None  # (a file that cannot be read may name anything)
-        # (its words: runs of word bytes, as the marker gate reads them; a name
-        # is one of them where the file spells it as an identifier)
-        words[os.path.abspath(path)] = frozenset(
-            text.encode("utf-8", "surrogatepass").translate(WORD_BYTES).split())
-    return words
+            return None
+        found.append((os.path.abspath(path), text))
+    return found
 
 
 def _index(root: str) -> _Index:

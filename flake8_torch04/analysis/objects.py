@@ -1,0 +1,80 @@
+"""Python objects and dict entries, for the value facts (:mod:`.values`).
+
+An :data:`OBJECT` value is an instance of a Python class that is neither a tensor,
+a number, a numpy array, a container, a string nor an ``nn.Module``; its ``name``
+is the class.  Known where the code makes it evident: a call of one of
+:data:`OBJECTS` (resolved through imports), and what a method of such an object
+returns (:data:`METHODS`): ``opt = parser.parse_args()`` where ``parser =
+argparse.ArgumentParser(...)`` is an ``argparse.Namespace``.
+
+A dict literal whose keys are all strings keeps its entries: the value's
+``parts`` are ``(key, entry)`` pairs (``{'settings': opt, 'epoch': 3}``; an
+:class:`Entry`'s value is asked when read), at most :data:`MOST_KEYS` of them
+(else, and for any other dict, ``None``).
+"""
+from __future__ import annotations
+
+import ast
+import weakref
+from typing import Optional, Tuple
+
+OBJECT = "object"
+#: callables (qualified names) that make an object: its class
+OBJECTS = {
+    "argparse.ArgumentParser": "argparse.ArgumentParser",
+    "argparse.Namespace": "argparse.Namespace",
+    "collections.defaultdict": "collections.defaultdict",
+}
+_NAMESPACE = "argparse.Namespace"
+#: (class, method) -> the class of the object the method returns
+METHODS = {
+    ("argparse.ArgumentParser", "parse_args"): _NAMESPACE,
+}
+#: the most entries of a dict literal kept
+MOST_KEYS = 32
+
+
+def object_method(receiver, attr: str):
+    """What ``receiver.attr(...)`` gives, for a numpy array or an :data:`OBJECT`."""
+    from .values import LIST, NDARRAY, TUPLE, UNKNOWN, Value
+
+    if receiver.kind == NDARRAY:
+        return Value(LIST) if attr == "tolist" else Value(NDARRAY)
+    made = METHODS.get((receiver.name, attr))
+    if made is not None:
+        return Value(OBJECT, name=made)
+    if (receiver.name, attr) == ("argparse.ArgumentParser", "parse_known_args"):
+        return Value(TUPLE, parts=(Value(OBJECT, name=_NAMESPACE), Value(LIST)))
+    return UNKNOWN
+
+
+class Entry:
+    """A dict literal's entry: its :attr:`value` is asked only when read (few
+    questions need a dict's entries, and a dict may hold many)."""
+
+    __slots__ = ("_values", "_node", "_scope", "_depth")
+
+    def __init__(self, values, node: ast.AST, scope, depth: int) -> None:
+        # (weakly: the facts hold their values, and a cycle would keep the file's
+        # tree alive until the collector runs, see ``run.collector_off``)
+        self._values, self._node, self._scope, self._depth = \
+            weakref.ref(values), node, scope, depth
+
+    @property
+    def value(self):
+        from .values import UNKNOWN
+
+        values = self._values()
+        return values.of(self._node, self._scope, self._depth) if values is not None \
+            else UNKNOWN
+
+
+def keyed_parts(values, node: ast.AST, scope, depth: int) -> Optional[Tuple[tuple, ...]]:
+    """The ``(key, entry)`` pairs of a dict literal with string keys (see
+    :class:`Entry`), or ``None``."""
+    if not isinstance(node, ast.Dict) or len(node.keys) > MOST_KEYS:
+        return None
+    if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
+        return None  # (``**other``: a ``None`` key)
+    return tuple((k.value, Entry(values, v, scope, depth))  # type: ignore[union-attr]
+                 for k, v in zip(node.keys, node.values))

@@ -1,0 +1,342 @@
+"""TV106 through the project's ``torch.save`` calls (analysis/saved.py): what a
+load returns is read off the saves to the same path, in the file and in the
+project's other modules."""
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from flake8_torch04.analysis import foreign, saved
+from flake8_torch04.analysis.project import importers
+from flake8_torch04.analysis.run import check_source
+
+OPTIONS = """\
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument('--save', default='model.pt')
+parser.add_argument('--dir', default='.')
+opt = parser.parse_args()
+"""
+
+MODELS = """\
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super(Net, self).__init__()
+        self.fc = nn.Linear(4, 2)
+"""
+
+EVAL = """\
+import torch
+from options import opt
+
+
+def evaluate(run):
+    data = torch.load(opt.save)
+    return run(data)
+"""
+
+
+def write(root, files):
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def messages(path):
+    text = Path(path).read_text(encoding="utf-8")
+    return [f"{f.line}: {f.message}" for f in check_source(text, str(path), ["TV106"])]
+
+
+@pytest.fixture(autouse=True)
+def fresh():
+    importers.forget()
+    yield
+    importers.forget()
+
+
+def test_namespace_under_a_key_saved_in_another_module(tmp_path):
+    write(tmp_path, {"options.py": OPTIONS, "models.py": MODELS, "train.py": """\
+        import argparse
+        import torch
+        from models import Net
+
+
+        def main():
+            parser = argparse.ArgumentParser()
+            parser.add_argument('--save', default='model.pt')
+            opt = parser.parse_args()
+            model = Net()
+            checkpoint = {'settings': opt, 'model': model.state_dict(), 'epoch': 3}
+            torch.save(checkpoint, opt.save)
+        """, "eval.py": EVAL})
+    (found,) = messages(tmp_path / "eval.py")
+    assert found.startswith("6: `torch.load(opt.save)` loads a pickled object (saved as an "
+                            "`argparse.Namespace` under `['settings']` at train.py:12)")
+
+
+def test_a_value_imported_from_another_module_is_not_followed(tmp_path):
+    """(what ``opt`` is, bound in ``options.py``, is not read there: unknown)"""
+    write(tmp_path, {"options.py": OPTIONS, "train.py": """\
+        import torch
+        from options import opt
+
+        torch.save({'settings': opt}, opt.save)
+        """, "eval.py": EVAL})
+    assert messages(tmp_path / "eval.py") == []
+
+
+def test_whole_model_of_a_project_class_saved_in_another_module(tmp_path):
+    write(tmp_path, {"options.py": OPTIONS, "models.py": MODELS, "train.py": """\
+        import torch
+        from models import Net
+        from options import opt
+
+
+        def main():
+            net = Net().cuda()
+            with open(opt.save, 'wb') as f:
+                torch.save(net, f)
+        """, "eval.py": EVAL})
+    (found,) = messages(tmp_path / "eval.py")
+    assert "loads a whole model (saved as a `Net` at train.py:9)" in found
+
+
+@pytest.mark.parametrize("imports, made", [
+    ("import models", "models.Net()"),
+    ("import models as M", "M.Net().cuda()"),
+])
+def test_a_class_of_an_imported_project_module(tmp_path, imports, made):
+    write(tmp_path, {"options.py": OPTIONS, "models.py": MODELS, "eval.py": EVAL,
+                     "train.py": f"import torch\n{imports}\nfrom options import opt\n"
+                                 f"torch.save({made}, opt.save)\n"})
+    (found,) = messages(tmp_path / "eval.py")
+    assert "loads a whole model (saved as a `Net` at train.py:4)" in found
+
+
+def test_an_attribute_that_is_not_a_project_class(tmp_path):
+    write(tmp_path, {"options.py": OPTIONS, "models.py": MODELS + "\n\ndef make():\n"
+                     "    return Net()\n", "eval.py": EVAL,
+                     "train.py": "import torch\nimport models\nimport torch.nn as nn\n"
+                                 "from options import opt\n"
+                                 "torch.save(models.make(), opt.save)\n"
+                                 "torch.save(models.Net, 'class.pt')\n"
+                                 "torch.save(models.models.Net(), 'deep.pt')\n"})
+    assert messages(tmp_path / "eval.py") == []
+
+
+def test_numpy_array_saved_under_a_joined_path(tmp_path):
+    write(tmp_path, {"options.py": OPTIONS, "prepare.py": """\
+        import os
+        import numpy as np
+        import torch
+        from options import opt
+
+        data = np.sin(np.arange(10)).astype('float64')
+        torch.save(data, os.path.join(opt.dir, 'train.pt'))
+        """, "train.py": """\
+        import os
+        import torch
+        from options import opt
+
+        data = torch.load(os.path.join(opt.dir, 'train.pt'))
+        other = torch.load(os.path.join(opt.dir, 'test.pt'))
+        print(data, other)
+        """})
+    (found,) = messages(tmp_path / "train.py")
+    assert found.startswith("5: `torch.load(os.path.join(opt.dir, 'tra...` loads a numpy value "
+                            "(saved as a numpy value at prepare.py:7)")
+
+
+@pytest.mark.parametrize("saves", [
+    # a state dict, a tensor, numbers: loaded fine with weights_only=True
+    {"train.py": "import torch\nfrom models import Net\nfrom options import opt\n"
+                 "torch.save(Net().state_dict(), opt.save)\n"},
+    {"train.py": "import torch\nfrom options import opt\n"
+                 "torch.save({'w': torch.zeros(3), 'epoch': 3, 'best': [0.5]}, opt.save)\n"},
+    # two modules save different kinds to the same path
+    {"train.py": "import torch\nfrom models import Net\nfrom options import opt\n"
+                 "torch.save(Net(), opt.save)\n",
+     "prepare.py": "import numpy as np\nimport torch\nfrom options import opt\n"
+                   "torch.save(np.zeros(3), opt.save)\n"},
+    # a whole model beside a value that is unknown
+    {"train.py": "import torch\nfrom models import Net\nfrom options import opt\n"
+                 "torch.save(Net(), opt.save)\n",
+     "resume.py": "import torch\nfrom options import opt\n\n\ndef keep(model):\n"
+                  "    torch.save(model, opt.save)\n"},
+    # the project's own ``save``, not torch's
+    {"utils.py": "import pickle\n\n\ndef save(obj, path):\n"
+                 "    with open(path, 'wb') as f:\n        pickle.dump(obj, f)\n",
+     "train.py": "from models import Net\nfrom options import opt\nfrom utils import save\n"
+                 "save(Net(), opt.save)\n"},
+    # another path; a path that is a parameter of another function
+    {"train.py": "import torch\nfrom models import Net\nfrom options import opt\n"
+                 "torch.save(Net(), opt.save_to)\n\n\ndef keep(path):\n"
+                 "    torch.save(Net(), path)\n"},
+])
+def test_silent(tmp_path, saves):
+    write(tmp_path, {"options.py": OPTIONS, "models.py": MODELS, "eval.py": EVAL, **saves})
+    assert messages(tmp_path / "eval.py") == []
+
+
+def test_only_modules_that_spell_save_are_read(tmp_path, monkeypatch):
+    write(tmp_path, {"options.py": OPTIONS, "models.py": MODELS, "eval.py": EVAL,
+                     "notes.py": "# the word save, but no call of it\nsave = 1\n",
+                     "train.py": "import torch\nfrom models import Net\nfrom options import opt\n"
+                                 "torch.save(Net(), opt.save)\n"})
+    read = []
+    context = foreign.module_context
+    monkeypatch.setattr(foreign, "module_context",
+                        lambda path: read.append(Path(path).name) or context(path))
+    assert len(messages(tmp_path / "eval.py")) == 1
+    assert "train.py" in read
+    assert "notes.py" not in read and "options.py" not in read
+
+
+def test_a_file_without_a_load_reads_nothing(tmp_path, monkeypatch):
+    write(tmp_path, {"options.py": OPTIONS, "train.py": "import torch\nfrom options import opt\n"
+                                                        "torch.save(opt, opt.save)\n"})
+
+    def refuse(*args):
+        raise AssertionError("the project was searched")
+
+    monkeypatch.setattr(saved, "_spelling_save", refuse)
+    monkeypatch.setattr(saved, "_saves", refuse)
+    text = (tmp_path / "train.py").read_text()
+    assert check_source(text, str(tmp_path / "train.py"), ["TV106"]) == []
+
+
+def test_too_many_modules_is_unknown(tmp_path, monkeypatch):
+    monkeypatch.setattr(saved, "MOST_MODULES", 1)
+    write(tmp_path, {"options.py": OPTIONS, "models.py": MODELS, "eval.py": EVAL,
+                     "a.py": "import torch\nfrom models import Net\nfrom options import opt\n"
+                             "torch.save(Net(), opt.save)\n",
+                     "b.py": "import torch\nfrom models import Net\nfrom options import opt\n"
+                             "torch.save(Net(), opt.save)\n"})
+    assert messages(tmp_path / "eval.py") == []
+
+
+@pytest.mark.parametrize("save, load, same", [
+    ("'a.pt'", "'a.pt'", True),
+    ("'a.pt'", "'b.pt'", False),
+    ("args.save", "args.save", True),
+    ("args.save", "opt.save", False),
+    ("os.path.join(args.dir, 'm.pt')", "os.path.join(args.dir, 'm.pt')", True),
+    ("'%s/m.pt' % args.dir", "'%s/m.pt' % args.dir", True),
+    ("f'{args.dir}/m.pt'", "f'{args.dir}/m.pt'", True),
+    ("f'{args.dir}/m.pt'", "f'{args.dir}/n.pt'", False),
+    ("args.dir + 'm.pt'", "args.dir + 'n.pt'", False),
+    ("paths[0]", "paths[0]", False),  # (a subscript: the same as nothing)
+    ("io.BytesIO()", "io.BytesIO()", False),  # (each call another file)
+    ("make_path(args)", "make_path(args)", False),
+    ("'{}/m.pt'.format(args.dir)", "'{}/m.pt'.format(args.dir)", True),
+    ("str(args.save)", "args.save", False),
+])
+def test_same_path(tmp_path, save, load, same):
+    source = textwrap.dedent(f"""\
+        import io
+        import os
+        import torch
+        import torch.nn as nn
+        from paths import make_path
+
+
+        def train(args, paths):
+            torch.save(nn.Linear(2, 2), {save})
+
+
+        def evaluate(args, paths):
+            m = torch.load({load})
+            return [m]
+        """)
+    found = check_source(source, str(tmp_path / "saving.py"), ["TV106"])
+    assert bool(found) is same
+
+
+def test_names_are_followed_to_their_one_assignment(tmp_path):
+    source = textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+
+        ROOT = 'runs'
+
+
+        def train(epoch):
+            name = ROOT + '/last.pt'
+            torch.save(nn.Linear(2, 2), name)
+            step = ROOT + '/e%d.pt' % epoch
+            torch.save(nn.Linear(2, 2), step)
+
+
+        def evaluate(epoch):
+            path = ROOT + '/last.pt'
+            m = torch.load(path)
+            step = ROOT + '/e%d.pt' % epoch
+            n = torch.load(step)  # (another function's ``epoch``)
+            return [m, n]
+        """)
+    assert [f.line for f in check_source(source, str(tmp_path / "saving.py"), ["TV106"])] == [16]
+
+
+def test_a_buffer_is_itself(tmp_path):
+    source = textwrap.dedent("""\
+        import io
+        import torch
+        import torch.nn as nn
+
+        buffer = io.BytesIO()
+        other = io.BytesIO()
+        torch.save(nn.Linear(2, 2), buffer)
+        buffer.seek(0)
+        print([torch.load(buffer), torch.load(other)])
+        """)
+    found = check_source(source, str(tmp_path / "saving.py"), ["TV106"])
+    assert [(f.line, f.col) for f in found] == [(9, 7)]
+
+
+def test_a_save_in_the_same_notebook(tmp_path):
+    import json
+
+    from cli_runner import in_process
+
+    cells = [["import torch\n", "import torch.nn as nn\n",
+              "torch.save(nn.Linear(2, 2), 'm.pt')\n"],
+             ["m = torch.load('m.pt')\n", "print(m)\n"]]
+    notebook = {"cells": [{"cell_type": "code", "metadata": {}, "execution_count": None,
+                           "outputs": [], "source": cell} for cell in cells],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 2}
+    (tmp_path / "nb.ipynb").write_text(json.dumps(notebook), encoding="utf-8")
+    status, out, _ = in_process("check", "nb.ipynb", "--isolated", "--select", "TV106",
+                                cwd=tmp_path)
+    assert "nb.ipynb:cell 2, line 1, col 5: TV106 `torch.load('m.pt')` loads a whole model " \
+           "(saved as a `nn.Linear` in this notebook)" in out
+
+
+@pytest.mark.parametrize("key, word", [
+    ("args.save", "args.save"),
+    ("'model.pt'", "model.pt"),
+    ("=os.path.join(args.dir, 'model.pt')", "args.dir"),
+    ("('%s/m.pt' Mod args.outf)", "args.outf"),
+    ("=<project>/x/config.py.PATH", "PATH"),
+    ("'a b'", None),
+])
+def test_the_word_a_saving_module_spells(key, word):
+    """(only the modules whose text holds it are parsed)"""
+    assert saved._anchor(key) == word
+
+
+def test_a_key_of_the_files_own_variables_reads_no_other_module(tmp_path, monkeypatch):
+    write(tmp_path, {"train.py": "import torch\nimport torch.nn as nn\n\n\n"
+                                 "def keep(run):\n    torch.save(nn.Linear(2, 2), 'runs/' + run)\n"
+                                 "    return torch.load('runs/' + run)\n"})
+
+    def refuse(*args):
+        raise AssertionError("the project was searched")
+
+    monkeypatch.setattr(saved, "_spelling_save", refuse)
+    (found,) = messages(tmp_path / "train.py")
+    assert "saved as a `nn.Linear` at line 6" in found
