@@ -48,18 +48,20 @@ _HANDOFF = _thread_local()
 def parsed_tree(text: str, path: str = "") -> ast.Module:
     """The tree of ``text``: the one the fixer handed over for it, or the one
     parsed lately for the file ``path`` with this same text (see
-    :func:`tree_of`), or a new parse."""
+    :func:`tree_of`), or a new parse (not kept: a checked file's tree kept
+    alive after its check costs more in the collector and the caches than the
+    second parse it may save)."""
     handed = getattr(_HANDOFF, "pair", None)
     _HANDOFF.pair = None
     if handed is not None and handed[0] is text:
         return handed[1]
-    return tree_of(text, path)
+    return tree_of(text, path, keep=False)
 
 
-#: whole trees parsed lately, for a file checked or for another module's facts
-#: read by the value facts: ``path -> (text, tree)``, the least recent first.  A
-#: project's module is both checked and read for what it defines: the second
-#: asks for the same text, and takes the tree (nothing changes a tree).
+#: whole trees parsed lately for the project's modules read for what they define
+#: (the value facts' module contexts, the project summaries): ``path -> (text,
+#: tree)``, the least recent first.  Such a module checked afterwards asks for
+#: the same text, and takes the tree (nothing changes a tree).
 _RECENT: "OrderedDict[str, Tuple[str, ast.Module]]" = OrderedDict()
 #: the text of the trees kept, in characters, at most (a tree takes ~50 times
 #: its text's size): a file larger than this is not kept
@@ -67,9 +69,10 @@ RECENT_TEXT = 1 << 18
 _KEPT = [0]
 
 
-def tree_of(text: str, path: str = "") -> ast.Module:
+def tree_of(text: str, path: str = "", keep: bool = True) -> ast.Module:
     """:func:`parse` of ``text``, or the tree parsed lately for the file ``path``
-    when its text was this same text; the tree made is kept for the next asker."""
+    when its text was this same text; the tree made is kept for the next asker
+    (with ``keep``)."""
     if not path:
         return parse(text)
     path = os.path.abspath(path)
@@ -78,6 +81,8 @@ def tree_of(text: str, path: str = "") -> ast.Module:
         _RECENT.move_to_end(path)
         return kept[1]
     tree = parse(text)
+    if not keep:
+        return tree
     if kept is not None:
         del _RECENT[path]
         _KEPT[0] -= len(kept[0])
