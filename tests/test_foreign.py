@@ -99,6 +99,21 @@ def test_a_gradient_made_by_a_helper_of_another_module(tmp_path, imports, gradie
     assert found(tmp_path / "train.py", ["TV103"]) == ([("TV103", 7)] if flagged else [])
 
 
+def test_a_helper_called_at_the_top_of_the_module(tmp_path):
+    """At the top of a script the helper's name is reached by its import (in a
+    function, by nothing): both are read where the helper is defined."""
+    write(tmp_path, {"utils.py": HELPERS, "train.py": """\
+import torch
+from utils import to_gpu
+
+one = to_gpu(False, torch.FloatTensor([1]))
+x = torch.randn(3, requires_grad=True)
+errD = (x * 2).sum()
+errD.backward(one)
+"""})
+    assert found(tmp_path / "train.py", ["TV103"]) == [("TV103", 7)]
+
+
 def test_the_helpers_value_gives_the_fix(tmp_path):
     """``one = to_gpu(cuda, FloatTensor([1]))``, ``mone = one * -1``: the fix is
     ``(-errD).backward()`` as for the literal."""

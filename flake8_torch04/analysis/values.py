@@ -793,15 +793,14 @@ class Values:
         where that is not evident."""
         definition = self.ctx.defined_once().get(func.id)
         reaching = self._flow(scope).reaching(func) or ()
-        if definition is None and reaching:
-            return self._local_definition(reaching, scope, hops)
-        if definition is None:  # (imported: read in the module that defines it)
-            found = project_function(self.ctx, func.id) if all(
-                d.kind == "import" for d in reaching) else None
+        if definition is not None:
+            if isinstance(definition, ast.ClassDef) or any(d.kind != "def" for d in reaching):
+                return None
+            return self, definition
+        if all(d.kind == "import" for d in reaching):  # (imported: read where it is defined)
+            found = project_function(self.ctx, func.id)
             return (values(found[0]), found[1]) if found is not None else None
-        if isinstance(definition, ast.ClassDef) or any(d.kind != "def" for d in reaching):
-            return None
-        return self, definition
+        return self._local_definition(reaching, scope, hops)
 
     def _local_definition(self, reaching, scope, hops: int) -> Optional[tuple]:
         """A function bound by one ``def`` in the scope, or the one function every
@@ -810,9 +809,7 @@ class Values:
             node = reaching[0].node
             return (self, node) if isinstance(node, _FUNCTION_DEFS) \
                 and not node.decorator_list else None
-        if hops > 2 or any(d.kind == "import" for d in reaching):
-            return None  # (imports: :meth:`_definition`'s other branch)
-        if len(reaching) != 1 or reaching[0].kind != "param":
+        if hops > 2 or len(reaching) != 1 or reaching[0].kind != "param":
             return None
         sites = reaching_arguments(self.ctx, reaching[0].node, self._flow(scope).node)
         found = None
