@@ -204,7 +204,7 @@ def may_be_followed(ctx, func: ast.AST) -> bool:
 
 def _class_bindings(stmt: ast.stmt) -> List[str]:
     """The names a statement of a class body binds (a method, an assignment)."""
-    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+    if isinstance(stmt, _DEFINITIONS):
         return [stmt.name]
     return [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)
             and not isinstance(n.ctx, ast.Load)]

@@ -125,7 +125,7 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         return None  # scipy's ``rho[0]``, sklearn's ``loss_[0]``, TensorFlow's ``loss.numpy()[0]``
     evidence = Evidence(ctx)
     if not (evidence.may_be_scalar(tensor, by_name) and evidence.scalar(tensor, by_name)) \
-            and not _zero_dim(ctx, tensor):
+            and not _zero_dim(ctx, evidence, tensor):
         return None
     if not by_name and (_indexed_as_sequence(evidence.flow, tensor)
                         or _tested_as_sequence(ctx, node, tensor)):
@@ -164,14 +164,13 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
     )
 
 
-def _zero_dim(ctx: Context, tensor: ast.AST) -> bool:
+def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST) -> bool:
     """A name whose value is evidently a 0-dim tensor by the value facts (a
     reduction returned by a callback: ``fval = f(True).data`` with ``f`` the
     ``get_loss`` every caller passes)."""
-    k = key(tensor)
-    if not ctx.uses_torch or k is None:
+    if not ctx.uses_torch or key(tensor) is None:
         return False
-    assigned = ctx.flow().assignments_to(k)
+    assigned = evidence.assignments(tensor)
     if not assigned or not all(_may_make_zero_dim(value) for value in assigned):
         return False  # (the cheap test first: the value facts are asked of few names)
     from ..analysis.values import values
