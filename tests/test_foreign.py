@@ -232,3 +232,36 @@ def step(x):
 """})
     expected = [("TV117", 9)] if flagged else []
     assert found(tmp_path / "train.py", ["TV117"]) == expected
+
+
+LABELS = """\
+import torch
+from torch.autograd import Variable
+
+labels = torch.LongTensor([3, 5, 7])
+{more}
+"""
+
+
+@pytest.mark.parametrize("more, read, flagged", [
+    ("", "from data import labels\n\nbucket = labels / 2", True),
+    ("", "from data import labels\n\n\ndef bucket():\n    return labels / 2", True),
+    ("", "import data\n\n\ndef bucket():\n    return data.labels / 2", True),
+    ("", "from data import labels as ys\n\nbucket = ys / 2", True),
+    # rebound where the reader cannot see when: unknown
+    ("def reload():\n    global labels\n    labels = torch.randn(3)", "from data import labels\n\n"
+     "bucket = labels / 2", False),
+    ("if torch.cuda.is_available():\n    labels = labels.float()", "from data import labels\n\n"
+     "bucket = labels / 2", False),
+    ("for labels in [labels]:\n    pass", "from data import labels\n\nbucket = labels / 2", False),
+    # bound again in the reader, or not a project module's
+    ("", "from data import labels\nlabels = labels.float()\n\nbucket = labels / 2", False),
+    ("", "from elsewhere import labels\n\nbucket = labels / 2", False),
+    ("", "import data\n\n\ndef bucket(data):\n    return data.labels / 2", False),
+])
+def test_a_value_bound_at_the_top_of_another_module(tmp_path, more, read, flagged):
+    """``labels`` is what ``data.py`` binds at its top by assignments only."""
+    write(tmp_path, {"data.py": LABELS.format(more=more),
+                     "train.py": f"import torch\nfrom torch.autograd import Variable\n{read}\n"})
+    codes = [code for code, _ in found(tmp_path / "train.py", ["TV143"])]
+    assert codes == (["TV143"] if flagged else [])

@@ -79,15 +79,27 @@ def test_namespace_under_a_key_saved_in_another_module(tmp_path):
                             "`argparse.Namespace` under `['settings']` at train.py:12)")
 
 
-def test_a_value_imported_from_another_module_is_not_followed(tmp_path):
-    """(what ``opt`` is, bound in ``options.py``, is not read there: unknown)"""
-    write(tmp_path, {"options.py": OPTIONS, "train.py": """\
+@pytest.mark.parametrize("options, flagged", [
+    (OPTIONS, True),
+    # rebound when a function of options.py runs, or bound there otherwise too: unknown
+    (OPTIONS + "\n\ndef reset():\n    global opt\n    opt = None\n", False),
+    (OPTIONS + "try:\n    from local import opt\nexcept ImportError:\n    pass\n", False),
+    (OPTIONS.replace("opt = parser.parse_args()", "for opt in [parser.parse_args()]:\n    pass"),
+     False),
+])
+def test_a_value_imported_from_another_module_is_read_there(tmp_path, options, flagged):
+    """``opt`` is what ``options.py`` binds at its top (``parser.parse_args()``)
+    where it binds it by assignments only."""
+    write(tmp_path, {"options.py": options, "train.py": """\
         import torch
         from options import opt
 
         torch.save({'settings': opt}, opt.save)
         """, "eval.py": EVAL})
-    assert messages(tmp_path / "eval.py") == []
+    found = messages(tmp_path / "eval.py")
+    assert [m.split(":")[0] for m in found] == (["6"] if flagged else [])
+    if flagged:
+        assert "saved as an `argparse.Namespace` under `['settings']` at train.py:4" in found[0]
 
 
 def test_whole_model_of_a_project_class_saved_in_another_module(tmp_path):

@@ -13,10 +13,12 @@ Followed: a name bound by an import of a project module (``from utils import
 to_gpu``, ``from .utils import *``, through re-exports), naming a function
 defined once at the top of the module that defines it, undecorated, or an
 ``nn.Module`` class (also as an attribute of an imported project module:
-``models.Net()``).  Not followed: methods, functions as attributes of an
-imported module (``utils.to_gpu(...)``), what the other module binds outside
-``def`` and ``class`` (``from options import opt``: unknown), and what it binds
-inside functions; the module's own imports
+``models.Net()``), or a name that module binds at its top by assignments only
+(``opt = parser.parse_args()`` for ``from options import opt``, also read as
+``options.opt``: :func:`project_assignments`).  Not followed: methods, functions
+as attributes of an imported module (``utils.to_gpu(...)``), a name the other
+module also binds otherwise (an import, a loop) or rebinds from a function
+(``global opt``), and what it binds inside functions; the module's own imports
 resolve as they do at its top.  Each module is read once per process while it
 is unchanged (at most :data:`MOST` of them kept).
 """
@@ -77,6 +79,64 @@ def class_value(ctx: Context, name):
     if definition.name not in values(other).module_classes():
         return None
     return Value(MODULE, name=f"{FOREIGN_CLASS}{other.filename}\0{definition.name}")
+
+
+def project_assignments(ctx: Context, name: str) -> Optional[Tuple[Context, tuple]]:
+    """The context of the project module that binds the name ``name`` is bound to
+    at the top of ``ctx``'s file by an import (``from options import opt``; or
+    ``options.opt`` after ``import options``), and its bindings there, where that
+    module binds it at its top by assignments only and no function of it
+    declares it ``global``; ``None`` where that is not evident."""
+    if not ctx.project:
+        return None
+    memo = ctx.memo.setdefault("foreign", {})
+    key = (name, "=")
+    if key not in memo:  # type: ignore[operator]
+        memo[key] = _find_assigned(ctx, name)  # type: ignore[index]
+    return memo[key]  # type: ignore[index,no-any-return]
+
+
+def assigned_value(ctx: Context, name: str, depth: int):
+    """What the project module that binds ``name`` (see :func:`project_assignments`)
+    binds it to: the value facts' :class:`~.values.Value`."""
+    from .values import UNKNOWN, join, values
+
+    found = project_assignments(ctx, name)
+    if found is None:
+        return UNKNOWN
+    other, defs = found
+    facts = values(other)
+    return join([facts.binding(d, other.tree, depth + 1) for d in defs])
+
+
+def _find_assigned(ctx: Context, name: str) -> Optional[Tuple[Context, tuple]]:
+    try:
+        qualname = _imported(ctx, name)
+        if qualname is None:
+            return None
+        head, _, last = qualname.rpartition(".")
+        text = cached_text(head[len(PROJECT):])  # (mostly a class or a function: cheap first)
+        if text is not None and (f"def {last}(" in text or f"class {last}" in text):
+            return None
+        site = definition_site(qualname)
+        if site is None:
+            return None
+        path, defined = site
+        text = cached_text(path)
+        word = re.escape(defined)
+        if text is None or not re.search(  # (``name = ...``, ``a, name = ...`` on a line)
+                rf"^[ \t]*(?:\w+[ \t]*,[ \t]*)*{word}[ \t]*(?:,[^\n=]*)?=(?!=)", text, re.M) \
+                or re.search(rf"^[ \t]*(?:global|nonlocal)\b[^\n]*\b{word}\b", text, re.M):
+            return None  # (not assigned, or rebound when a function runs: not read)
+        other = module_context(path)
+        if other is None:
+            return None
+        defs = tuple(other.flow_of(other.tree).defs(defined))
+        if not defs or any(d.kind not in ("assign", "unpack") for d in defs):
+            return None
+        return other, defs
+    except (OSError, ValueError, RecursionError):  # (an unreadable project: unknown)
+        return None
 
 
 def forward_of(module: str, depth: int):

@@ -30,7 +30,7 @@ from typing import Dict, List, Optional, Sequence
 
 from ..source.record import record
 from .callers import reaching_arguments
-from .foreign import FOREIGN_CLASS, class_value, forward_of, project_function
+from .foreign import FOREIGN_CLASS, assigned_value, class_value, forward_of, project_function
 from .nodes import body_nodes, enclosing, statements
 from .objects import OBJECT, OBJECTS, keyed_parts, object_method
 from .reaching import unpack_index
@@ -271,8 +271,13 @@ class Values:
                 return self._self_attribute(node, flow.node, depth)
             if defs is not None and isinstance(node, ast.Name):
                 return self._global(node, flow, depth)
+            if defs is not None and isinstance(node, ast.Attribute) \
+                    and isinstance(node.value, ast.Name):  # (``options.opt``)
+                head = flow.reaching(node.value)
+                if head is not None and all(d.kind == "import" for d in head):
+                    return assigned_value(self.ctx, f"{node.value.id}.{node.attr}", depth)
             return UNKNOWN
-        return join([self._def(d, scope, depth) for d in defs])
+        return join([self.binding(d, scope, depth) for d in defs])
 
     def _global(self, node: ast.Name, flow, depth: int) -> Value:
         """A name a function reads but does not bind: what every binding of it at
@@ -285,11 +290,12 @@ class Values:
                 or node.id in self._declared_global():
             return UNKNOWN  # (a closure's variable, or one a function rebinds)
         defs = self.ctx.flow_of(tree).defs(node.id)
-        if not defs or any(d.kind not in ("assign", "unpack") for d in defs):
+        if not defs or any(d.kind not in ("assign", "unpack", "import") for d in defs):
             return UNKNOWN
-        return join([self._def(d, tree, depth) for d in defs])
+        return join([self.binding(d, tree, depth) for d in defs])
 
-    def _def(self, d, scope, depth: int) -> Value:
+    def binding(self, d, scope, depth: int) -> Value:
+        """The value the binding ``d`` (a :class:`~.reaching.Def`) of ``scope`` gives."""
         kind = d.kind
         if kind == "assign" and d.value is not None:
             return self.of(d.value, scope, depth)
@@ -303,6 +309,8 @@ class Values:
             return UNKNOWN
         if kind == "augassign" and d.value is not None:
             return UNKNOWN  # (what it adds to is another definition)
+        if kind == "import" and isinstance(d.node, ast.ImportFrom):
+            return assigned_value(self.ctx, d.key, depth)
         if kind == "param":
             sites = reaching_arguments(self.ctx, d.node, self._flow(scope).node)
             if not sites:
