@@ -352,3 +352,40 @@ def test_a_key_of_the_files_own_variables_reads_no_other_module(tmp_path, monkey
     monkeypatch.setattr(saved, "_spelling_save", refuse)
     (found,) = messages(tmp_path / "train.py")
     assert "saved as a `nn.Linear` at line 6" in found
+
+
+DATA = """\
+import torch
+from torch import Tensor
+
+
+class Dictionary(object):
+    def __init__(self):
+        self.word2idx = {}
+
+
+class Indices(torch.LongTensor):
+    pass
+
+
+class Scores(Tensor):
+    pass
+"""
+
+
+@pytest.mark.parametrize("imports, made, flagged", [
+    ("from data import Dictionary", "Dictionary()", True),
+    ("import data", "data.Dictionary()", True),
+    ("from data import Indices", "Indices()", False),  # (a tensor's class)
+    ("from data import Scores", "Scores()", False),
+    ("from data import Dictionary\nDictionary = dict", "Dictionary()", False),
+])
+def test_an_instance_of_a_plain_class_of_the_project(tmp_path, imports, made, flagged):
+    """A pickled instance of any class of the project is refused by weights_only=True."""
+    write(tmp_path, {"options.py": OPTIONS, "data.py": DATA, "eval.py": EVAL,
+                     "train.py": f"import torch\n{imports}\nfrom options import opt\n"
+                                 f"torch.save({{'dictionary': {made}}}, opt.save)\n"})
+    found = messages(tmp_path / "eval.py")
+    assert [m.split(":")[0] for m in found] == (["6"] if flagged else [])
+    if flagged:
+        assert "(saved as a `Dictionary` under `['dictionary']` at train.py:" in found[0]

@@ -61,7 +61,8 @@ def class_value(ctx: Context, name):
     """The ``nn.Module`` value ``name()`` makes where ``name`` is a module class of
     another module of the project (``from models import Discriminator``; or an
     ``ast.Attribute`` of an imported project module: ``models.Discriminator``
-    after ``import models``), or ``None``."""
+    after ``import models``), the :data:`~.objects.OBJECT` where it is a plain
+    class there (:func:`~.objects.plain_class`), or ``None``."""
     if isinstance(name, ast.Attribute):  # (asked of every unknown method call: cheap first)
         head = name.value
         bindings = ctx.scope.module().bindings.get(head.id) if ctx.project and \
@@ -73,11 +74,14 @@ def class_value(ctx: Context, name):
     found = _definition(ctx, name, r"class[ \t]+", r"\b")
     if found is None or not isinstance(found[1], ast.ClassDef):
         return None
+    from .objects import OBJECT, plain_class
     from .values import MODULE, Value, values
 
     other, definition = found
     if definition.name not in values(other).module_classes():
-        return None
+        # (an instance of a plain class of the project: ``vocab = data.Dictionary()``)
+        return Value(OBJECT, name=definition.name) if plain_class(other, definition.name) \
+            else None
     return Value(MODULE, name=f"{FOREIGN_CLASS}{other.filename}\0{definition.name}")
 
 

@@ -3,9 +3,10 @@
 An :data:`OBJECT` value is an instance of a Python class that is neither a tensor,
 a number, a numpy array, a container, a string nor an ``nn.Module``; its ``name``
 is the class.  Known where the code makes it evident: a call of one of
-:data:`OBJECTS` (resolved through imports), and what a method of such an object
+:data:`OBJECTS` (resolved through imports), what a method of such an object
 returns (:data:`METHODS`): ``opt = parser.parse_args()`` where ``parser =
-argparse.ArgumentParser(...)`` is an ``argparse.Namespace``.
+argparse.ArgumentParser(...)`` is an ``argparse.Namespace``; and a call of a plain
+class of the project (:func:`plain_class`: ``vocab = Dictionary()``).
 
 A dict literal whose keys are all strings keeps its entries: the value's
 ``parts`` are ``(key, entry)`` pairs (``{'settings': opt, 'epoch': 3}``; an
@@ -32,6 +33,25 @@ METHODS = {
 }
 #: the most entries of a dict literal kept
 MOST_KEYS = 32
+#: the builtin classes a plain class may derive from
+_PLAIN_BASES = frozenset(("object", "dict", "list", "set"))
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def plain_class(ctx, name: str, depth: int = 0) -> bool:
+    """Whether ``name`` is a class defined once at the top of ``ctx``'s file whose
+    call evidently makes an instance of it: undecorated, without a metaclass or
+    ``__new__``, on ``object``, ``dict``, ``list``, ``set`` or plain classes of the
+    file (any other base may be a tensor's or a module's class, or make anything)."""
+    defined = ctx.defined_once()
+    cls = defined.get(name)
+    if not isinstance(cls, ast.ClassDef) or cls.decorator_list or cls.keywords or depth > 8 \
+            or any(isinstance(s, _FUNCTIONS) and s.name == "__new__" for s in cls.body):
+        return False
+    bound = ctx.scope.module().bindings
+    return all(isinstance(base, ast.Name) and (
+        plain_class(ctx, base.id, depth + 1) if base.id in defined
+        else base.id in _PLAIN_BASES and base.id not in bound) for base in cls.bases)
 
 
 def object_method(receiver, attr: str):

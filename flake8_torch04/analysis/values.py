@@ -32,7 +32,7 @@ from ..source.record import record
 from .callers import reaching_arguments
 from .foreign import FOREIGN_CLASS, assigned_value, class_value, forward_of, project_function
 from .nodes import body_nodes, enclosing, statements
-from .objects import OBJECT, OBJECTS, keyed_parts, object_method
+from .objects import OBJECT, OBJECTS, keyed_parts, object_method, plain_class
 from .reaching import unpack_index
 from .resolve import key
 from .wrappers import wrapped_argument
@@ -481,8 +481,11 @@ class Values:
             if module.kind == MODULE:
                 return self._module_output(module, node, scope, depth)
             reaching = self._flow(scope).reaching(func) or ()
-            if func.id in self.module_classes() and not any(d.kind != "def" for d in reaching):
-                return Value(MODULE, name=FILE_CLASS + func.id)  # (``D = Net()``)
+            if not any(d.kind != "def" for d in reaching):
+                if func.id in self.module_classes():
+                    return Value(MODULE, name=FILE_CLASS + func.id)  # (``D = Net()``)
+                if plain_class(self.ctx, func.id):
+                    return Value(OBJECT, name=func.id)  # (``vocab = Dictionary()``)
             made = class_value(self.ctx, func.id) if func.id not in self.ctx.defined_once() \
                 and all(d.kind == "import" for d in reaching) else None
             return made or self._returned(func, scope, depth, node)  # (``D = models.D()``)

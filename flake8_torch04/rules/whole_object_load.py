@@ -74,8 +74,10 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
     string, the same ``args.save``, the same ``os.path.join(args.dir,
     'model.pt')``): flagged when every one of them saves a whole ``nn.Module``
     (of torch or of a class of the project), a numpy array, an
-    ``argparse.Namespace`` (``opt = parser.parse_args()``), or a dict, tuple or
-    list literal holding one (``torch.save({'settings': opt, 'model':
+    ``argparse.Namespace`` (``opt = parser.parse_args()``, also bound in another
+    module of the project: ``from options import opt``), an instance of a plain
+    class of the project (``vocab = data.Dictionary()``: weights_only refuses every
+    class it does not know), or a dict, tuple or list literal holding one (``torch.save({'settings': opt, 'model':
     model.state_dict()}, path)``: the message names the key); silent when one of
     them saves something else or something unknown.  Not flagged: a result
     handed to ``load_state_dict``, indexed by string keys whose entries are not used whole
