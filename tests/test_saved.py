@@ -389,3 +389,102 @@ def test_an_instance_of_a_plain_class_of_the_project(tmp_path, imports, made, fl
     assert [m.split(":")[0] for m in found] == (["6"] if flagged else [])
     if flagged:
         assert "(saved as a `Dictionary` under `['dictionary']` at train.py:" in found[0]
+
+
+HELPERS = """\
+import torch
+
+
+def save_model(model, path):
+    with open(path, 'wb') as f:
+        torch.save(model, f)
+
+
+def save_state(model, path='state.pt'):
+    torch.save(model.state_dict(), path)
+
+
+def load_model(path):
+    return torch.load(path)
+"""
+
+SAVING = """\
+import torch.nn as nn
+import utils
+from options import opt
+
+model = nn.Linear(2, 2)
+utils.save_model(model, opt.save)
+"""
+
+
+def helper_messages(tmp_path, files):
+    write(tmp_path, {"options.py": OPTIONS, "utils.py": HELPERS, "train.py": SAVING, **files})
+    return messages(tmp_path / "utils.py")
+
+
+def test_a_load_in_a_helper_of_what_a_save_helper_wrote(tmp_path):
+    """``load_model(opt.save)`` and ``save_model(model, opt.save)``: both helpers take
+    the path; the load is flagged where it is, naming the call that saved."""
+    found = helper_messages(tmp_path, {"eval.py": """\
+        from options import opt
+        from utils import load_model
+
+
+        def main():
+            return load_model(opt.save)
+        """})
+    assert found == ["14: `torch.load(path)` loads a whole model (saved as a `nn.Linear` at "
+                     "train.py:6), refused by weights_only=True (the default since PyTorch "
+                     "2.6); add `weights_only=False`, only for files you trust"]
+
+
+@pytest.mark.parametrize("files", [
+    # a caller loads a file no save is seen to write
+    {"eval.py": "from options import opt\nfrom utils import load_model\n"
+                "load_model(opt.save)\nload_model('elsewhere.pt')\n"},
+    # a caller loads a state dict (written by the other helper, through its default)
+    {"eval.py": "from options import opt\nfrom utils import load_model\n"
+                "load_model(opt.save)\nload_model('state.pt')\n",
+     "more.py": "import torch.nn as nn\nimport utils\nutils.save_state(nn.Linear(2, 2))\n"},
+    # the helper is used otherwise than called: not every path is in view
+    {"eval.py": "from options import opt\nfrom utils import load_model\n"
+                "load_model(opt.save)\nLOADERS = [load_model]\n"},
+    # a function of another module with the same name
+    {"eval.py": "from options import opt\nfrom utils import load_model\nimport other\n"
+                "load_model(opt.save)\nother.load_model(opt.save)\n",
+     "other.py": "def load_model(path):\n    return path\n"},
+    # what is passed is not evident
+    {"eval.py": "from options import opt\nfrom utils import load_model\n"
+                "load_model(opt.save)\nload_model(*[opt.save])\n"},
+])
+def test_a_load_helper_whose_callers_are_not_all_evident(tmp_path, files):
+    assert helper_messages(tmp_path, files) == []
+
+
+def test_a_save_helper_called_in_its_own_script(tmp_path):
+    """A script's own helper, its path given by a constant default."""
+    write(tmp_path, {"train.py": """\
+        import torch
+        import torch.nn as nn
+
+
+        def checkpoint(net, filename='net.pkl'):
+            torch.save(net, filename)
+
+
+        checkpoint(nn.Linear(2, 2))
+        loaded = torch.load('net.pkl')
+        print(loaded)
+        """})
+    (found,) = messages(tmp_path / "train.py")
+    assert found.startswith("10: `torch.load('net.pkl')` loads a whole model (saved as a "
+                            "`nn.Linear` at line 9)")
+
+
+def test_a_save_and_a_load_of_one_parameter_in_one_function(tmp_path):
+    write(tmp_path, {"train.py": "import torch\nimport torch.nn as nn\n\n\n"
+                                 "def keep(path):\n    torch.save(nn.Linear(2, 2), path)\n"
+                                 "    return torch.load(path)\n"})
+    (found,) = messages(tmp_path / "train.py")
+    assert "saved as a `nn.Linear` at line 6" in found

@@ -23,9 +23,18 @@ The same path is the same expression, compared as a structure (:func:`path_key`)
   nothing (``io.BytesIO()``, a project's ``get_path(args)``);
 - ``open(P, mode)`` is ``P`` (``with open(args.save, 'wb') as f: torch.save(m, f)``);
 - a name is what its one reaching assignment (or ``with ... as``) binds, in its
-  function or at the top of its module; a name bound otherwise (a parameter, a
-  loop variable, a name bound twice, ``buffer = io.BytesIO()``) is the same path
-  only as itself in the same function (or module top) of the same file;
+  function or at the top of its module; a name bound otherwise (a loop variable,
+  a name bound twice, ``buffer = io.BytesIO()``) is the same path only as itself
+  in the same function (or module top) of the same file;
+- a parameter of a helper (a function defined once at the top of its module,
+  undecorated, with positional parameters only: ``def save_model(model, path)``,
+  ``def load_model(path)``) is the paths its calls pass (:func:`_calls`, in the
+  file and the project's modules that spell its name): a save in it is a save to
+  each of them (of what the caller passes, where the saved value is a parameter
+  too), a load in it loads each, and is flagged where every one is; unknown
+  where a use of the helper is not such a call (passed on, stored, another
+  function of its name) or a path passed is not evident; itself, in its
+  function, for a save and a load there;
 - anything else (a subscript, a comprehension ...) is the same as nothing.
 
 What the saved value is comes from the value facts (:mod:`.values`), asked in the
@@ -85,7 +94,24 @@ def saved_refused(ctx, path: ast.AST) -> Optional[Refused]:
     key = path_key(ctx, path, scope, _module_resolver(ctx))
     if key is None:
         return None
-    local = f"<{ctx.filename}:" in key  # (names the file's own variables)
+    if not key.startswith(PARAM):
+        return _refused_at(ctx, key)
+    found = _refused_at(ctx, key, local=True)  # (saved in the same function first)
+    if found is not None:
+        return found
+    # (``def load_model(path): return torch.load(path)``: the paths its callers pass)
+    for site_key, *_ in _through_calls(key) or ():
+        refused = _refused_at(ctx, site_key)
+        if refused is None or found is not None and refused.kind != found.kind:
+            return None
+        found = found or refused
+    return found
+
+
+def _refused_at(ctx, key: str, local: bool = False) -> Optional[Refused]:
+    """:func:`saved_refused` of the path whose key is ``key``."""
+    # (names the file's own variables, or a parameter of one of its functions)
+    local = local or f"<{ctx.filename}:" in key or PARAM in key
     saves = _project_saves(ctx, local, _anchor(key))
     if saves is None:
         return None
@@ -205,6 +231,7 @@ def _spelling_save(filename: str) -> Optional[List[str]]:
 def forget() -> None:
     """Start a new run: the project's files are searched again."""
     _SPELLING.clear()
+    _CALLS.clear()
 
 
 def _module_saves(other) -> List[tuple]:
@@ -235,6 +262,8 @@ def _saves(ctx) -> List[tuple]:
             key = path_key(ctx, path, scope, resolver) if path is not None else None
             if key is not None and obj is not None:
                 found.append((key, ctx, obj, scope))
+                if key.startswith(PARAM):  # (``def save_model(model, path)``: its calls)
+                    found.extend(_helper_saves(ctx, key, obj, scope))
         inner = node if isinstance(node, _SCOPES) else scope
         stack.extend((child, inner) for child in children(node))
     return found
@@ -355,9 +384,143 @@ def _name_key(ctx, node: ast.Name, scope: ast.AST, resolver, depth: int) -> Opti
     value = defs[0].value if len(defs) == 1 and defs[0].kind in ("assign", "with") else None
     if value is not None and (value.__class__ is not ast.Call or _made_by(ctx, value, resolver)):
         return path_key(ctx, value, scope, resolver, depth + 1)
+    position = _parameter(ctx, node, scope) if defs[0].kind == "param" else None
+    if position is not None:  # (a helper's parameter: see :func:`_through_calls`)
+        return f"{PARAM}{os.path.abspath(ctx.filename)}\0{scope.name}\0{position}"
     # (a parameter, a loop variable, a name bound twice, ``buffer = io.BytesIO()``:
     # itself, in its function)
     return f"<{ctx.filename}:{getattr(scope, 'lineno', 0)}>{node.id}"
+
+
+# ---------------------------------------------------------------------------
+# helpers: ``def save_model(model, path): torch.save(model, path)``
+
+#: the key of a path that is a parameter of a helper: ``PARAM + its module's path
+#: + "\0" + the function + "\0" + the parameter's position``
+PARAM = "<param>"
+#: the most calls of a helper followed (more: unknown)
+MOST_CALLS = 64
+_HELPERS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: helper key -> ``(path key, context, call, scope)`` of its calls, or ``None``
+_CALLS: Dict[str, Optional[List[tuple]]] = {}
+
+
+def _parameter(ctx, node: ast.Name, scope: ast.AST) -> Optional[int]:
+    """The position of the parameter ``node`` reads (its one binding) where
+    ``scope`` is a function defined once at the top of its module, undecorated,
+    with positional parameters only; else ``None``."""
+    if not isinstance(scope, _HELPERS) or scope.decorator_list \
+            or ctx.defined_once().get(scope.name) is not scope:
+        return None
+    args = scope.args
+    if args.vararg or args.kwarg or args.kwonlyargs or getattr(args, "posonlyargs", None):
+        return None
+    defs = ctx.flow_of(scope).reaching(node)
+    if not defs or len(defs) != 1 or defs[0].kind != "param":
+        return None
+    names = [a.arg for a in args.args]
+    return names.index(node.id) if node.id in names else None
+
+
+def _helper_saves(ctx, key: str, obj: ast.AST, scope: ast.AST) -> List[tuple]:
+    """The saves a helper's ``torch.save(obj, path)`` makes, one per call of it:
+    the path its caller passes, and ``obj`` (what the caller passes, where ``obj``
+    is a parameter too)."""
+    position = _parameter(ctx, obj, scope) if isinstance(obj, ast.Name) else None
+    found = []
+    for site_key, site, call, at in _through_calls(key) or ():
+        if position is None:
+            found.append((site_key, ctx, obj, scope))
+            continue
+        value = _argument(call, scope, position)
+        if value is not None:
+            found.append((site_key, site, value, at))
+    return found
+
+
+def _through_calls(key: str) -> Optional[List[tuple]]:
+    """``(path key, context, call, scope)`` for every call in the project of the
+    helper whose parameter ``key`` names, with the key of the path it passes;
+    ``None`` where some use of the helper is not such a call (see :func:`_calls`)."""
+    if key not in _CALLS:
+        _CALLS[key] = _calls(key)
+    return _CALLS[key]
+
+
+def _calls(key: str) -> Optional[List[tuple]]:
+    from .foreign import _imported, module_context
+    from .project.importers import project_texts
+    from .project.lookup import definition_site
+    from .project.modules import root_of
+
+    path, name, position = key[len(PARAM):].split("\0")
+    try:
+        texts = project_texts(root_of(path))
+    except Exception:  # (never raise from a rule: "cannot tell")
+        return None
+    if texts is None:
+        return None
+    spelled = re.compile(rf"\b{re.escape(name)}\b")
+    found: List[tuple] = []
+    for other_path, text in texts:
+        if name not in text:
+            continue
+        other = module_context(other_path)
+        if other is None:
+            continue
+        resolver = _module_resolver(other)
+        hits = lines_matching(other.text, spelled)
+        called = set()
+        stack: List[Tuple[ast.AST, ast.AST]] = [(other.tree, other.tree)]
+        while stack:
+            node, scope = stack.pop()
+            if not spans_hit(node, hits):
+                continue
+            cls = node.__class__
+            if cls is ast.Call:
+                func = node.func
+                spelling = func.id if isinstance(func, ast.Name) else \
+                    f"{func.value.id}.{func.attr}" if isinstance(func, ast.Attribute) and \
+                    isinstance(func.value, ast.Name) else None
+                if spelling is not None and spelling.rpartition(".")[2] == name:
+                    called.add(id(func))
+                    qualname = _imported(other, spelling)
+                    if (definition_site(qualname) if qualname is not None else (
+                            other_path, name) if other_path == path and "." not in spelling
+                            else None) != (path, name):
+                        return None  # (another function of that name: unknown)
+                    defined = module_context(path)
+                    helper = defined.defined_once().get(name) if defined else None
+                    arg = _argument(node, helper, int(position)) if helper else None
+                    site_key = path_key(other, arg, scope, resolver) if arg is not None \
+                        else None
+                    if site_key is None or site_key.startswith(PARAM) \
+                            or len(found) == MOST_CALLS:
+                        return None  # (a path not evident: unknown)
+                    found.append((site_key, other, node, scope))
+            elif (cls is ast.Name and node.id == name or cls is ast.Attribute
+                  and node.attr == name) and id(node) not in called:
+                return None  # (passed, stored, rebound: not every call is in view)
+            inner = node if isinstance(node, _SCOPES) else scope
+            stack.extend((child, inner) for child in children(node))
+    return found
+
+
+def _argument(call: ast.Call, func: ast.AST, position: int) -> Optional[ast.AST]:
+    """What ``call`` passes for the parameter of ``func`` at ``position``: an
+    argument, or a constant default; ``None`` where that is not evident
+    (``*args``, ``**kwargs``, another default)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or \
+            any(kw.arg is None for kw in call.keywords):
+        return None
+    if position < len(call.args):
+        return call.args[position]
+    params = func.args.args
+    passed = next((kw.value for kw in call.keywords if kw.arg == params[position].arg), None)
+    if passed is None and position >= len(params) - len(func.args.defaults):
+        default = func.args.defaults[position - len(params)]
+        return default if isinstance(default, ast.Constant) else None
+    return passed
 
 
 # ---------------------------------------------------------------------------

@@ -72,13 +72,16 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
     to the same path say what the file holds (in the file and in the project's
     other modules; see ``analysis/saved.py`` for what is the same path: the same
     string, the same ``args.save``, the same ``os.path.join(args.dir,
-    'model.pt')``): flagged when every one of them saves a whole ``nn.Module``
+    'model.pt')``; through helpers that take the path, ``utils.save_model(model,
+    args.model_file)`` and ``def load_model(path): return torch.load(path)``, the
+    paths their calls pass): flagged when every one of them saves a whole ``nn.Module``
     (of torch or of a class of the project), a numpy array, an
     ``argparse.Namespace`` (``opt = parser.parse_args()``, also bound in another
     module of the project: ``from options import opt``), an instance of a plain
     class of the project (``vocab = data.Dictionary()``: weights_only refuses every
-    class it does not know), or a dict, tuple or list literal holding one (``torch.save({'settings': opt, 'model':
-    model.state_dict()}, path)``: the message names the key); silent when one of
+    class it does not know), or a dict, tuple or list literal holding one
+    (``torch.save({'settings': opt, 'model': model.state_dict()}, path)``: the
+    message names the key); silent when one of
     them saves something else or something unknown.  Not flagged: a result
     handed to ``load_state_dict``, indexed by string keys whose entries are not used whole
     (``ckpt['state_dict']``) or read with dict methods, and
