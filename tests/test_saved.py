@@ -488,3 +488,49 @@ def test_a_save_and_a_load_of_one_parameter_in_one_function(tmp_path):
                                  "    return torch.load(path)\n"})
     (found,) = messages(tmp_path / "train.py")
     assert "saved as a `nn.Linear` at line 6" in found
+
+
+def test_a_helper_changed_on_disk_since_the_text_checked(tmp_path):
+    """An editor checks ``utils.py`` as typed; its calls are read from the disk,
+    where ``load_model`` is no longer that function: unknown, and no error."""
+    write(tmp_path, {"options.py": OPTIONS, "utils.py": "class load_model(object):\n    pass\n",
+                     "eval.py": "from options import opt\nfrom utils import load_model\n"
+                                "load_model(opt.save)\n", "train.py": SAVING.replace(
+                                    "utils.save_model(model, opt.save)",
+                                    "torch.save(model, opt.save)").replace(
+                                    "import utils", "import torch")})
+    typed = textwrap.dedent(HELPERS)
+    assert check_source(typed, str(tmp_path / "utils.py"), ["TV106"]) == []
+
+
+def test_a_path_made_of_a_helpers_parameter(tmp_path):
+    """``def load_models(load_path)`` loads ``os.path.join(load_path, 'model.pt')``:
+    with what its callers pass (``args.outf``), the path a script saved a module to."""
+    write(tmp_path, {"options.py": OPTIONS, "train.py": """\
+        import os
+        import torch
+        import torch.nn as nn
+        from options import opt
+
+        torch.save(nn.Linear(2, 2), os.path.join(opt.dir, 'model.pt'))
+        torch.save(nn.Linear(2, 2).state_dict(), os.path.join(opt.dir, 'state.pt'))
+        """, "generate.py": """\
+        import os
+        import torch
+        from options import opt
+
+
+        def load_models(load_path, name):
+            return torch.load(os.path.join(load_path, name))
+
+
+        def load_state(load_path):
+            return torch.load(os.path.join(load_path, 'state.pt'))
+
+
+        model = load_models(opt.dir, 'model.pt')
+        state = load_state(opt.dir)
+        """})
+    (found,) = messages(tmp_path / "generate.py")
+    assert found.startswith("7: `torch.load(os.path.join(load_path, na...` loads a whole model "
+                            "(saved as a `nn.Linear` at train.py:6)")

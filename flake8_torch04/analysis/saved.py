@@ -28,8 +28,9 @@ The same path is the same expression, compared as a structure (:func:`path_key`)
   in the same function (or module top) of the same file;
 - a parameter of a helper (a function defined once at the top of its module,
   undecorated, with positional parameters only: ``def save_model(model, path)``,
-  ``def load_model(path)``) is the paths its calls pass (:func:`_calls`, in the
-  file and the project's modules that spell its name): a save in it is a save to
+  ``def load_model(path)``) is the paths its calls pass, also inside a path made
+  of it (``os.path.join(load_path, 'model.pt')``; :func:`_calls`, in the file
+  and the project's modules that spell its name): a save in it is a save to
   each of them (of what the caller passes, where the saved value is a parameter
   too), a load in it loads each, and is flagged where every one is; unknown
   where a use of the helper is not such a call (passed on, stored, another
@@ -94,7 +95,7 @@ def saved_refused(ctx, path: ast.AST) -> Optional[Refused]:
     key = path_key(ctx, path, scope, _module_resolver(ctx))
     if key is None:
         return None
-    if not key.startswith(PARAM):
+    if PARAM not in key:
         return _refused_at(ctx, key)
     found = _refused_at(ctx, key, local=True)  # (saved in the same function first)
     if found is not None:
@@ -262,7 +263,7 @@ def _saves(ctx) -> List[tuple]:
             key = path_key(ctx, path, scope, resolver) if path is not None else None
             if key is not None and obj is not None:
                 found.append((key, ctx, obj, scope))
-                if key.startswith(PARAM):  # (``def save_model(model, path)``: its calls)
+                if PARAM in key:  # (``def save_model(model, path)``: its calls)
                     found.extend(_helper_saves(ctx, key, obj, scope))
         inner = node if isinstance(node, _SCOPES) else scope
         stack.extend((child, inner) for child in children(node))
@@ -401,8 +402,8 @@ PARAM = "<param>"
 #: the most calls of a helper followed (more: unknown)
 MOST_CALLS = 64
 _HELPERS = (ast.FunctionDef, ast.AsyncFunctionDef)
-#: helper key -> ``(path key, context, call, scope)`` of its calls, or ``None``
-_CALLS: Dict[str, Optional[List[tuple]]] = {}
+#: ``(module path, helper)`` -> :func:`_calls` of it
+_CALLS: Dict[Tuple[str, str], Optional[List[tuple]]] = {}
 
 
 def _parameter(ctx, node: ast.Name, scope: ast.AST) -> Optional[int]:
@@ -438,22 +439,54 @@ def _helper_saves(ctx, key: str, obj: ast.AST, scope: ast.AST) -> List[tuple]:
     return found
 
 
+#: a helper's parameter in a key (see :data:`PARAM`)
+_PARAM_TOKEN = re.compile(re.escape(PARAM) + "([^\\0]*)\\0([^\\0]*)\\0([0-9]+)")
+
+
 def _through_calls(key: str) -> Optional[List[tuple]]:
     """``(path key, context, call, scope)`` for every call in the project of the
-    helper whose parameter ``key`` names, with the key of the path it passes;
-    ``None`` where some use of the helper is not such a call (see :func:`_calls`)."""
-    if key not in _CALLS:
-        _CALLS[key] = _calls(key)
-    return _CALLS[key]
+    helper whose parameters ``key`` holds (``os.path.join(load_path, 'model.pt')``
+    in ``def load_models(load_path)``), the key made with the paths that call
+    passes; ``None`` where some use of the helper is not such a call (see
+    :func:`_calls`) or a path passed is not evident."""
+    tokens = _PARAM_TOKEN.findall(key)
+    if not tokens:
+        return None
+    path, name = tokens[0][:2]
+    sites = _CALLS.get((path, name), ())
+    if sites == ():
+        sites = _CALLS[(path, name)] = _calls(path, name)
+    if sites is None:
+        return None
+    found = []
+    for other, call, scope, helper in sites:
+        site_key = key
+        for token in sorted(set(tokens), key=lambda t: -len(t[2])):  # (``\010`` before ``\01``)
+            arg = _argument(call, helper, int(token[2])) if int(token[2]) < len(
+                helper.args.args) else None
+            passed = path_key(other, arg, scope, _module_resolver(other)) \
+                if arg is not None else None
+            if passed is None or PARAM in passed:
+                return None  # (a path not evident: unknown)
+            site_key = site_key.replace(PARAM + "\0".join(token), passed)
+        found.append((site_key, other, call, scope))
+    return found
 
 
-def _calls(key: str) -> Optional[List[tuple]]:
+def _calls(path: str, name: str) -> Optional[List[tuple]]:
+    """``(context, call, scope, helper)`` for every call of the helper ``name`` of
+    the module ``path`` in the project (the file and the modules that spell its
+    name); ``None`` where a use of it is not such a call: passed on, stored,
+    rebound, a method or another module's function of that name."""
     from .foreign import _imported, module_context
     from .project.importers import project_texts
     from .project.lookup import definition_site
     from .project.modules import root_of
 
-    path, name, position = key[len(PARAM):].split("\0")
+    defined = module_context(path)
+    helper = defined.defined_once().get(name) if defined else None
+    if not isinstance(helper, _HELPERS):
+        return None  # (the module on disk is not the one checked: unknown)
     try:
         texts = project_texts(root_of(path))
     except Exception:  # (never raise from a rule: "cannot tell")
@@ -468,7 +501,6 @@ def _calls(key: str) -> Optional[List[tuple]]:
         other = module_context(other_path)
         if other is None:
             continue
-        resolver = _module_resolver(other)
         hits = lines_matching(other.text, spelled)
         called = set()
         stack: List[Tuple[ast.AST, ast.AST]] = [(other.tree, other.tree)]
@@ -487,17 +519,9 @@ def _calls(key: str) -> Optional[List[tuple]]:
                     qualname = _imported(other, spelling)
                     if (definition_site(qualname) if qualname is not None else (
                             other_path, name) if other_path == path and "." not in spelling
-                            else None) != (path, name):
+                            else None) != (path, name) or len(found) == MOST_CALLS:
                         return None  # (another function of that name: unknown)
-                    defined = module_context(path)
-                    helper = defined.defined_once().get(name) if defined else None
-                    arg = _argument(node, helper, int(position)) if helper else None
-                    site_key = path_key(other, arg, scope, resolver) if arg is not None \
-                        else None
-                    if site_key is None or site_key.startswith(PARAM) \
-                            or len(found) == MOST_CALLS:
-                        return None  # (a path not evident: unknown)
-                    found.append((site_key, other, node, scope))
+                    found.append((other, node, scope, helper))
             elif (cls is ast.Name and node.id == name or cls is ast.Attribute
                   and node.attr == name) and id(node) not in called:
                 return None  # (passed, stored, rebound: not every call is in view)
