@@ -4,6 +4,7 @@ where a string of the file, or of another module of the project, names the old
 name; ``--fix --unsafe-fixes`` renames both, ``--fix`` neither."""
 import textwrap
 
+from flake8_torch04.analysis.findings import UNSAFE
 from flake8_torch04.analysis.run import check_source
 from flake8_torch04.fix.analysis import Analysis
 from flake8_torch04.fix.fixer import fix_text
@@ -85,3 +86,21 @@ def test_a_test_module_of_the_project_makes_the_call_fix_unsafe(tmp_path, monkey
     (tmp_path / "tests" / "test_train.py").write_text("def test_step():\n    pass\n")
     (finding,) = check_source(code.read_text(), str(code), codes=["TV122"])
     assert finding.fix.safety == "safe"
+
+
+def test_a_moved_function_patched_by_string_keeps_its_call_fix_unsafe():
+    """TV135 does not rename the patch target: its call fix becomes unsafe, and says why."""
+    source = dedent("""
+        from unittest import mock
+        import torch
+
+
+        @mock.patch("torch.qr")
+        def test(qr):
+            q, r = torch.qr(torch.eye(3))
+    """)
+    (finding,) = check_source(source, codes=["TV135"])
+    assert finding.fix is not None and finding.fix.safety == UNSAFE
+    assert finding.message.endswith("unsafe fix: this file names `torch.qr` in a string "
+                                    "(a mock.patch target?): rename it there too")
+    assert fixed(source, ["TV135"], False) == source
