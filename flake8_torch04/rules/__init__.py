@@ -115,7 +115,7 @@ TABLE = {
     ),
     "TV111": (
         "removed_apis", (ast.Import, ast.ImportFrom, ast.Attribute, ast.Call),
-        ("reinforce", "ffi", "trainer", "legacy", "_backend", "gels", "potrf", "potrs",
+        ("reinforce", "ffi", "trainer", "legacy", "_backend", "gels", "potrf", "potrs", "potri",
          "trtrs", "symeig", r"\beig\b", "_TensorBase", "gesv", "btrifact", "btrisolve",
          "NLLLoss2d", "dist_backend"),
     ),

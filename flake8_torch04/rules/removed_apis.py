@@ -21,8 +21,12 @@ MODULES = {
 #: removed torch functions (also as tensor methods): name -> replacement
 FUNCTIONS = {
     "gels": "torch.linalg.lstsq(A, B).solution (note: arguments swapped)",
-    "potrf": "torch.linalg.cholesky(A) (lower triangular by default)",
-    "potrs": "torch.cholesky_solve(B, L)",
+    "potrf": "torch.linalg.cholesky(A, upper=True) (0.3's potrf gave the upper factor "
+             "by default; linalg.cholesky gives the lower)",
+    "potrs": "torch.cholesky_solve(B, U, upper=True) (0.3's potrs took the upper "
+             "factor by default; cholesky_solve takes the lower)",
+    "potri": "torch.cholesky_inverse(U, upper=True) (0.3's potri took the upper "
+             "factor by default; cholesky_inverse takes the lower)",
     "trtrs": "torch.linalg.solve_triangular(A, B, upper=...)",
     "symeig": "torch.linalg.eigh(A) (uses the lower triangle by default)",
     "eig": "torch.linalg.eig(A) (complex results)",
@@ -68,7 +72,7 @@ def removed_apis(ctx: Context, node: ast.AST) -> Iterator[Report]:
     backend of a module, read on ``self`` in an ``nn.Module`` subclass or used
     as ``X._backend.Name``); ``torch._TensorBase`` and
     ``torch.distributed._backend`` / ``dist_backend``; and ``torch.gels``, ``torch.potrf``,
-    ``torch.potrs``, ``torch.trtrs``, ``torch.symeig``, ``torch.eig``,
+    ``torch.potrs``, ``torch.potri``, ``torch.trtrs``, ``torch.symeig``, ``torch.eig``,
     ``torch.gesv``, ``torch.btrifact``, ``torch.btrifact_with_info``,
     ``torch.btrisolve``, resolved through imports, and their tensor-method
     forms (``A.potrf()``, ``A.btrifact()``) in files that import torch.  The
@@ -85,8 +89,8 @@ def removed_apis(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``RuntimeError: reinforce() was removed`` (stochastic functions were
     replaced by ``torch.distributions`` in 0.4); the modules raise
     ``ModuleNotFoundError``; ``m._backend``, ``torch._TensorBase``,
-    ``torch.distributed._backend`` and ``dist_backend``, ``torch.gels``, ``potrf``, ``potrs``,
-    ``trtrs``, ``gesv``, ``btrifact`` and ``btrisolve`` raise
+    ``torch.distributed._backend`` and ``dist_backend``, ``torch.gels``, ``potrf``,
+    ``potrs``, ``potri``, ``trtrs``, ``gesv``, ``btrifact`` and ``btrisolve`` raise
     ``AttributeError`` (``module 'torch' has no attribute 'gesv'``);
     ``torch.symeig`` and ``torch.eig`` raise ``RuntimeError: This function was
     deprecated since version 1.9 and is now removed``.  ``nn.NLLLoss2d(...)``
