@@ -137,6 +137,9 @@ TABLE = {
     "TV125": ("torch_range", (ast.Call,), (r"\brange\b",)),
     "TV135": ("moved_functions", (ast.Call,), (r"\bweight_norm\b", r"\bqr\b")),
     "TV136": ("scheduler_verbose", (ast.Call,), (r"\bverbose\b",), (r"\blr_scheduler\b",)),
+    # a subtraction from the constant one (``1 - mask``, ``1. - mask``)
+    "TV137": ("bool_subtraction", (ast.BinOp,), (r"(?<![\w.])1(?:\.0*)?[\s\\]*-(?![-=])",),
+              (r"\btorch\b",)),
     "TV126": ("scalar_overloads", (ast.Call,), (r"\b(?:add|sub|addcmul|addcdiv)_?\b",)),
     "TV127": ("saved_variables", (ast.Attribute, ast.Name), ("saved_variables", "Container")),
     "TV128": ("dataset_attributes", (ast.Attribute,), (r"\b(?:train|test)_(?:data|labels)\b",)),
