@@ -138,7 +138,7 @@ TABLE = {
     "TV135": ("moved_functions", (ast.Call,), (r"\bweight_norm\b", r"\bqr\b")),
     "TV136": ("scheduler_verbose", (ast.Call,), (r"\bverbose\b",), (r"\blr_scheduler\b",)),
     # a subtraction from the constant one (``1 - mask``, ``1. - mask``)
-    "TV137": ("bool_subtraction", (ast.BinOp,), (r"(?<![\w.])1(?:\.0*)?[\s\\]*-(?![-=])",),
+    "TV137": ("bool_subtraction", (ast.BinOp,), (r"1\.?0*[\s\\]*-",),
               (r"\btorch\b",)),
     "TV126": ("scalar_overloads", (ast.Call,), (r"\b(?:add|sub|addcmul|addcdiv)_?\b",)),
     "TV127": ("saved_variables", (ast.Attribute, ast.Name), ("saved_variables", "Container")),
