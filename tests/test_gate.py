@@ -373,3 +373,29 @@ def test_a_pattern_of_whole_words_without_a_leading_word_is_searched_in_any_text
     plan = _Plan([Gate("TV999", "none", (ast.Call,), ((pattern, (ast.Call,)),))])
     found = plan.search(text, Words(text))
     assert list(found.values()) == [[m.start() for m in re.finditer(pattern, text)]]
+
+
+#: how a pattern may start that the regex engine cannot look for by a literal
+#: prefix: it then tries every position of every file (TV137's first marker,
+#: led by ``(?<![\w.])1``, cost 4% of a whole check)
+_SLOW_STARTS = ("(?<", "(?=", "(?!", "\\b", "^", ".", "[")
+
+
+def _scanned_by_the_regex_engine(pattern):
+    search = markers.searcher(pattern)
+    return search.regex is not None and search.words is None
+
+
+@pytest.mark.parametrize("code", sorted(gates()))
+def test_no_marker_makes_the_regex_engine_try_every_position(code):
+    gate = gates()[code]
+    for pattern in [p for p, _ in gate.markers] + list(gate.requires):
+        if _scanned_by_the_regex_engine(pattern):
+            leading = markers.searcher(pattern).regex.pattern
+            assert not leading.startswith(_SLOW_STARTS), (code, pattern)
+
+
+def test_a_marker_led_by_a_look_behind_before_a_digit_is_caught():
+    pattern = r"(?<![\w.])1(?:\.0*)?[\s\\]*-(?![-=])"
+    assert _scanned_by_the_regex_engine(pattern)
+    assert markers.searcher(pattern).regex.pattern.startswith(_SLOW_STARTS)
