@@ -55,7 +55,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from . import resolve as analysis_resolve
 from .resolve import key as key_of
@@ -253,11 +253,7 @@ def _saves(ctx) -> List[tuple]:
         return []
     resolver = _module_resolver(ctx)
     found = []
-    stack: List[Tuple[ast.AST, ast.AST]] = [(ctx.tree, ctx.tree)]
-    while stack:
-        node, scope = stack.pop()
-        if not spans_hit(node, hits):
-            continue
+    for node, scope in _scoped_nodes(ctx.tree, hits):
         if isinstance(node, ast.Call) and resolver(node.func) in _SAVES:
             obj, path = _arguments(node)
             key = path_key(ctx, path, scope, resolver) if path is not None else None
@@ -265,9 +261,21 @@ def _saves(ctx) -> List[tuple]:
                 found.append((key, ctx, obj, scope))
                 if PARAM in key:  # (``def save_model(model, path)``: its calls)
                     found.extend(_helper_saves(ctx, key, obj, scope))
+    return found
+
+
+def _scoped_nodes(tree: ast.AST, hits: Optional[List[int]]) -> Iterator[Tuple[ast.AST, ast.AST]]:
+    """The nodes of ``tree`` on the lines ``hits`` (see :func:`.lines.lines_matching`),
+    each with the function (or the tree) it is read in; a node's children come
+    after the node is handled."""
+    stack: List[Tuple[ast.AST, ast.AST]] = [(tree, tree)]
+    while stack:
+        node, scope = stack.pop()
+        if not spans_hit(node, hits):
+            continue
+        yield node, scope
         inner = node if isinstance(node, _SCOPES) else scope
         stack.extend((child, inner) for child in children(node))
-    return found
 
 
 def _arguments(call: ast.Call) -> Tuple[Optional[ast.AST], Optional[ast.AST]]:
@@ -501,13 +509,8 @@ def _calls(path: str, name: str) -> Optional[List[tuple]]:
         other = module_context(other_path)
         if other is None:
             continue
-        hits = lines_matching(other.text, spelled)
         called = set()
-        stack: List[Tuple[ast.AST, ast.AST]] = [(other.tree, other.tree)]
-        while stack:
-            node, scope = stack.pop()
-            if not spans_hit(node, hits):
-                continue
+        for node, scope in _scoped_nodes(other.tree, lines_matching(other.text, spelled)):
             cls = node.__class__
             if cls is ast.Call:
                 func = node.func
@@ -525,8 +528,6 @@ def _calls(path: str, name: str) -> Optional[List[tuple]]:
             elif (cls is ast.Name and node.id == name or cls is ast.Attribute
                   and node.attr == name) and id(node) not in called:
                 return None  # (passed, stored, rebound: not every call is in view)
-            inner = node if isinstance(node, _SCOPES) else scope
-            stack.extend((child, inner) for child in children(node))
     return found
 
 
