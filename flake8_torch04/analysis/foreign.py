@@ -64,13 +64,11 @@ def class_value(ctx: Context, name):
     after ``import models``), the :data:`~.objects.OBJECT` where it is a plain
     class there (:func:`~.objects.plain_class`), or ``None``."""
     if isinstance(name, ast.Attribute):  # (asked of every unknown method call: cheap first)
-        head = name.value
-        bindings = ctx.scope.module().bindings.get(head.id) if ctx.project and \
-            isinstance(head, ast.Name) else None
-        qualname = bindings[-1].qualname if bindings else None
-        if qualname is None or not qualname.startswith(PROJECT):
+        if not ctx.project or not isinstance(name.value, ast.Name):
             return None
-        name = f"{head.id}.{name.attr}"
+        name = f"{name.value.id}.{name.attr}"
+        if _imported(ctx, name) is None:
+            return None
     found = _definition(ctx, name, r"class[ \t]+", r"\b")
     if found is None or not isinstance(found[1], ast.ClassDef):
         return None
