@@ -55,11 +55,12 @@ def bool_subtraction(ctx: Context, node: ast.BinOp) -> Iterator[Report]:
     if not isinstance(node.op, ast.Sub) or not isinstance(left, ast.Constant) \
             or type(left.value) not in (int, float) or left.value != 1:
         return
-    if value_of(ctx, node.right).dtype != "bool" or not value_of(ctx, node.right).tensor:
+    mask = value_of(ctx, node.right)
+    if not mask.tensor or mask.dtype != "bool":
         return
     src = ctx.source
-    mask = src.text(node.right)
-    new = f"~{mask}" if isinstance(node.right, _ATOMS) else f"~({mask})"
+    spelled = src.text(node.right)
+    new = f"~{spelled}" if isinstance(node.right, _ATOMS) else f"~({spelled})"
     fix = None
     if "\n" not in src.text(node) and not has_comment(src.text(node)):
         fix = Fix((src.replace(node, new),), UNSAFE)
