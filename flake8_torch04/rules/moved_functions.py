@@ -28,16 +28,16 @@ def _mode(some: Optional[ast.AST]) -> Optional[str]:
     return None
 
 
-def _qr(ctx: Context, node: ast.Call) -> Optional[Report]:
-    """``torch.qr(A, some)`` or ``A.qr(some)``: ``torch.linalg.qr(A, mode=...)``."""
+def _qr(ctx: Context, node: ast.Call, qualname: Optional[str]) -> Optional[Report]:
+    """``torch.qr(A, some)`` or ``A.qr(some)`` (``qualname``: what the call resolves
+    to): ``torch.linalg.qr(A, mode=...)``."""
     func = node.func
-    method = isinstance(func, ast.Attribute) and ctx.resolve(func) is None
-    if method:  # (``A.qr()``: where ``A`` is evidently a tensor)
+    if isinstance(func, ast.Attribute) and qualname is None:  # (``A.qr()``: a tensor's)
         matrix: Optional[ast.AST] = func.value
         rest = node.args
         if not value_of(ctx, matrix).tensor:
             return None
-    elif ctx.resolve(func) == _QR:
+    elif qualname == _QR:
         matrix = node.args[0] if node.args else next(
             (kw.value for kw in node.keywords if kw.arg == "input"), None)
         rest = node.args[1:]
@@ -109,10 +109,11 @@ def moved_functions(ctx: Context, node: ast.Call) -> Iterator[Report]:
     project names the old function (a ``mock.patch`` target), the fix is unsafe
     and the message says where.
     """
-    if ctx.resolve(node.func) not in _WEIGHT_NORM_NAMES:
+    qualname = ctx.resolve(node.func)
+    if qualname not in _WEIGHT_NORM_NAMES:
         if isinstance(node.func, (ast.Attribute, ast.Name)) and (
                 node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id) == "qr":
-            report = _qr(ctx, node)
+            report = _qr(ctx, node, qualname)
             if report is not None:
                 yield report
         return
