@@ -261,7 +261,7 @@ def g(y):
     ("D(x)", (TENSOR, None, 1)),
     ("Flat()(x)", (TENSOR, 2, 3)),
     # a module bound at the top of the module, read in a function
-    ("crit", ("module", None, None)),
+    ("crit", ("module", 0, None)),  # (a loss module: rank 0 is its output's)
     ("nn.Linear(4, out_features=2)(x)", (TENSOR, 2, 2)),
     ("Variable(torch.ones(5)).cuda()", (TENSOR, 1, 5)),
     ("torch.FloatTensor(5).fill_(1)", (TENSOR, 1, 5)),
@@ -279,7 +279,7 @@ def test_last_sizes_and_modules(expression, expected):
 def test_a_global_bound_twice_differently_or_rebound_is_unknown():
     top = HEAD + "import torch.nn as nn\ncrit = nn.BCELoss()\nw = torch.zeros(3)\n"
     twice = last_sizes(top + "if c:\n    crit = nn.MSELoss()\n\n\ndef g():\n    show(crit)\n")
-    assert twice["crit"] == ("module", None, None)  # (a module, of no one class)
+    assert twice["crit"] == ("module", 0, None)  # (a loss module, of no one class)
     assert last_sizes(top + "\n\ndef g():\n    show(w)\n")["w"] == (TENSOR, 1, 3)
     rebound = last_sizes(top + "\n\ndef f():\n    global w\n    w = 1\n\n\n"
                          "def g():\n    show(w)\n")
@@ -351,3 +351,48 @@ def test_a_function_another_module_names_keeps_its_parameters_unknown(tmp_path):
         assert facts(module, str(tmp_path / "model.py"))["labels"] == (None, None, None)
     finally:
         importers.forget()
+
+
+# -- losses, and lists built by appending -------------------------------------
+
+LOSSES = HEAD + """
+import torch.nn as nn
+
+
+def g(out, y, batch):
+    show(F.nll_loss(out, y))
+    show(F.mse_loss(out, y, size_average=False))
+    show(F.nll_loss(out, y, reduce=False))
+    show(F.cross_entropy(out, y, reduction='none'))
+    show(F.cross_entropy(out, y, reduction=mode))
+    show(nn.CrossEntropyLoss()(out, y))
+    show(nn.CrossEntropyLoss(reduce=False)(out, y))
+    res = []
+    for k in (1, 5):
+        res.append(batch.view(-1).sum(0))
+    show(res[0])
+    first, second = res
+    show(second)
+    kept = []
+    kept.append(batch.view(-1).sum(0))
+    kept.insert(0, batch)
+    show(kept[0])
+"""
+
+
+@pytest.mark.parametrize("expression, expected", [
+    ("F.nll_loss(out, y)", (TENSOR, 0, "float")),
+    ("F.mse_loss(out, y, size_average=False)", (TENSOR, 0, "float")),
+    # per element, or not evident: any rank
+    ("F.nll_loss(out, y, reduce=False)", (TENSOR, None, "float")),
+    ("F.cross_entropy(out, y, reduction='none')", (TENSOR, None, "float")),
+    ("F.cross_entropy(out, y, reduction=mode)", (TENSOR, None, "float")),
+    ("nn.CrossEntropyLoss()(out, y)", (TENSOR, 0, "float")),
+    ("nn.CrossEntropyLoss(reduce=False)(out, y)", (None, None, None)),
+    # what is appended to a list only appended to and read
+    ("res[0]", (TENSOR, 0, None)),
+    ("second", (TENSOR, 0, None)),
+    ("kept[0]", (None, None, None)),  # (``insert``: anything may be in it)
+])
+def test_losses_and_appended_lists(expression, expected):
+    assert facts(LOSSES)[expression] == expected

@@ -80,6 +80,13 @@ TORCH_METHODS = frozenset(f"torch.{f}" for f in (
     "max", "min", "sum", "mean", "prod", "argmax", "argmin", "sort", "topk", "squeeze",
     "unsqueeze", "t", "transpose", "eq", "ne", "lt", "gt", "le", "ge", "std", "var", "norm",
     "mm", "bmm", "mv"))
+#: ``torch.nn.functional``'s losses: 0-dim results unless asked per element
+LOSS_FUNCTIONS = frozenset(f"torch.nn.functional.{f}" for f in (
+    "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+    "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "kl_div", "soft_margin_loss",
+    "multilabel_soft_margin_loss", "multi_margin_loss", "multilabel_margin_loss",
+    "hinge_embedding_loss", "cosine_embedding_loss", "margin_ranking_loss",
+    "triplet_margin_loss", "poisson_nll_loss"))
 MADE = frozenset(("torch.tensor", "torch.arange", "torch.from_numpy", "torch.randint"))
 LIKE = frozenset(f"torch.{f}_like" for f in ("zeros", "ones", "rand", "randn", "empty"))
 BUILTINS = frozenset(("len", "int", "float", "round", "abs", "list", "sorted", "str", "zip",

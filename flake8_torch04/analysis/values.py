@@ -29,6 +29,7 @@ import ast
 from typing import Dict, List, Optional, Sequence
 
 from ..source.record import record
+from .appended import appended
 from .callers import reaching_arguments
 from .foreign import FOREIGN_CLASS, assigned_value, class_value, forward_of, project_function
 from .nodes import body_nodes, enclosing, statements
@@ -38,7 +39,7 @@ from .resolve import key
 from .wrappers import wrapped_argument
 from .value_tables import (
     ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, FIXED_RANK_MODULES,
-    INDEX, LIKE, MADE, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME,
+    INDEX, LIKE, LOSS_FUNCTIONS, MADE, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME,
     SAME_SHAPE_MODULES, SIZED, TORCH_METHODS, TYPED, last_size, literal_last, literal_rank,
     literal_size
 )
@@ -199,8 +200,8 @@ class Values:
         if isinstance(node, ast.Attribute):
             if node.attr == "data":
                 inner = self.of(node.value, scope, depth)
-                if inner.tensor:
-                    return inner._replace(plain=True)
+                if inner.tensor:  # (a Variable's 0-dim value had one element on 0.3:
+                    return inner._replace(plain=inner.plain or inner.rank != 0)  # no number)
                 if inner.kind is None:
                     return _tensor(None, plain=True)  # (``out.data``: 0.3's tensor)
             if node.attr == "shape":
@@ -297,6 +298,9 @@ class Values:
     def binding(self, d, scope, depth: int) -> Value:
         """The value the binding ``d`` (a :class:`~.reaching.Def`) of ``scope`` gives."""
         kind = d.kind
+        if kind == "assign" and isinstance(d.value, ast.List) and not d.value.elts:
+            added = appended(self._flow(scope).node, d.key)  # (``res = []``, then appended)
+            return Value(LIST, parts=(self._elements(added or (), scope, depth),))
         if kind == "assign" and d.value is not None:
             return self.of(d.value, scope, depth)
         if kind == "unpack" and d.value is not None:
@@ -306,7 +310,7 @@ class Values:
             whole = self.of(d.value, scope, depth)
             if whole.kind == TUPLE and whole.parts and index < len(whole.parts):
                 return whole.parts[index]
-            return UNKNOWN
+            return whole.element() if whole.kind == LIST else UNKNOWN
         if kind == "augassign" and d.value is not None:
             return UNKNOWN  # (what it adds to is another definition)
         if kind == "import" and isinstance(d.node, ast.ImportFrom):
@@ -316,14 +320,16 @@ class Values:
             if not sites:
                 return UNKNOWN
             return join([self.of(expr, at, depth + 1) for expr, at in sites])
-        if kind == "for" and d.value is not None:
+        if kind == "for" and d.value is not None or kind == "comp":
             return self._loop_element(d, scope, depth)
         return UNKNOWN
 
     def _loop_element(self, d, scope, depth: int) -> Value:
+        """A variable of a ``for`` loop or of a comprehension: an element of what it
+        iterates (also through ``zip`` and ``enumerate``)."""
         loop = d.node
         target = getattr(loop, "target", None)
-        iterable = d.value
+        iterable = d.value if d.kind == "for" else loop.iter
         if target is None:
             return UNKNOWN
         if isinstance(target, ast.Name) and target.id == d.key:
@@ -501,6 +507,8 @@ class Values:
         if any(isinstance(a, ast.Starred) for a in node.args) or \
                 any(kw.arg is None for kw in node.keywords):
             return Value(MODULE, name=name)
+        if name.endswith("Loss"):  # (its output is 0-dim unless per element: rank 0)
+            return Value(MODULE, 0 if _reduced_loss(node, 1) else None, name=name)
         if name == "torch.nn.Linear":
             out = node.args[1] if len(node.args) > 1 else next(
                 (kw.value for kw in node.keywords if kw.arg == "out_features"), None)
@@ -523,6 +531,8 @@ class Values:
 
     def _module_output(self, module: Value, node: ast.Call, scope, depth: int) -> Value:
         """What calling a module built in the file on one tensor gives."""
+        if module.rank == 0 and len(node.args) == 2 and not node.keywords:
+            return _tensor(0, "float")  # (a loss module's output)
         if len(node.args) != 1 or node.keywords or module.name is None:
             return UNKNOWN
         if module.name.startswith(FILE_CLASS):
@@ -644,6 +654,8 @@ class Values:
                 return _tensor(rank, None if name.endswith(("div", "softmax", "sigmoid"))
                                else tensors[0].dtype, last)
             return _tensor(None) if name.startswith("torch.nn.functional.") else UNKNOWN
+        if name in LOSS_FUNCTIONS:  # (``F.nll_loss(out, y)``: 0-dim unless per element)
+            return _tensor(0 if _reduced_loss(node, 3) else None, "float")
         if name == "torch.nn.Parameter" and args:
             inner = self.of(args[0], scope, depth)
             return inner if inner.tensor else _tensor(None)
@@ -881,6 +893,20 @@ def _plain(value: Value) -> Value:
     if value.kind == TUPLE and value.parts:
         return value._replace(parts=tuple(_plain(p) for p in value.parts))
     return value
+
+
+def _reduced_loss(node: ast.Call, most: int) -> bool:
+    """A loss function (or loss module) called (or made) so that it reduces to one
+    value: at most ``most`` positional arguments, and ``reduce``/``reduction`` not
+    given or given as constants that reduce."""
+    if len(node.args) > most or any(isinstance(a, ast.Starred) for a in node.args):
+        return False
+    for kw in node.keywords:
+        value = getattr(kw.value, "value", None) if isinstance(kw.value, ast.Constant) else ()
+        if kw.arg is None or kw.arg == "reduce" and value is not True and value is not None \
+                or kw.arg == "reduction" and value not in ("mean", "sum", "batchmean"):
+            return False
+    return True
 
 
 def values(ctx) -> Values:

@@ -171,7 +171,10 @@ def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST) -> bool:
     if not ctx.uses_torch or key(tensor) is None:
         return False
     assigned = evidence.assignments(tensor)
-    if not assigned or not all(_may_make_zero_dim(value) for value in assigned):
+    if assigned == [] and key(tensor) in evidence.flow.bound:  # (``a, b = f(x)``)
+        defs = evidence.flow.defs(key(tensor))
+        assigned = [d.value for d in defs] if all(d.kind == "unpack" for d in defs) else None
+    if not assigned or not all(_may_make_zero_dim(ctx, value) for value in assigned):
         return False  # (the cheap test first: the value facts are asked of few names)
     from ..analysis.values import values
 
@@ -179,14 +182,17 @@ def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST) -> bool:
     return value.tensor and value.rank == 0
 
 
-def _may_make_zero_dim(value: ast.AST) -> bool:
-    """``x.data``, an element (``x[i]``), arithmetic, or a method's result
-    (``x.sum()``): what a 0-dim tensor is bound from (not a literal, a
-    comprehension, a plain call)."""
+def _may_make_zero_dim(ctx: Context, value: ast.AST) -> bool:
+    """``x.data``, an element (``x[i]``), arithmetic, a method's result
+    (``x.sum()``), or what a function of the file returns (``loss, bce, kld =
+    loss_function(...)``): what a 0-dim tensor is bound from (not a literal, a
+    comprehension, another call)."""
     if isinstance(value, ast.Attribute):
         return value.attr == "data"
     if isinstance(value, ast.Call):
-        return isinstance(value.func, ast.Attribute)
+        func = value.func
+        return isinstance(func, ast.Attribute) or isinstance(func, ast.Name) and isinstance(
+            ctx.defined_once().get(func.id), (ast.FunctionDef, ast.AsyncFunctionDef))
     return isinstance(value, (ast.BinOp, ast.UnaryOp, ast.Subscript))
 
 

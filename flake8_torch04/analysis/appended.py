@@ -1,0 +1,65 @@
+"""Lists a function builds by appending: ``res = []`` then ``res.append(v)``.
+
+The ``accuracy`` helper copied into many 0.3 projects returns such a list of
+0-dim tensors (``res.append(correct_k.mul_(100.0 / batch_size))``), which its
+callers index (``prec1 = accuracy(out, y)[0]``, then ``prec1[0]``).  The value
+facts take the list's element from what is appended, where nothing else can
+change the list: see :func:`appended`.
+"""
+from __future__ import annotations
+
+import ast
+from typing import List, Optional
+
+from .nodes import body_parents
+
+#: reads of the list that leave it as it is
+_READS = (ast.Return, ast.For, ast.comprehension)
+
+
+def appended(function: ast.AST, name: str) -> Optional[List[ast.AST]]:
+    """What ``function`` appends to its local list ``name`` (``name.append(v)``,
+    each a statement of its own), or ``None`` where anything else could change
+    the list or what is in it: another binding or method of it, a nested
+    function, lambda or class that names it, or a use that hands it on (an
+    argument, an alias, a yield).  Reads that keep it are allowed: ``return
+    name``, ``name[i]``, ``for x in name``, ``a, b = name``, ``len(name)``."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None  # (a module's list: any function may append to it)
+    nodes, parents = body_parents(function)
+    found: List[ast.AST] = []
+    stores = 0
+    for node in nodes:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                             ast.ClassDef)):
+            if any(isinstance(sub, ast.Name) and sub.id == name for sub in ast.walk(node)):
+                return None
+            continue
+        if not (isinstance(node, ast.Name) and node.id == name):
+            continue
+        parent = parents.get(id(node))
+        if not isinstance(node.ctx, ast.Load):
+            stores += 1
+            if stores > 1 or not isinstance(parent, ast.Assign) or len(parent.targets) != 1:
+                return None
+            continue
+        if isinstance(parent, ast.Attribute) and parent.attr == "append":
+            call = parents.get(id(parent))
+            if not (isinstance(call, ast.Call) and call.func is parent
+                    and len(call.args) == 1 and not call.keywords
+                    and not isinstance(call.args[0], ast.Starred)
+                    and isinstance(parents.get(id(call)), ast.Expr)):
+                return None
+            found.append(call.args[0])
+        elif isinstance(parent, ast.Subscript) and parent.value is node:
+            if not isinstance(parent.ctx, ast.Load):
+                return None
+        elif isinstance(parent, _READS) and getattr(parent, "iter", node) is node \
+                or isinstance(parent, ast.Return) or isinstance(parent, ast.Assign) \
+                and parent.value is node and all(isinstance(t, (ast.Tuple, ast.List))
+                                                 for t in parent.targets):
+            continue  # (``first, second = name`` unpacks, and keeps no alias)
+        elif not (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
+                  and parent.func.id == "len"):
+            return None
+    return found
