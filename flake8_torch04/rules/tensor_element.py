@@ -392,23 +392,20 @@ def _element(ctx: Context, node: ast.AST, seen: Set[str], depth: int) -> bool:
     if not isinstance(node, ast.Name) or k in seen:
         return False
     values = _values(ctx, k)
-    if not values:
-        return False
     seen = seen | {k}
-    for value in values:
-        if isinstance(value, tuple):  # ``for t in tensor_1d``
-            if not _one_d(ctx, value[1], seen, depth + 1):
-                return False
-        elif not _element(ctx, value, seen, depth + 1):
-            return False
-    return True
+    if values and all(_one_d(ctx, value[1], seen, depth + 1) if isinstance(value, tuple)
+                      else _element(ctx, value, seen, depth + 1) for value in values):
+        return True  # (``for t in tensor_1d``, ``t = x[i]``)
+    # else the value facts: a comprehension's variable, ``for t in batch[:, 0]``
+    value = value_of(ctx, node)
+    return value.tensor and value.rank == 0 and value.dtype != "float"
 
 
 def _may_be_element(ctx: Context, node: ast.AST) -> bool:
     """Whether :func:`_element` can hold, without a flow: an index into a name
     the file assigns (or into a call), or such a name."""
     if isinstance(node, ast.Name):
-        return node.id in _assigned_names(ctx)
+        return node.id in _assigned_names(ctx) or _comprehended(ctx, node.id)
     if not isinstance(node, ast.Subscript):
         return False
     while isinstance(node, ast.Subscript):
@@ -420,6 +417,17 @@ def _may_be_element(ctx: Context, node: ast.AST) -> bool:
     if isinstance(node, ast.Name):
         return node.id in _assigned_names(ctx)
     return isinstance(node, ast.Call)
+
+
+def _comprehended(ctx: Context, name: str) -> bool:
+    """Whether a line of the file may bind ``name`` in a comprehension (``[d[i] for
+    i in labels]``): a ``for`` before it on one line (the value facts decide)."""
+    memo = ctx.memo.setdefault("TV107 comprehended", {})
+    found = memo.get(name)  # type: ignore[union-attr]
+    if found is None:
+        found = memo[name] = re.search(  # type: ignore[index]
+            rf"\bfor\b[^\n]*\b{re.escape(name)}\b[^\n]*\bin\b", ctx.text) is not None
+    return found  # type: ignore[return-value]
 
 
 def _tensor(ctx: Context, node: ast.AST, seen: Set[str], depth: int) -> bool:
