@@ -132,8 +132,11 @@ def scheduler_order(ctx: Context, node: ast.Call) -> Iterator[Report]:
     in the opposite order: `optimizer.step()` before `lr_scheduler.step()`.
     Failure to do this will result in PyTorch skipping the first value of the
     learning rate schedule.``  With ``StepLR(opt, 2, 0.1)`` the epochs run at
-    ``1.0, 0.1, 0.1, 0.01`` (the first value for one epoch only: what 0.3 gave)
-    instead of the schedule's ``1.0, 1.0, 0.1, 0.1``.
+    ``1.0, 0.1, 0.1, 0.01`` instead of the schedule's ``1.0, 1.0, 0.1, 0.1``,
+    which is what 0.3 ran: its ``_LRScheduler.__init__`` set epoch 0's rate and
+    put ``last_epoch`` back to -1, so a ``step()`` at the top of epoch ``e`` set
+    epoch ``e``'s rate; today's constructor leaves ``last_epoch`` at 0, and the
+    same call moves on to epoch 1's.
 
     ## Example
     ```python
@@ -153,10 +156,11 @@ def scheduler_order(ctx: Context, node: ast.Call) -> Iterator[Report]:
 
     ## Fix safety
     The fix moves the statement after the last statement of the loop body that
-    steps the optimizer, and is *unsafe*: the learning rates become the
-    schedule's (each value for its full number of epochs), not the ones 0.3
-    used, which were shifted by one epoch; a program that prints or saves them
-    prints other numbers.  It is offered only where the call is a statement of
+    steps the optimizer, which gives back 0.3's rates (the schedule's), and is
+    *unsafe*: the statements of the loop body between the old place and the
+    new one now run before the scheduler steps, and one that reads or prints
+    the learning rate (``scheduler.get_lr()``, ``param_group['lr']``) reads
+    another value there.  It is offered only where the call is a statement of
     its own line; otherwise the message says where it goes.
     """
     receiver = _step_of(node)
