@@ -54,11 +54,11 @@ def appended(function: ast.AST, name: str) -> Optional[List[ast.AST]]:
         elif isinstance(parent, ast.Subscript) and parent.value is node:
             if not isinstance(parent.ctx, ast.Load):
                 return None
-        elif isinstance(parent, _READS) and getattr(parent, "iter", node) is node \
-                or isinstance(parent, ast.Return) or isinstance(parent, ast.Assign) \
-                and parent.value is node and all(isinstance(t, (ast.Tuple, ast.List))
-                                                 for t in parent.targets):
-            continue  # (``first, second = name`` unpacks, and keeps no alias)
+        elif isinstance(parent, _READS) and getattr(parent, "iter", node) is node:
+            continue  # (``return name``; ``for x in name``, not the loop's body)
+        elif isinstance(parent, ast.Assign) and parent.value is node:
+            if not all(isinstance(t, (ast.Tuple, ast.List)) for t in parent.targets):
+                return None  # (an alias; ``first, second = name`` keeps none)
         elif not (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
                   and parent.func.id == "len"):
             return None

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import ast
 import weakref
-from typing import Optional, Tuple
+from typing import Dict, List, Optional, Tuple
+
+from .nodes import statements
 
 OBJECT = "object"
 #: callables (qualified names) that make an object: its class
@@ -96,5 +98,31 @@ def keyed_parts(values, node: ast.AST, scope, depth: int) -> Optional[Tuple[tupl
         return None
     if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
         return None  # (``**other``: a ``None`` key)
-    return tuple((k.value, Entry(values, v, scope, depth))  # type: ignore[union-attr]
+    return tuple((k.value, Entry(values, v, scope, depth))
                  for k, v in zip(node.keys, node.values))
+
+
+def self_attributes(cls: ast.ClassDef) -> Dict[str, Optional[List[tuple]]]:
+    """Every ``self.NAME = value`` of the class's methods, by name: ``(value,
+    method)`` pairs, or ``None`` for a name also written otherwise (``+=``, an
+    annotation alone, unpacked into)."""
+    found: Dict[str, Optional[List[tuple]]] = {}
+    for method in cls.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for stmt in statements(method):
+            if not isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                continue
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for t in targets:
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) \
+                        and t.value.id == "self":
+                    if isinstance(stmt, ast.AugAssign) or stmt.value is None:
+                        found[t.attr] = None
+                    elif found.get(t.attr, ()) is not None:
+                        found.setdefault(t.attr, []).append((stmt.value, method))
+                elif not isinstance(t, (ast.Name, ast.Attribute, ast.Subscript)):
+                    for sub in ast.walk(t):  # unpacked into self.x: not followed
+                        if isinstance(sub, ast.Attribute):
+                            found[sub.attr] = None
+    return found

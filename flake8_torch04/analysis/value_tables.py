@@ -167,3 +167,17 @@ def sum_dtype(dtype: Optional[str], attr: str) -> Optional[str]:
     if dtype in ("bool", "uint8", "int"):
         return "int"  # (a sum of bools or bytes is int64)
     return dtype
+
+
+def reduced_loss(node: ast.Call, most: int) -> bool:
+    """A loss function (or loss module) called (or made) so that it reduces to one
+    value: at most ``most`` positional arguments, and ``reduce``/``reduction`` not
+    given or given as constants that reduce."""
+    if len(node.args) > most or any(isinstance(a, ast.Starred) for a in node.args):
+        return False
+    for kw in node.keywords:
+        value = getattr(kw.value, "value", None) if isinstance(kw.value, ast.Constant) else ()
+        if kw.arg is None or kw.arg == "reduce" and value is not True and value is not None \
+                or kw.arg == "reduction" and value not in ("mean", "sum", "batchmean"):
+            return False
+    return True

@@ -32,8 +32,10 @@ from ..source.record import record
 from .appended import appended
 from .callers import reaching_arguments
 from .foreign import FOREIGN_CLASS, assigned_value, class_value, forward_of, project_function
-from .nodes import body_nodes, enclosing, statements
-from .objects import OBJECT, OBJECTS, keyed_parts, object_method, plain_class
+from .nodes import body_nodes, enclosing
+from .objects import (
+    OBJECT, OBJECTS, keyed_parts, object_method, plain_class, self_attributes
+)
 from .reaching import unpack_index
 from .resolve import key
 from .wrappers import wrapped_argument
@@ -41,7 +43,7 @@ from .value_tables import (
     ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, FIXED_RANK_MODULES,
     INDEX, LIKE, LOSS_FUNCTIONS, MADE, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME,
     SAME_SHAPE_MODULES, SIZED, TORCH_METHODS, TYPED, last_size, literal_last, literal_rank,
-    literal_size
+    literal_size, reduced_loss
 )
 from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
     DICT, LIST, MODULE, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, binop_dtype as _binop_dtype,
@@ -371,31 +373,10 @@ class Values:
         return join([self.of(value, method, depth) for value, method in bound])
 
     def _class_attributes(self, cls: ast.ClassDef) -> Dict[str, Optional[List[tuple]]]:
-        """Every ``self.NAME = value`` of the class's methods, by name, made once per
-        class: ``(value, method)`` pairs, or ``None`` for a name also written
-        otherwise (``+=``, an annotation alone, unpacked into)."""
+        """:func:`.objects.self_attributes` of ``cls``, made once per class."""
         found = self._classes.get(id(cls))
-        if found is not None:
-            return found
-        found = self._classes[id(cls)] = {}
-        for method in cls.body:
-            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
-            for stmt in statements(method):
-                if not isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                    continue
-                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-                for t in targets:
-                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) \
-                            and t.value.id == "self":
-                        if isinstance(stmt, ast.AugAssign) or stmt.value is None:
-                            found[t.attr] = None
-                        elif found.get(t.attr, ()) is not None:
-                            found.setdefault(t.attr, []).append((stmt.value, method))
-                    elif not isinstance(t, (ast.Name, ast.Attribute, ast.Subscript)):
-                        for sub in ast.walk(t):  # unpacked into self.x: not followed
-                            if isinstance(sub, ast.Attribute):
-                                found[sub.attr] = None
+        if found is None:
+            found = self._classes[id(cls)] = self_attributes(cls)
         return found
 
     # -- operators -----------------------------------------------------------
@@ -508,7 +489,7 @@ class Values:
                 any(kw.arg is None for kw in node.keywords):
             return Value(MODULE, name=name)
         if name.endswith("Loss"):  # (its output is 0-dim unless per element: rank 0)
-            return Value(MODULE, 0 if _reduced_loss(node, 1) else None, name=name)
+            return Value(MODULE, 0 if reduced_loss(node, 1) else None, name=name)
         if name == "torch.nn.Linear":
             out = node.args[1] if len(node.args) > 1 else next(
                 (kw.value for kw in node.keywords if kw.arg == "out_features"), None)
@@ -655,7 +636,7 @@ class Values:
                                else tensors[0].dtype, last)
             return _tensor(None) if name.startswith("torch.nn.functional.") else UNKNOWN
         if name in LOSS_FUNCTIONS:  # (``F.nll_loss(out, y)``: 0-dim unless per element)
-            return _tensor(0 if _reduced_loss(node, 3) else None, "float")
+            return _tensor(0 if reduced_loss(node, 3) else None, "float")
         if name == "torch.nn.Parameter" and args:
             inner = self.of(args[0], scope, depth)
             return inner if inner.tensor else _tensor(None)
@@ -893,20 +874,6 @@ def _plain(value: Value) -> Value:
     if value.kind == TUPLE and value.parts:
         return value._replace(parts=tuple(_plain(p) for p in value.parts))
     return value
-
-
-def _reduced_loss(node: ast.Call, most: int) -> bool:
-    """A loss function (or loss module) called (or made) so that it reduces to one
-    value: at most ``most`` positional arguments, and ``reduce``/``reduction`` not
-    given or given as constants that reduce."""
-    if len(node.args) > most or any(isinstance(a, ast.Starred) for a in node.args):
-        return False
-    for kw in node.keywords:
-        value = getattr(kw.value, "value", None) if isinstance(kw.value, ast.Constant) else ()
-        if kw.arg is None or kw.arg == "reduce" and value is not True and value is not None \
-                or kw.arg == "reduction" and value not in ("mean", "sum", "batchmean"):
-            return False
-    return True
 
 
 def values(ctx) -> Values:

@@ -168,11 +168,12 @@ def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST) -> bool:
     """A name whose value is evidently a 0-dim tensor by the value facts (a
     reduction returned by a callback: ``fval = f(True).data`` with ``f`` the
     ``get_loss`` every caller passes)."""
-    if not ctx.uses_torch or key(tensor) is None:
+    k = key(tensor)
+    if not ctx.uses_torch or k is None:
         return False
     assigned = evidence.assignments(tensor)
-    if assigned == [] and key(tensor) in evidence.flow.bound:  # (``a, b = f(x)``)
-        defs = evidence.flow.defs(key(tensor))
+    if assigned == [] and k in evidence.flow.bound:  # (``a, b = f(x)``)
+        defs = evidence.flow.defs(k)
         assigned = [d.value for d in defs] if all(d.kind == "unpack" for d in defs) else None
     if not assigned or not all(_may_make_zero_dim(ctx, value) for value in assigned):
         return False  # (the cheap test first: the value facts are asked of few names)
