@@ -7,6 +7,10 @@ read but as the callee of a plain call (not passed as a callback, stored, or
 rebound), and no other file of the project spells its name (asked of
 :func:`~.project.importers.named_elsewhere`).
 
+A function defined in the body of another has its callers in view where the
+enclosing function names it only as the callee of plain calls (it cannot be
+named anywhere else).
+
 A method's callers are in view where it is called only as ``self.method(...)``
 from the methods of its own class (:class:`MethodCallers`): ``obj.method(...)``
 may call another class's, and a base class may call a method its subclasses
@@ -23,7 +27,7 @@ import re
 from typing import Dict, List, Optional, Tuple
 
 from .lines import lines_matching
-from .nodes import children, spans_hit
+from .nodes import children, defined_once, spans_hit
 from .reaching import params_of
 from .resolve import key
 
@@ -75,6 +79,10 @@ class Callers:
                     continue
                 return None  # (read otherwise, or rebound)
             if hits is not None and isinstance(node, ast.stmt) and not spans_hit(node, hits):
+                continue
+            if cls is ast.arg:
+                if node.arg == name:
+                    return None  # (a parameter of that name: its calls call something else)
                 continue
             if cls is ast.alias:
                 if (node.asname or node.name).split(".")[0] == name:
@@ -243,6 +251,15 @@ def argument(call: ast.Call, func: ast.AST,
     return (default, True) if default is not None else None
 
 
+def _enclosing(ctx, func: ast.AST) -> Optional[ast.AST]:
+    """The function whose body defines ``func`` (a statement of it), or ``None``:
+    such a function is called only where the enclosing one can name it."""
+    parent = ctx.statement_parents().get(id(func))
+    if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and func in parent.body:
+        return parent
+    return None
+
+
 def reaching_arguments(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Site]]:
     """What reaches ``param`` of ``func`` from every caller: ``(expression, scope to
     read it in)`` per call site (a default is read at the top of the module), or
@@ -253,7 +270,15 @@ def reaching_arguments(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Site
     if name is None:
         return None
     owner = None
-    if ctx.defined_once().get(name) is not func:
+    enclosing = _enclosing(ctx, func)
+    if enclosing is not None:
+        inner = ctx.memo.setdefault("nested callers", {})
+        callers = inner.get(id(enclosing))
+        if callers is None:
+            callers = inner[id(enclosing)] = Callers(
+                enclosing, defined_once(enclosing), ctx.text)
+        sites = callers.sites(func)
+    elif ctx.defined_once().get(name) is not func:
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
                 or not may_be_followed(ctx, func):
             return None
@@ -267,9 +292,9 @@ def reaching_arguments(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Site
         sites = methods.sites(func, owner)
         if not sites:
             return None
-    if ctx.filename and named_elsewhere(ctx.filename, name):
+    if enclosing is None and ctx.filename and named_elsewhere(ctx.filename, name):
         return None  # (another module may import it: its callers are not in view)
-    if owner is None:
+    if owner is None and enclosing is None:
         callers = ctx.memo.get("callers")
         if callers is None:
             callers = ctx.memo["callers"] = Callers(ctx.tree, ctx.defined_once(), ctx.text)
@@ -284,5 +309,5 @@ def reaching_arguments(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Site
         expr, default = got
         if default and owner is not None and not isinstance(expr, ast.Constant):
             return None  # (a method's default is evaluated in the class body)
-        found.append((expr, ctx.tree if default else scope))  # type: ignore[arg-type]
+        found.append((expr, scope if not default else enclosing or ctx.tree))  # type: ignore
     return found

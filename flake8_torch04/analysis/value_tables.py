@@ -87,7 +87,8 @@ LOSS_FUNCTIONS = frozenset(f"torch.nn.functional.{f}" for f in (
     "multilabel_soft_margin_loss", "multi_margin_loss", "multilabel_margin_loss",
     "hinge_embedding_loss", "cosine_embedding_loss", "margin_ranking_loss",
     "triplet_margin_loss", "poisson_nll_loss"))
-MADE = frozenset(("torch.tensor", "torch.arange", "torch.from_numpy", "torch.randint"))
+MADE = frozenset(("torch.tensor", "torch.arange", "torch.from_numpy", "torch.randint",
+                  "torch.randperm"))
 LIKE = frozenset(f"torch.{f}_like" for f in ("zeros", "ones", "rand", "randn", "empty"))
 BUILTINS = frozenset(("len", "int", "float", "round", "abs", "list", "sorted", "str", "zip",
                       "enumerate", "range"))

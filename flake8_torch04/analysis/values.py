@@ -613,6 +613,8 @@ class Values:
             return Value(TENSOR, rank, part.dtype, plain=part.plain)
         if name == "torch.arange":
             return _tensor(1, self._dtype_keyword(node))
+        if name == "torch.randperm":
+            return _tensor(1, self._dtype_keyword(node) or "int")
         if name == "torch.from_numpy" and args:
             inner = self.of(args[0], scope, depth)
             return _tensor(inner.rank if inner.kind == NDARRAY else None)

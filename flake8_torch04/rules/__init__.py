@@ -88,11 +88,12 @@ TABLE = {
         "integer_division", (ast.BinOp, ast.AugAssign, ast.Call), ("/", r"\bdiv\b"),
         (r"\btorch\b",),
     ),
-    # an accumulation (``+=``, ``-=``), a ``print`` or an element read through ``.data[``
-    # in 0.3 code (see ``tensor_numbers``)
+    # an accumulation (``+=``, ``-=``), a ``print``, ``str`` or ``repr`` or an element
+    # read through ``.data[`` in 0.3 code (see ``tensor_numbers``)
     "TV144": (
         "tensor_numbers", (ast.AugAssign, ast.Call, ast.Subscript),
-        ((r"\+=", ast.AugAssign), (r"\-=", ast.AugAssign), (r"\bprint\b", ast.Call),
+        ((r"\+=", ast.AugAssign), (r"\-=", ast.AugAssign),
+         (r"\b(?:print|str|repr)[\s\\]*\(", ast.Call),
          (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript)), (r"\btorch\b",),
     ),
     "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),

@@ -15,8 +15,9 @@ from ..analysis.scalars import Evidence
 from ..analysis.values import NUMBER, Value, values
 from ..source.text import Edit, has_comment, needs_parens, shorten
 
-#: formatting calls whose arguments are only shown
-_SHOWN = frozenset(("print",))
+#: calls whose arguments are only shown: what 0.3's number looked like there
+_SHOWN = {"print": "it prints as `tensor(...)`", "str": "`str()` of it is `'tensor(...)'`",
+          "repr": "`repr()` of it is `'tensor(...)'`"}
 
 
 def _number_in_03(value: Value) -> bool:
@@ -75,7 +76,8 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
     ## What it does
     In 0.3 code (the file or its project shows 0.3 idioms, or the configuration says so:
-    see ``analysis/era.py``), flags ``acc += value`` and ``print(value)`` where
+    see ``analysis/era.py``), flags ``acc += value``, ``print(value)``, ``str(value)``
+    and ``repr(value)`` where
     ``value`` is a reduction (``sum()``, ``mean()``, ``max()`` ... without ``dim``) or
     an element of a 0.3 *tensor* — one read through ``.data``, made by a constructor, or
     computed from one, such as ``pred.eq(target.data).sum()`` with ``pred`` from
@@ -93,9 +95,12 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ## Why is this bad?
     In 0.3, reducing a tensor gave a Python number.  Since 0.4 it gives a 0-dim
     tensor, so ``correct += pred.eq(target.data).sum()`` makes ``correct`` a
-    tensor: ``print(correct)`` shows ``tensor(24)``, ``100. * correct / n`` is a
-    tensor, and the accumulator keeps a tensor where the program meant a number
-    (on a GPU, every use synchronises).
+    tensor: ``print(correct)`` shows ``tensor(24)``, ``str(order[-1])`` written to a
+    file is ``'tensor(3)'`` (which ``int()`` cannot read back: ``ValueError:
+    invalid literal for int() with base 10: 'tensor(3)'``; ``format`` and
+    ``'%d'`` show the number), ``100. * correct / n`` is a tensor, and the
+    accumulator keeps a tensor where the program meant a number (on a GPU,
+    every use synchronises).
 
     ## Example
     ```python
@@ -118,11 +123,12 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     with Python numbers on the number, in double precision), is *safe* where the accumulator is only
     accumulated, printed, formatted or compared (then the program computes and
     prints 0.3's numbers); where it is also used as a tensor (``acc.cpu()``,
-    an argument of a torch function) the fix is *unsafe*.  A printed value is
-    only shown, so its fix is safe.  An element read through ``.data[i]`` gets
-    ``.item()`` safely (the number 0.3 gave), unsafely where a tensor is made of
-    it afterwards (a name it is bound to read as a tensor, a torch function's
-    argument): code written for 0.4 in a 0.3 file.
+    an argument of a torch function) the fix is *unsafe*.  A printed value (or
+    one given to ``str``/``repr``) is only shown, so its fix is safe.  An
+    element read through ``.data[i]`` gets ``.item()`` safely (the number 0.3
+    gave), unsafely where a tensor is made of it afterwards (a name it is bound
+    to read as a tensor, a torch function's argument): code written for 0.4 in
+    a 0.3 file.
     """
     if not ctx.uses_torch or not legacy(ctx):
         return
@@ -157,7 +163,7 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
             yield Report(
                 arg,
                 f"`{ctx.source.quote(arg, 40)}` was a Python number on PyTorch 0.3 and is a "
-                f"0-dim tensor since 0.4: it prints as `tensor(...)`; add `.item()`",
+                f"0-dim tensor since 0.4: {_SHOWN[node.func.id]}; add `.item()`",
                 Fix((edit,), SAFE) if edit is not None else None,
             )
 
