@@ -265,3 +265,40 @@ def test_a_value_bound_at_the_top_of_another_module(tmp_path, more, read, flagge
                      "train.py": f"import torch\nfrom torch.autograd import Variable\n{read}\n"})
     codes = [code for code, _ in found(tmp_path / "train.py", ["TV143"])]
     assert codes == (["TV143"] if flagged else [])
+
+
+TOPK_SCRIPT = """\
+import torch
+from torch.autograd import Variable
+
+
+def accuracy(correct):
+    return correct.float().sum(0)
+
+
+def evaluate(output, target):
+    prec1 = accuracy(Variable(output).data.max(1)[1].eq(target).view(-1))
+    return prec1[0]
+"""
+
+
+@pytest.mark.parametrize("others, flagged", [
+    ({}, True),
+    # a script beside it that defines its own ``accuracy`` and never imports it
+    ({"test.py": "def accuracy(output, target):\n    return 0.0\n"}, True),
+    # one that imports the script's module and spells the name: may call it
+    ({"test.py": "from train import accuracy\naccuracy(None, [1])\n"}, False),
+    # through a module that re-exports it
+    ({"common.py": "from train import *\n",
+      "test.py": "from common import accuracy\naccuracy(None, [1])\n"}, False),
+    # a package's __init__ re-exports it: an importer of the package spells its name
+    ({"pkg/__init__.py": "from train import *\n",
+      "test.py": "import pkg\npkg.accuracy(None, [1])\n"}, False),
+    # a file that spells it and imports nothing of the project
+    ({"plot.py": "import numpy\n\ndef show(accuracy):\n    print(accuracy)\n"}, True),
+])
+def test_a_function_spelled_only_by_files_that_cannot_import_it(tmp_path, others, flagged):
+    """A parameter is followed where no file that can import the script's module
+    (one that spells its name, or a re-exporter's) spells the function's name."""
+    write(tmp_path, {"train.py": TOPK_SCRIPT, **others})
+    assert found(tmp_path / "train.py", ["TV003"]) == ([("TV003", 11)] if flagged else [])

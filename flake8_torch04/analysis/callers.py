@@ -4,8 +4,9 @@ parameter (for the value facts, :mod:`.values`).
 A parameter's value is known only where every caller is in view: the function
 is defined once at the top of the module, undecorated, and its name is never
 read but as the callee of a plain call (not passed as a callback, stored, or
-rebound), and no other file of the project spells its name (asked of
-:func:`~.project.importers.named_elsewhere`).
+rebound), and no other file of the project that can import from the module
+spells its name (asked of :func:`~.project.importers.named_elsewhere`: a file
+that spells the module's name, or a re-exporter's).
 
 A function defined in the body of another has its callers in view where the
 enclosing function names it only as the callee of plain calls (it cannot be
@@ -292,7 +293,8 @@ def reaching_arguments(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Site
         sites = methods.sites(func, owner)
         if not sites:
             return None
-    if enclosing is None and ctx.filename and named_elsewhere(ctx.filename, name):
+    if enclosing is None and ctx.filename and named_elsewhere(
+            ctx.filename, name, imported=owner is None):
         return None  # (another module may import it: its callers are not in view)
     if owner is None and enclosing is None:
         callers = ctx.memo.get("callers")

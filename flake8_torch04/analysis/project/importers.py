@@ -221,15 +221,23 @@ def forget() -> None:
 
     _INDEXES.clear()
     _WORDS.clear()
+    _SPELLERS.clear()
+    _REACH.clear()
     foreign.forget()
     saved.forget()
 
 
-def named_elsewhere(filename: str, name: str) -> bool:
-    """Whether another file of ``filename``'s project spells ``name`` at all (as an
+def named_elsewhere(filename: str, name: str, imported: bool = False) -> bool:
+    """Whether another file of ``filename``'s project spells ``name`` (as an
     identifier), so might import or call it: a cheap, sure "no" before
-    :func:`taken_by`'s parse of every module (each file's identifiers are read once
-    per root, with one regular expression).  ``True`` when it cannot tell."""
+    :func:`taken_by`'s parse of every module (each file's identifiers are read
+    once per root, with one regular expression).  With ``imported`` (a function
+    of the module, which another file reaches only by importing it), only the
+    files that can import from it count: those that spell its module's name, or
+    the name of a module that does (a re-export); a script beside it that
+    defines a function of the same name and never imports it does not.  (A
+    method is reached through any object passed around: every file counts.)
+    ``True`` when it cannot tell."""
     if not applies(filename):
         return False
     try:
@@ -241,9 +249,55 @@ def named_elsewhere(filename: str, name: str) -> bool:
         if words is None:
             return True
         spelled = name.encode("utf-8", "surrogatepass")
-        return any(spelled in found for path, found in words.items() if path != target)
+        if not imported:
+            return any(spelled in found for path, found in words.items() if path != target)
+        return any(spelled in words[path] for path in _importers(root, target, words))
     except Exception:  # (never raise from a rule: "maybe")
         return True
+
+
+#: root -> (module name -> the files that spell it), and (root, module name) ->
+#: the files that may import that module, directly or re-exported
+_SPELLERS: Dict[str, Dict[bytes, List[str]]] = {}
+_REACH: Dict[Tuple[str, bytes], FrozenSet[str]] = {}
+
+
+def _module_word(path: str) -> bytes:
+    """The identifier an import of the module at ``path`` spells: its stem, or
+    its package's name for an ``__init__.py``."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    if stem == "__init__":
+        stem = os.path.basename(os.path.dirname(path))
+    return stem.encode("utf-8", "surrogatepass")
+
+
+def _importers(root: str, target: str, words: Dict[str, FrozenSet[bytes]]) -> List[str]:
+    """The files of the project but ``target`` that spell the name of its module,
+    or of a module that does, and so on (who may import it, directly or
+    re-exported)."""
+    spellers = _SPELLERS.get(root)
+    if spellers is None:
+        modules = {_module_word(path) for path in words}
+        spellers = _SPELLERS[root] = {}
+        for path, spelled in words.items():
+            for word in modules.intersection(spelled):
+                spellers.setdefault(word, []).append(path)
+    start = _module_word(target)
+    reach = _REACH.get((root, start))
+    if reach is None:
+        found = set()
+        pending = [start]
+        seen = {start}
+        while pending:
+            for path in spellers.get(pending.pop(), ()):
+                if path not in found:
+                    found.add(path)
+                    word = _module_word(path)
+                    if word not in seen:
+                        seen.add(word)
+                        pending.append(word)
+        reach = _REACH[(root, start)] = frozenset(found)
+    return [path for path in reach if path != target]
 
 
 def _read_words(root: str) -> Optional[Dict[str, FrozenSet[bytes]]]:
