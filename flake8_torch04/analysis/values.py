@@ -329,26 +329,32 @@ class Values:
     def _loop_element(self, d, scope, depth: int) -> Value:
         """A variable of a ``for`` loop or of a comprehension: an element of what it
         iterates (also through ``zip`` and ``enumerate``)."""
+        iterable = self.iterated(d)
+        if iterable is None or iterable is _COUNTED:
+            return UNKNOWN if iterable is None else _INT
+        return self._iterated(iterable, scope, depth)
+
+    def iterated(self, d) -> Optional[ast.AST]:
+        """What the loop or comprehension variable bound by ``d`` is an element of
+        (through ``zip`` and ``enumerate``; ``_COUNTED`` for ``enumerate``'s count),
+        or ``None``."""
         loop = d.node
         target = getattr(loop, "target", None)
-        iterable = d.value if d.kind == "for" else loop.iter
-        if target is None:
-            return UNKNOWN
+        iterable = d.value if d.kind == "for" else getattr(loop, "iter", None)
+        if target is None or iterable is None:
+            return None
         if isinstance(target, ast.Name) and target.id == d.key:
-            return self._iterated(iterable, scope, depth)
+            return iterable
         if isinstance(target, ast.Tuple) and isinstance(iterable, ast.Call):
             name = self._callee(iterable.func)
             position = next((i for i, e in enumerate(target.elts)
                              if isinstance(e, ast.Name) and e.id == d.key), None)
-            if position is None:
-                return UNKNOWN
-            if name == "zip" and len(iterable.args) == len(target.elts):
-                return self._iterated(iterable.args[position], scope, depth)
-            if name == "enumerate" and len(target.elts) == 2 and iterable.args:
-                if position == 0:
-                    return _INT
-                return self._iterated(iterable.args[0], scope, depth)
-        return UNKNOWN
+            if name == "zip" and len(iterable.args) == len(target.elts) and position is not None:
+                return iterable.args[position]
+            if name == "enumerate" and len(target.elts) == 2 and iterable.args and \
+                    position is not None:
+                return _COUNTED if position == 0 else iterable.args[0]
+        return None
 
     def _iterated(self, iterable: ast.AST, scope, depth: int) -> Value:
         whole = self.of(iterable, scope, depth)
@@ -867,6 +873,8 @@ class Values:
 
 
 _FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: what :meth:`Values.iterated` answers for ``i`` of ``for i, x in enumerate(xs)``
+_COUNTED = ast.Constant(0)
 
 
 def _plain(value: Value) -> Value:

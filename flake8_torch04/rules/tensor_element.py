@@ -11,7 +11,7 @@ from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.flow import Flow
 from ..analysis.registry import rule
 from ..analysis.resolve import key
-from ..analysis.values import value_of
+from ..analysis.values import value_of, values
 from ..source.text import needs_parens, shorten
 
 #: losses whose target holds class indices, one per sample
@@ -69,7 +69,10 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
       ``json.dump``-ed that is an element of a torch tensor: ``ni =
       topi[0][0]`` after ``topv, topi = out.data.topk(1)``,
       ``torch.multinomial(p, 1)[0]``, ``pred.data[0]`` after ``_, pred =
-      torch.max(out, 1)``, a loop variable of ``for t in tensor_1d``.
+      torch.max(out, 1)``, a loop variable of ``for t in tensor_1d``; read as a
+      key, also a loop variable over an integer tensor of unknown rank (``[ix2word[w]
+      for w in batch[:, i]]`` of a DataLoader's ``batch.long()``): a row would have
+      missed on 0.3 too, so the code ran with numbers there.
       The container must be a dict by its construction in the file or by
       its name (``idx2word``, ``index_to_label``, ``itos``), unless the file
       or a project module it imports makes that name a list or a tuple
@@ -114,7 +117,7 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
     if isinstance(node, ast.Call):
         yield from _call(ctx, node)
     elif isinstance(node, ast.Subscript):
-        report = _dict_key(ctx, node.value, node.slice)
+        report = _dict_key(ctx, node.value, node.slice, isinstance(node.ctx, ast.Load))
         if report is not None:
             yield report
     elif isinstance(node, ast.Compare):
@@ -215,7 +218,8 @@ def _item_report(ctx: Context, value: ast.AST, why: str) -> Report:
     )
 
 
-def _dict_key(ctx: Context, container: ast.AST, index: ast.AST) -> Optional[Report]:
+def _dict_key(ctx: Context, container: ast.AST, index: ast.AST,
+              read: bool = False) -> Optional[Report]:
     if isinstance(index, (ast.Slice, ast.Tuple, ast.Constant)):
         return None
     k = key(container)  # (the cheaper tests first: :func:`_mapping` without the file's names)
@@ -225,13 +229,31 @@ def _dict_key(ctx: Context, container: ast.AST, index: ast.AST) -> Optional[Repo
         return None
     if not _mapping(ctx, container):
         return None
-    if not _element(ctx, index, set(), 0):
+    if not _element(ctx, index, set(), 0) and not (read and _iterated_element(ctx, index)):
         return None
     if isinstance(index, ast.Subscript):
         inner = value_of(ctx, index.value)  # (``p.data[0][0]`` of a 1-D ``p``: the
         if inner.tensor and inner.rank == 0:  # indexing fails, on 0.3 too: not a key)
             return None
     return _item_report(ctx, index, "hashes by identity as a dict key (KeyError)")
+
+
+def _iterated_element(ctx: Context, index: ast.AST) -> bool:
+    """``index`` is a variable of loops over an integer tensor of rank 1 or of
+    unknown rank (``for w in batch[:, i]`` of a DataLoader's batch): read as a
+    dict key, it was a number on 0.3 (a row hashes by identity there too, so the
+    lookup could only have worked with numbers)."""
+    if not isinstance(index, ast.Name):
+        return False
+    facts = values(ctx)
+    defs = ctx.flow().reaching(index)
+    for d in defs or ():
+        iterable = facts.iterated(d) if d.kind in ("for", "comp") else None
+        whole = facts.of(iterable) if isinstance(iterable, ast.expr) else None
+        if whole is None or not whole.tensor or whole.dtype == "float" or \
+                whole.rank not in (None, 1):
+            return False
+    return bool(defs)
 
 
 def _plain_index(index: ast.AST) -> bool:
