@@ -129,8 +129,9 @@ def _effect(effect: str) -> str:
             "dead weight": "runs and does nothing"}.get(effect, effect)
 
 
-#: what the TV0xx patterns do on PyTorch 2.13 (from RULES.md, measured there);
-#: a TV1xx code says it by its group (see :func:`on_current_torch`)
+#: what the TV0xx patterns do on PyTorch 2.13 (from RULES.md, measured there), and
+#: the TV1xx codes that their group does not describe; any other TV1xx code says
+#: it by its group (see :func:`on_current_torch`)
 ON_CURRENT_TORCH = {
     "TV001": "dead weight",  # Variable(t) runs and returns t detached: it does nothing
     "TV002": "warns",  # "volatile was removed and now has no effect" (and the graph is kept)
@@ -138,6 +139,8 @@ ON_CURRENT_TORCH = {
     "TV004": "silent",  # changes through .data are hidden from autograd: wrong gradients
     "TV005": "silent",  # type(x) == torch.FloatTensor is always False
     "TV006": "stops",  # add_module('norm.1', m): KeyError
+    # (a TV1xx code outside its group: torchvision, not PyTorch, removed it)
+    "TV138": "stops",  # make_grid(x, range=(0, 1)): TypeError on torchvision 0.16+
 }
 #: TV1xx groups: (first code, last code, what they do on current PyTorch)
 _GROUPS = ((100, 119, "stops"), (120, 139, "warns"), (140, 159, "silent"))

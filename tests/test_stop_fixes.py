@@ -1,5 +1,5 @@
 """Fixes of the TV1xx rules that stop a program (TV102, TV105, TV108, TV109,
-TV110, TV112): (source, expected) and no-op tables.
+TV110, TV112, TV138): (source, expected) and no-op tables.
 
 Each row is fixed with its rule alone, must parse afterwards and be a
 fixpoint.  TV101 works on files that do not parse: see test_rescue.py.
@@ -109,6 +109,23 @@ FIXES = {
          "import torchvision.transforms as transforms\n"
          "t = transforms.Compose([transforms.Resize(8), transforms.RandomResizedCrop(4)])\n"),
     ],
+    "TV138": [
+        ("import torchvision.utils as vutils\n"
+         "vutils.save_image(fake.data, 'out.png', normalize=True, range=(-1, 1))\n",
+         "import torchvision.utils as vutils\n"
+         "vutils.save_image(fake.data, 'out.png', normalize=True, value_range=(-1, 1))\n"),
+        ("import torchvision\ng = torchvision.utils.make_grid(x, normalize=True, range=(0, 1))\n",
+         "import torchvision\n"
+         "g = torchvision.utils.make_grid(x, normalize=True, value_range=(0, 1))\n"),
+        ("from torchvision.utils import save_image\n"
+         "save_image(x, 'a.png',\n           range=(-1, 1),  # the generator's tanh\n"
+         "           normalize=True)\n",
+         "from torchvision.utils import save_image\n"
+         "save_image(x, 'a.png',\n           value_range=(-1, 1),  # the generator's tanh\n"
+         "           normalize=True)\n"),
+        ("from torchvision import utils\ng = utils.make_grid(x, 8, 2, True, range = lims)\n",
+         "from torchvision import utils\ng = utils.make_grid(x, 8, 2, True, value_range = lims)\n"),
+    ],
 }
 
 NOOPS = {
@@ -135,6 +152,13 @@ NOOPS = {
         "batch = iter(loader).next(  # comment\n)\n",
     ],
     "TV112": ["from torchvision.transforms import Scale\nt = Scale(64)\n"],
+    "TV138": [
+        "import torchvision.utils as vutils\n"
+        "vutils.save_image(x, 'a.png', range=(-1, 1), value_range=(0, 1))\n",  # message only
+        "import torchvision.utils as vutils\n"
+        "vutils.save_image(x, 'a.png', range=(-1, 1), **options)\n",  # message only
+        "import torchvision\nimport numpy as np\nh = np.histogram(x, range=(0, 1))\n",
+    ],
 }
 
 
@@ -178,3 +202,13 @@ def test_messages_spell_out_the_fix():
     (finding,) = check_source(
         HEADER + "from torchvision.transforms import Scale, RandomSizedCrop\n", codes=["TV112"])
     assert "import `Resize`, `RandomResizedCrop`" in finding.message
+    (finding,) = check_source(
+        HEADER + "import torchvision.utils as vutils\n"
+        "vutils.save_image(fake.data, 'out.png', normalize=True, range=(-1, 1))\n",
+        codes=["TV138"])
+    assert "`range=` of `vutils.save_image`" in finding.message
+    assert finding.message.endswith("use `value_range=(-1, 1)`")
+    (finding,) = check_source(
+        HEADER + "import torchvision\ntorchvision.utils.make_grid(x, range=r, **kw)\n",
+        codes=["TV138"])
+    assert "use `value_range=r` (not fixed: the call also unpacks `**kwargs`" in finding.message

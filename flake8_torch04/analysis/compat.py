@@ -19,7 +19,9 @@ MODERN_IN_TRY = (
     # ``except AttributeError: init.xavier_uniform(w)`` is compatibility code
     r"\b(?:xavier_(?:uniform|normal)_|kaiming_(?:uniform|normal)_|orthogonal_|constant_|"
     r"dirac_|sparse_|clip_grad_norm_|clip_grad_value_|interpolate)\(|"
-    r"\binit\.(?:normal|uniform|eye|zeros|ones)_\("
+    r"\binit\.(?:normal|uniform|eye|zeros|ones)_\(|"
+    # torchvision's ``make_grid(..., value_range=...)`` (0.9; TV138)
+    r"\bvalue_range\s*="
 )
 EXC_IMPORT = {"ImportError", "ModuleNotFoundError"}
 
@@ -29,7 +31,8 @@ def _mentions_version(node: ast.AST, ctx: "Context") -> bool:
         return False
     for sub in ast.walk(node):
         if isinstance(sub, ast.Attribute) and sub.attr == "__version__":
-            if ctx.resolve(sub.value) == "torch":
+            # (torchvision's version goes with torch's: each release pins one torch)
+            if ctx.resolve(sub.value) in ("torch", "torchvision"):
                 return True
         elif isinstance(sub, ast.Name) and sub.id in ctx.version_flags:
             return True

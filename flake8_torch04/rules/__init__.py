@@ -141,6 +141,9 @@ TABLE = {
     # a subtraction from the constant one (``1 - mask``, ``1. - mask``)
     "TV137": ("bool_subtraction", (ast.BinOp,), (r"1\.?0*[\s\\]*-",),
               (r"\btorch\b",)),
+    # the keyword ``range=`` of torchvision's ``make_grid``/``save_image`` (only in files
+    # that name torchvision: every import of them does)
+    "TV138": ("grid_value_range", (ast.Call,), (r"\brange[\s\\]*=",), (r"\btorchvision\b",)),
     "TV126": ("scalar_overloads", (ast.Call,), (r"\b(?:add|sub|addcmul|addcdiv)_?\b",)),
     "TV127": ("saved_variables", (ast.Attribute, ast.Name), ("saved_variables", "Container")),
     "TV128": ("dataset_attributes", (ast.Attribute,), (r"\b(?:train|test)_(?:data|labels)\b",)),
