@@ -60,3 +60,13 @@ def test_tv003_accumulation_says_the_sum_becomes_float64():
     [message] = messages(source, "TV003").values()
     assert "float64, not float32" in message
     assert "float64, not float32" in ruledocs.section(all_rules()["TV003"], "## Fix safety")
+
+
+def test_tv004_says_a_reshaping_method_through_data_leaves_the_tensor_as_it_was():
+    found = messages("import torch\nx = torch.zeros(3, 5)\nx.data.t_()\n"
+                     "x.data[0].unsqueeze_(0)\nx.data.add_(1)\n", "TV004")
+    assert found[3] == ("`x.data.t_()` changes the shape of `.data` alone, not of `x` (since "
+                        "PyTorch 0.4 `.data` is another tensor); use "
+                        "`with torch.no_grad(): x.t_()`")
+    assert "bypasses autograd (`.data` is a pre-0.4 idiom)" in found[4]  # (a view of it)
+    assert "bypasses autograd (`.data` is a pre-0.4 idiom)" in found[5]

@@ -29,6 +29,12 @@ _SCALAR_FIRST = {m: how for m, how in SCALAR_FIRST_METHODS.items() if m.endswith
 #: ``torch.nn.init`` functions that have an in-place ``_`` twin (TV121's)
 _INIT_RENAMES = frozenset(INIT_RENAMES)
 _LEGACY = "`.data` is a pre-0.4 idiom"
+#: in-place methods that change a tensor's shape or strides, not its values:
+#: through ``.data`` they now change that other tensor object alone
+_RESHAPING = frozenset((
+    "t_", "transpose_", "swapdims_", "swapaxes_", "squeeze_", "unsqueeze_", "resize_",
+    "resize_as_", "as_strided_", "set_",
+))
 
 
 def _inplace_method(name: str) -> bool:
@@ -289,7 +295,8 @@ def _guarded(ctx: Context, text: str) -> str:
 
 def _message(ctx: Context, node: ast.AST, suggestion: str,
              what: str = "bypasses autograd") -> str:
-    return f"`{ctx.source.quote(node)}` {what} ({_LEGACY}); use `{one_line(suggestion)}`"
+    legacy = f" ({_LEGACY})" if not what.endswith(")") else ""
+    return f"`{ctx.source.quote(node)}` {what}{legacy}; use `{one_line(suggestion)}`"
 
 
 # -- the rule --------------------------------------------------------------
@@ -324,7 +331,14 @@ def data_inplace(ctx: Context, node: ast.AST) -> Iterator[Report]:
     in-place change there is recorded in the version counter, so autograd raises
     instead of computing wrong gradients), ``torch.nn.init`` functions take the
     parameter itself, and ``x.detach()`` shares storage like ``.data`` but reports
-    such changes.
+    such changes.  A method that changes the shape rather than the values
+    (``t_``, ``transpose_``, ``squeeze_``, ``unsqueeze_``, ``resize_``, ``set_``)
+    does not even reach ``x`` any more: in 0.3 ``x.data`` was the tensor ``x``
+    wrapped, on PyTorch 0.4+ it is another tensor object sharing the storage, so
+    ``x.data.t_()`` transposes that object alone and ``x`` keeps its shape
+    (checked on 2.13: ``x = torch.zeros(3, 5); x.data.t_()`` leaves
+    ``x.shape == (3, 5)``), and the code after it fails on a shape mismatch or
+    computes along the wrong axis.
 
     ## Example
     ```python
@@ -402,6 +416,10 @@ def _inplace_call(ctx: Context, call: ast.Call) -> Optional[Report]:
         report = _init_method(ctx, call, tensor, op)
         if report is not None:
             return report
+    reshaped = "bypasses autograd"
+    if op in _RESHAPING and not indexed:
+        reshaped = (f"changes the shape of `.data` alone, not of `{src.quote(tensor, 30)}` "
+                    "(since PyTorch 0.4 `.data` is another tensor)")
     changes = _changes(ctx, tensor, data, call.args)
     new = _rewrite(ctx, call, changes) if changes is not None else None
     if new is not None and op in _SCALAR_FIRST:
@@ -411,12 +429,12 @@ def _inplace_call(ctx: Context, call: ast.Call) -> Optional[Report]:
         # ``x.data[:, 0].sub_(m).div_(s)``: the suggestion and the fix keep the
         # whole chain (one change inside the statement: the splice cannot fail)
         suggestion = _rewrite(ctx, chain.value, [(call, new)]) or new
-        return Report(call, _message(ctx, call, _guarded(ctx, suggestion)),
+        return Report(call, _message(ctx, call, _guarded(ctx, suggestion), reshaped),
                       _guarded_fix(ctx, call, chain, new))
     fix = _guarded_fix(ctx, call, stmt, new) if new is not None else None
     if new is None:
         new = f"{src.text(tensor)}.{op}(...)"
-    return Report(call, _message(ctx, call, _guarded(ctx, new)), fix)
+    return Report(call, _message(ctx, call, _guarded(ctx, new), reshaped), fix)
 
 
 def _chain(ctx: Context, call: ast.Call) -> Optional[ast.Expr]:

@@ -207,7 +207,7 @@ def _tensor_code(ctx: Context, nodes: List[ast.AST], subject: Optional[str]) -> 
     in-place method on it, or a torch function (``Variable`` too) given it."""
     if subject is None:
         return False
-    for root in nodes:
+    for root in _before_rebinding(nodes, subject):
         for sub in ast.walk(root):
             if isinstance(sub, ast.Attribute) and key(sub.value) == subject:
                 attr = sub.attr
@@ -219,6 +219,21 @@ def _tensor_code(ctx: Context, nodes: List[ast.AST], subject: Optional[str]) -> 
                 if name is not None and name.startswith("torch."):
                     return True
     return False
+
+
+def _before_rebinding(nodes: List[ast.AST], subject: str) -> Iterator[ast.AST]:
+    """What of ``nodes`` (statements in order, or expressions) runs while the
+    subject is still what the test saw: up to the first statement that rebinds
+    it, of which only the value counts (``x = x.cuda()`` is about the tested
+    ``x``; after ``x = torch.from_numpy(helper(x))`` a use of ``x`` is not)."""
+    for root in nodes:
+        if isinstance(root, ast.stmt) and any(
+                isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Store)
+                and key(n) == subject for n in ast.walk(root)):
+            if isinstance(root, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and root.value:
+                yield root.value
+            return
+        yield root
 
 
 #: functions that make a tensor (or an array) from what is not one: code that
@@ -235,7 +250,7 @@ def _converts(ctx: Context, nodes: List[ast.AST], subject: Optional[str]) -> boo
     ``torch.tensor(x)``, ``np.asarray(x)`` (then they are alive for such input)."""
     if subject is None:
         return False
-    for root in nodes:
+    for root in _before_rebinding(nodes, subject):
         for sub in ast.walk(root):
             if isinstance(sub, ast.Call) and any(key(a) == subject for a in sub.args):
                 name = ctx.resolve(sub.func)

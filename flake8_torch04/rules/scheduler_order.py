@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterator, List, Optional, Sequence
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
+from ..analysis.callers import argument
 from ..analysis.context import Context
 from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.registry import rule
@@ -72,20 +73,47 @@ def _functions(ctx: Context) -> Dict[str, ast.AST]:
     return found  # type: ignore[return-value]
 
 
-def _steps_optimizer(ctx: Context, stmt: ast.AST, scope: ast.AST, depth: int = 0) -> bool:
+#: the call that entered a function of the file, the caller's scope, and how
+#: the caller was entered in turn (``None`` at the loop's own function)
+_Via = Optional[Tuple[ast.Call, ast.AST, "_Via"]]
+
+
+def _optimizer(ctx: Context, node: ast.AST, scope: ast.AST, via: _Via) -> bool:
+    """``node``, read in ``scope``, is bound to a ``torch.optim`` optimizer: by the
+    function or the module, or - a parameter the function never rebinds - by
+    what the call ``via`` passes for it (``train_epoch(model, optimizer=opt)``)."""
+    if _made_by(ctx, node, scope, _is_optimizer):
+        return True
+    if via is None or not isinstance(node, ast.Name):
+        return False
+    defs = ctx.flow_of(scope).reaching(node)
+    if not defs or len(defs) != 1 or defs[0].kind != "param":
+        return False
+    call, caller, outer = via
+    passed = argument(call, scope, defs[0].node)  # type: ignore[arg-type]
+    if passed is None:
+        return False
+    expr, default = passed
+    return _optimizer(ctx, expr, ctx.tree, None) if default else \
+        _optimizer(ctx, expr, caller, outer)
+
+
+def _steps_optimizer(ctx: Context, stmt: ast.AST, scope: ast.AST, via: _Via = None,
+                     depth: int = 0) -> bool:
     """``stmt`` calls ``optimizer.step()``, or a function of the file that does."""
     for node in _own(stmt):
         if not isinstance(node, ast.Call):
             continue
         receiver = _step_of(node)
-        if receiver is not None and _made_by(ctx, receiver, scope, _is_optimizer):
+        if receiver is not None and _optimizer(ctx, receiver, scope, via):
             return True
         func = node.func
         if depth < 2 and isinstance(func, ast.Name):
             called = _functions(ctx).get(func.id)
             if called is not None and all(d.kind == "def" for d in
                                           ctx.flow_of(scope).reaching(func) or ()) and \
-                    any(_steps_optimizer(ctx, s, called, depth + 1) for s in called.body):
+                    any(_steps_optimizer(ctx, s, called, (node, scope, via), depth + 1)
+                        for s in called.body):
                 return True
     return False
 
@@ -122,7 +150,9 @@ def scheduler_order(ctx: Context, node: ast.Call) -> Iterator[Report]:
     module, the call is a statement of a loop's body, and a later statement of
     that body calls ``O.step()`` with ``O`` bound to a ``torch.optim``
     optimizer - directly, or in a function of the file it calls
-    (``train(epoch)``) - and no earlier one does.  Position: the call.
+    (``train(epoch)``), where ``O`` may be that function's parameter and the
+    call passes an optimizer for it (``train_epoch(model, optimizer=opt)``) -
+    and no earlier one does.  Position: the call.
 
     ## Why is this bad?
     0.3's examples stepped the scheduler at the top of each epoch.  Since

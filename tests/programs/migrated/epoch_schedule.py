@@ -1,0 +1,34 @@
+"""Migrated copy of ../epoch_schedule.py: the schedule steps after the epoch's optimizer steps, which runs the rates 0.3 ran."""
+import torch
+import torch.nn as nn
+from torch.optim import lr_scheduler
+
+
+def fit_one_epoch(net, batches, optimizer):
+    total = 0.0
+    for inputs, targets in batches:
+        optimizer.zero_grad()
+        loss = ((net(inputs) - targets) ** 2).mean()
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+    return total / len(batches), optimizer.param_groups[0]['lr']
+
+
+def fit(epochs):
+    torch.manual_seed(3)
+    net = nn.Linear(4, 1)
+    weights = torch.Tensor([[0.5], [-1.0], [2.0], [0.25]])
+    batches = []
+    for _ in range(4):
+        inputs = torch.randn(8, 4)
+        batches.append((inputs, inputs.mm(weights)))
+    sgd = torch.optim.SGD(net.parameters(), lr=0.2)
+    schedule = lr_scheduler.StepLR(sgd, step_size=2, gamma=0.5)
+    for epoch in range(epochs):
+        loss, lr = fit_one_epoch(net=net, batches=batches, optimizer=sgd)
+        schedule.step()
+        print("epoch %d lr %.4f loss %.6f" % (epoch, lr, loss))
+
+
+fit(5)
