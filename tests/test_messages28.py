@@ -70,3 +70,18 @@ def test_tv004_says_a_reshaping_method_through_data_leaves_the_tensor_as_it_was(
                         "`with torch.no_grad(): x.t_()`")
     assert "bypasses autograd (`.data` is a pre-0.4 idiom)" in found[4]  # (a view of it)
     assert "bypasses autograd (`.data` is a pre-0.4 idiom)" in found[5]
+
+
+def test_tv114_names_the_module_of_a_forward_call():
+    # ``list(D.forward.parameters())`` would raise AttributeError if followed
+    source = ("import torch\nimport torch.nn as nn\n"
+              "G, D = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 4)), "
+              "nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))\n"
+              "opt_G = torch.optim.Adam(G.parameters())\n"
+              "fake = G.forward(torch.randn(3, 4))\nd_fake = D.forward(fake)\n"
+              "d_fake.mean().backward(retain_graph=True)\nopt_G.step()\n"
+              "d_loss = (1 - d_fake).mean()\nd_loss.backward()\n")
+    [message] = messages(source, "TV114").values()
+    assert "updated `G`'s parameters" in message
+    assert "write `D.forward(fake.detach())` where this loss should not reach `G`," in message
+    assert message.endswith("`d_loss.backward(inputs=list(D.parameters()))`")

@@ -7,7 +7,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 from ..analysis.context import Context
 from ..analysis.findings import UNSAFE, Fix, Report
-from ..analysis.nodes import NESTED as _NESTED
+from ..analysis.nodes import LOOPS as _LOOPS, NESTED as _NESTED
 from ..analysis.reads import FOREIGN_MODULES, detaches
 from ..analysis.registry import rule
 from ..analysis.resolve import key
@@ -38,6 +38,18 @@ _CARRYING_BUILTINS = frozenset(("sum", "max", "min", "abs"))
 #: how many steps a value is followed through (definitions, operands)
 _DEPTH = 24
 _NO_GRAD = frozenset(("torch.no_grad", "torch.inference_mode", "torch.set_grad_enabled"))
+#: modules whose parameters are those of the module they wrap (their first argument)
+_WRAPPERS = frozenset((
+    "torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
+    "torch.nn.parallel.data_parallel.DataParallel", "torch.nn.parallel.DistributedDataParallel",
+    "torch.nn.parallel.distributed.DistributedDataParallel",
+))
+#: module methods that return the module itself (``G = nn.DataParallel(net).cuda()``)
+_ITSELF = frozenset(("cuda", "cpu", "to", "train", "eval", "float", "double", "half", "type"))
+#: the comparison that holds exactly when one does not
+_NEGATED = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.GtE, ast.GtE: ast.Lt,
+            ast.Gt: ast.LtE, ast.LtE: ast.Gt, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+            ast.In: ast.NotIn, ast.NotIn: ast.In}
 
 _Path = Tuple[Tuple[int, str, int], ...]
 #: a stepped module: (the key of the module its optimizer is built over, the step)
@@ -119,12 +131,19 @@ def _is_optimizer(ctx: Context, value: ast.AST) -> bool:
 
 
 def _class_of(ctx: Context, scope: ast.AST) -> Optional[ast.ClassDef]:
-    """The class whose method ``scope`` is (the walker's parents hold it)."""
-    parents = ctx.parents
-    for i, node in enumerate(parents):
-        if node is scope:
-            return parents[i - 1] if i and isinstance(parents[i - 1], ast.ClassDef) else None
-    return None
+    """The class whose method ``scope`` is."""
+    parent = ctx.file_parents().get(id(scope))
+    return parent if isinstance(parent, ast.ClassDef) else None
+
+
+def _scope_of(ctx: Context, node: ast.AST) -> ast.AST:
+    """The innermost function around ``node`` (the module at the top)."""
+    parents = ctx.file_parents()
+    while id(node) in parents:
+        node = parents[id(node)]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return node
+    return ctx.tree
 
 
 def _self_assignments(ctx: Context, cls: ast.ClassDef) -> Dict[str, Optional[List[ast.AST]]]:
@@ -173,52 +192,180 @@ def _optimizer_modules(ctx: Context, receiver: ast.AST, scope: ast.AST) -> Seque
     return found
 
 
-def _built_over(ctx: Context, receiver: ast.AST, scope: ast.AST) -> Sequence[str]:
-    k = key(receiver)
+def _assigned(ctx: Context, node: ast.AST, scope: ast.AST) -> Tuple[Optional[List[ast.AST]], bool]:
+    """The values assigned to the name or attribute ``node`` read in ``scope``
+    (``None``: not evident, also bound otherwise), and whether they are not the
+    module's (a global's)."""
+    k = key(node)
     if k is None:
-        return ()
+        return None, True
     flow = ctx.flow_of(scope)
-    defs = flow.reaching(receiver)
-    values_: Optional[List[ast.AST]] = None
-    own = True
+    defs = flow.reaching(node)
     if defs:
         if all(d.kind == "assign" and d.value is not None for d in defs):
-            values_ = [d.value for d in defs]
+            return [d.value for d in defs], True
     elif defs == () and "." not in k and scope is not ctx.tree and k not in flow.bound:
         module_defs = ctx.flow_of(ctx.tree).defs(k)
         if module_defs and all(d.kind == "assign" and d.value is not None for d in module_defs):
-            values_, own = [d.value for d in module_defs], False
-    elif defs == () and _self_key(receiver):
+            return [d.value for d in module_defs], False
+    elif defs == () and _self_key(node):
         cls = _class_of(ctx, scope)
         if cls is not None:
-            values_ = _self_assignments(ctx, cls).get(k[5:])
+            return _self_assignments(ctx, cls).get(k[5:]), True
+    return None, True
+
+
+def _built_over(ctx: Context, receiver: ast.AST, scope: ast.AST) -> Sequence[str]:
+    values_, own = _assigned(ctx, receiver, scope)
     if not values_ or not all(_is_optimizer(ctx, v) for v in values_):
         return ()
+    flow = ctx.flow_of(scope)
     found: List[str] = []
     for value in values_:
         given = value.args[:1] or [kw.value for kw in value.keywords if kw.arg == "params"]
-        keys = [key(sub.func.value) for arg in given for sub in ast.walk(arg)
-                if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)
-                and sub.func.attr == "parameters" and not sub.args]
+        modules = [sub.func.value for arg in given for sub in ast.walk(arg)
+                   if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)
+                   and sub.func.attr == "parameters" and not sub.args]
+        keys = [key(m) for m in modules]
         if not keys or None in keys:
             return ()
-        found += keys
-    if not own and any(k.split(".", 1)[0] in flow.bound for k in found):
-        return ()  # (a global optimizer over a name this function binds otherwise)
+        if not own and any(k.split(".", 1)[0] in flow.bound for k in keys):  # type: ignore
+            return ()  # (a global optimizer over a name this function binds otherwise)
+        found += keys  # type: ignore[arg-type]
+        found += [k for m in modules for k in _aliases(ctx, m, _scope_of(ctx, m))
+                  if own or k.split(".", 1)[0] not in flow.bound]
     return tuple(dict.fromkeys(found))
+
+
+def _wrapped(ctx: Context, node: ast.AST, scope: ast.AST) -> Optional[List[ast.AST]]:
+    """What the module ``node`` read in ``scope`` is, through ``.cuda()`` and the
+    wrappers that share the wrapped module's parameters: ``X`` of ``node = X``
+    or ``node = nn.DataParallel(X, ...).cuda()``, for each assignment that
+    reaches it (``None``: not evident)."""
+    values_, _ = _assigned(ctx, node, scope)
+    if not values_:
+        return None
+    found = []
+    for value in values_:
+        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+                value.func.attr in _ITSELF:
+            value = value.func.value
+        if isinstance(value, ast.Call) and ctx.resolve(value.func) in _WRAPPERS:
+            given = value.args[:1] or [kw.value for kw in value.keywords if kw.arg == "module"]
+            if not given:
+                return None
+            value = given[0]
+        found.append(value)
+    return found
+
+
+def _aliases(ctx: Context, node: ast.AST, scope: ast.AST, depth: int = 0) -> List[str]:
+    """The keys of the modules whose parameters the module ``node`` (read in
+    ``scope``) may have as its own: ``net`` of ``G = nn.DataParallel(net)``."""
+    found: List[str] = []
+    for value in (_wrapped(ctx, node, scope) or ()) if depth < 4 else ():
+        k = key(value)
+        if k is not None and value is not node:
+            found += [k, *_aliases(ctx, value, _scope_of(ctx, value), depth + 1)]
+    return found
+
+
+def _module_node(func: ast.AST) -> ast.AST:
+    """The module of a call: ``G`` of ``G(z)`` and of ``G.forward(z)``."""
+    if isinstance(func, ast.Attribute) and func.attr == "forward":
+        return func.value
+    return func
 
 
 def _steps_before(ctx: Context, layout: _Layout, stmt: ast.AST,
                   scope: ast.AST) -> List[_Stepped]:
-    """The optimizer steps that run before ``stmt`` on every path to it: earlier
-    statements ``opt.step()`` of a statement list that holds it."""
+    """The optimizer steps that run before ``stmt`` on some path to it: earlier
+    statements ``opt.step()`` of a statement list that holds it, and steps
+    nested in such an earlier statement (a loop body, a branch, a ``with`` or
+    ``try`` block) from which the path goes on to its end (see :func:`_goes_on`)
+    and whose branches are not exclusive with ``stmt``'s (see :func:`_exclusive`)."""
     found: List[_Stepped] = []
     for parent, field, index in layout.paths[id(stmt)]:
         for earlier in layout.lists[(id(parent), field)][:index]:
-            receiver = _step_receiver(earlier)
-            if receiver is not None:
-                found += [(m, earlier) for m in _optimizer_modules(ctx, receiver, scope)]
+            for step in _step_statements(earlier):
+                if step is not earlier and not (
+                        _goes_on(layout, step, earlier) and not _exclusive(layout, step, stmt)):
+                    continue
+                receiver = _step_receiver(step)
+                found += [(m, step) for m in _optimizer_modules(ctx, receiver, scope)]
     return found
+
+
+def _step_statements(stmt: ast.AST) -> Iterator[ast.Expr]:
+    """The statements ``X.step()`` that are ``stmt`` or stand in its blocks (not
+    in a function or class defined there)."""
+    stack = [stmt]
+    while stack:
+        node = stack.pop()
+        if _step_receiver(node) is not None:
+            yield node  # type: ignore[misc]
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            items = getattr(node, field, None)
+            if isinstance(items, list) and not isinstance(node, _NESTED):
+                stack += reversed(items)
+
+
+def _goes_on(layout: _Layout, step: ast.AST, top: ast.AST) -> bool:
+    """After ``step``, the path goes on past the end of ``top``, the statement
+    that holds it: no ``return`` or ``raise`` follows it in a block between the
+    two, nor a ``break`` or ``continue`` of a loop outside ``top``; and it is
+    not under ``if False:`` (or the ``else`` of ``if True:``)."""
+    outer = len(layout.paths[id(top)])
+    levels = layout.paths[id(step)][outer:]
+    for depth, (parent, field, index) in enumerate(levels):
+        if isinstance(parent, ast.If) and isinstance(parent.test, ast.Constant) and \
+                bool(parent.test.value) != (field == "body"):
+            return False  # (code switched off)
+        for later in layout.lists[(id(parent), field)][index + 1:]:
+            if isinstance(later, (ast.Return, ast.Raise)):
+                return False
+            if isinstance(later, (ast.Break, ast.Continue)) and not any(
+                    isinstance(p, _LOOPS) and f == "body" for p, f, _ in levels[:depth + 1]):
+                return False
+    return True
+
+
+def _exclusive(layout: _Layout, step: ast.AST, stmt: ast.AST) -> bool:
+    """``step`` and ``stmt`` stand in branches that do not both run in one pass:
+    ``if c:`` and a later ``if not c:`` (or the ``else`` of a later ``if c:``,
+    or ``if i % 2 == 0:`` and ``if i % 2 == 1:``)."""
+    a, b = layout.paths[id(step)], layout.paths[id(stmt)]
+    common = 0
+    while common < min(len(a), len(b)) and a[common] == b[common]:
+        common += 1
+    return any(_disjoint(x, y) for x in _conditions(a[common + 1:])
+               for y in _conditions(b[common + 1:]))
+
+
+def _conditions(levels: _Path) -> List[ast.expr]:
+    """What holds where the last of ``levels`` stands: the tests of the ``if``
+    statements it is in (negated in their ``else``)."""
+    return [p.test if f == "body" else _negation(p.test)
+            for p, f, _ in levels if isinstance(p, ast.If)]
+
+
+def _disjoint(x: ast.expr, y: ast.expr) -> bool:
+    if ast.dump(x) == ast.dump(_negation(y)) or ast.dump(_negation(x)) == ast.dump(y):
+        return True
+    return all(isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq)
+               and isinstance(t.comparators[0], ast.Constant) for t in (x, y)) and \
+        ast.dump(x.left) == ast.dump(y.left) and \
+        x.comparators[0].value != y.comparators[0].value  # type: ignore[attr-defined]
+
+
+def _negation(test: ast.expr) -> ast.expr:
+    """The condition that holds exactly when ``test`` does not."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _NEGATED:
+        return ast.Compare(test.left, [_NEGATED[type(test.ops[0])]()], test.comparators)
+    return ast.UnaryOp(ast.Not(), test)
 
 
 def _same_module(called: str, stepped: str) -> bool:
@@ -227,15 +374,20 @@ def _same_module(called: str, stepped: str) -> bool:
         stepped.startswith(called + ".")
 
 
-def _single_layer(ctx: Context, func: ast.AST) -> bool:
-    """The module is evidently one torch layer with parameters (and others without)."""
-    module = values(ctx).of(func)
+def _single_layer(ctx: Context, node: ast.AST, scope: ast.AST, depth: int = 0) -> bool:
+    """The module ``node`` is evidently one torch layer with parameters (and
+    others without), or a wrapper of one."""
+    module = values(ctx).of(node, scope)
     if module.kind != MODULE or module.name is None:
         return False
+    if module.name in _WRAPPERS:
+        inner = _wrapped(ctx, node, scope) if depth < 4 and key(node) is not None else None
+        return bool(inner) and all(
+            _single_layer(ctx, v, _scope_of(ctx, v), depth + 1) for v in inner)  # type: ignore
     layers = module.parts if module.name == "torch.nn.Sequential" else (module,)
     if layers is None or any(m.name is None or m.name.startswith("<") for m in layers):
         return False
-    return sum(m.name not in _PARAMETER_FREE for m in layers) <= 1
+    return sum(m.name not in _PARAMETER_FREE and m.name not in _WRAPPERS for m in layers) <= 1
 
 
 def _without_grad(ctx: Context, path: _Path) -> bool:
@@ -332,11 +484,14 @@ class _Trace:
         if name is not None and name.split(".", 1)[0] in FOREIGN_MODULES:
             return None
         found: List[_Witness] = []
-        called = key(func)
+        module_node = _module_node(func)
+        called = key(module_node)
         if called is not None and name is None:
+            calls = [called, *_aliases(self.ctx, module_node, self.scope)]
             for module, step in self.stepped:
-                if _same_module(called, module) and self._before(stmt, step) and \
-                        not _single_layer(self.ctx, func):
+                if any(_same_module(c, module) for c in calls) and \
+                        self._before(stmt, step) and \
+                        not _single_layer(self.ctx, module_node, self.scope):
                     found.append((node, step, None))
                     break
         if name is None and self._opaque(func, called):
@@ -404,7 +559,7 @@ def _critic(ctx: Context, witness: _Witness, stepped: Sequence[str]) -> Optional
     parent = ctx.file_parents().get(id(given))
     if not isinstance(parent, ast.Call) or not any(a is given for a in parent.args):
         return None
-    critic = key(parent.func)
+    critic = key(_module_node(parent.func))
     if critic is None or ctx.resolve(parent.func) is not None or \
             any(_same_module(critic, m) for m in stepped):
         return None
@@ -470,19 +625,31 @@ def graph_before_step(ctx: Context, node: ast.Call) -> Iterator[Report]:
 
     ## What it does
     Flags ``loss.backward()`` where ``loss`` is computed from the output of a
-    module call ``G(...)`` made before a statement ``opt.step()``, ``opt`` is
-    built over that module's parameters (``optim.Adam(G.parameters(), ...)``,
-    in the function, at the top of the module, or as ``self.opt`` in the
-    class), and the step runs between the two on every path: all three in one
-    function (or one module-level block), the step a statement of a statement
-    list that holds the ``backward``, the call earlier in it.  The loss is
-    followed through the function's assignments (every assignment that reaches
-    a name must carry that history), not through ``.detach()``, ``.data``,
-    ``.item()``, indices or sizes.  Steps in another branch, another function
-    or a previous iteration, a value recomputed after the step, a
-    ``backward(inputs=...)``, a module made of one layer with parameters, and
-    a call under ``torch.no_grad()`` are left alone.  Position: the
-    ``backward`` call.
+    module call ``G(...)`` (or ``G.forward(...)``) made before a statement
+    ``opt.step()``, ``opt`` is built over that module's parameters
+    (``optim.Adam(G.parameters(), ...)``, in the function, at the top of the
+    module, or as ``self.opt`` in the class), and the step runs between the
+    two on a path from the call to the ``backward``: all three in one function
+    (or one module-level block), the call earlier than the step in a statement
+    list that holds both, the step a statement of a statement list that holds
+    the ``backward``, or nested in an earlier statement of one (a loop body, a
+    branch of an ``if``, a ``with`` or ``try`` block).  A nested step counts
+    when it runs on some pass: the loop whose body holds it may run zero times
+    and the ``if`` may not be taken, but a program where it runs raises.  It
+    does not count when ``return``, ``raise``, or a ``break``/``continue`` of
+    a loop outside that statement follows it in its block, under ``if
+    False:``, or when the ``backward`` stands in a branch exclusive with the
+    step's (``if c:`` and a later ``if not c:`` or ``else``, ``i % 2 == 0``
+    and ``i % 2 == 1``).  A module wrapped by ``nn.DataParallel`` or
+    ``DistributedDataParallel`` (``G = nn.DataParallel(net).cuda()``) has the
+    wrapped module's parameters: an optimizer over either updates both.  The
+    loss is followed through the function's assignments (every assignment
+    that reaches a name must carry that history), not through ``.detach()``,
+    ``.data``, ``.item()``, indices or sizes.  Steps in another branch,
+    another function or a previous iteration, a value recomputed after the
+    step, a ``backward(inputs=...)``, a module made of one layer with
+    parameters (or a wrapper of one), and a call under ``torch.no_grad()``
+    are left alone.  Position: the ``backward`` call.
 
     ## Why is this bad?
     PyTorch 0.3's optimizers wrote ``p.data``, which autograd did not track, so
@@ -550,14 +717,14 @@ def graph_before_step(ctx: Context, node: ast.Call) -> Iterator[Report]:
         return
     call, step, read = witnesses[0]
     src = ctx.source
-    module = src.quote(call.func, 20)
+    module = src.quote(_module_node(call.func), 20)
     value = src.quote(call, 30)
     critic = _critic(ctx, witnesses[0], _stepped_modules(ctx, scope, witnesses[:1]))
     if critic is not None:
         given = src.quote(read if read is not None else call, 20)
-        other = src.quote(critic.func, 20)
-        ways = (f"recompute `{value}` after the step, write `{other}({given}.detach())` where "
-                f"this loss should not reach `{module}`, or "
+        other = src.quote(_module_node(critic.func), 20)
+        ways = (f"recompute `{value}` after the step, write `{src.quote(critic.func, 30)}"
+                f"({given}.detach())` where this loss should not reach `{module}`, or "
                 f"`{src.quote(func.value, 20)}.backward(inputs=list({other}.parameters()))`")
     else:
         ways = f"recompute `{value}` after the step for this loss"
