@@ -232,8 +232,7 @@ def _built_over(ctx: Context, receiver: ast.AST, scope: ast.AST) -> Sequence[str
         if not own and any(k.split(".", 1)[0] in flow.bound for k in keys):  # type: ignore
             return ()  # (a global optimizer over a name this function binds otherwise)
         found += keys  # type: ignore[arg-type]
-        found += [k for m in modules for k in _aliases(ctx, m, _scope_of(ctx, m))
-                  if own or k.split(".", 1)[0] not in flow.bound]
+        found += [k for m in modules for k in _aliases(ctx, m, _scope_of(ctx, m), scope)]
     return tuple(dict.fromkeys(found))
 
 
@@ -259,14 +258,21 @@ def _wrapped(ctx: Context, node: ast.AST, scope: ast.AST) -> Optional[List[ast.A
     return found
 
 
-def _aliases(ctx: Context, node: ast.AST, scope: ast.AST, depth: int = 0) -> List[str]:
-    """The keys of the modules whose parameters the module ``node`` (read in
-    ``scope``) may have as its own: ``net`` of ``G = nn.DataParallel(net)``."""
+def _aliases(ctx: Context, node: ast.AST, scope: ast.AST, where: ast.AST,
+             depth: int = 0) -> List[str]:
+    """The keys, as the function ``where`` reads them, of the modules whose
+    parameters the module ``node`` (read in ``scope``) may have as its own:
+    ``net`` of ``G = nn.DataParallel(net)``."""
     found: List[str] = []
     for value in (_wrapped(ctx, node, scope) or ()) if depth < 4 else ():
         k = key(value)
-        if k is not None and value is not node:
-            found += [k, *_aliases(ctx, value, _scope_of(ctx, value), depth + 1)]
+        if k is None or value is node:
+            continue
+        at = _scope_of(ctx, value)
+        cls = _class_of(ctx, at)
+        if at is where or at is ctx.tree and k.split(".", 1)[0] not in ctx.flow_of(where).bound \
+                or _self_key(value) and cls is not None and cls is _class_of(ctx, where):
+            found += [k, *_aliases(ctx, value, at, where, depth + 1)]
     return found
 
 
@@ -487,7 +493,7 @@ class _Trace:
         module_node = _module_node(func)
         called = key(module_node)
         if called is not None and name is None:
-            calls = [called, *_aliases(self.ctx, module_node, self.scope)]
+            calls = [called, *_aliases(self.ctx, module_node, self.scope, self.scope)]
             for module, step in self.stepped:
                 if any(_same_module(c, module) for c in calls) and \
                         self._before(stmt, step) and \
