@@ -384,13 +384,14 @@ def test_messages_name_the_evaluation_loop():
         out = model(Variable(z, volatile=True))
     """)
     in_training, evaluation, dqn, in_while, alone = check_source(source, codes=["TV002"])
-    assert in_training.message.endswith(
-        "run the code that uses `out` under `with torch.no_grad():`")
+    computed = ("run this statement, which computes `{0}`, and the code that uses `{0}` "
+                "under `with torch.no_grad():`")
+    assert in_training.message.endswith(computed.format("out"))
     assert evaluation.message.endswith("run the `for` loop of line 9 under `with torch.no_grad():`")
-    assert dqn.message.endswith("run the code that uses `t` under `with torch.no_grad():`")
+    assert dqn.message.endswith(computed.format("t"))
     assert in_while.message.endswith(
         "run the `while` loop of line 16 under `with torch.no_grad():`")
-    assert alone.message.endswith("run the code that uses `out` under `with torch.no_grad():`")
+    assert alone.message.endswith(computed.format("out"))
 
 
 # ---------------------------------------------------------------------------

@@ -396,3 +396,32 @@ def g(out, y, batch):
 ])
 def test_losses_and_appended_lists(expression, expected):
     assert facts(LOSSES)[expression] == expected
+
+
+SIZES = """
+import numpy as np
+import torch
+
+
+def corners(x, frame, other):
+    B, C, H, W = x.shape
+    rows, cols = frame.size()
+    first, second = other.sizes
+    a, b = x.size(0)
+    show(B)
+    show(torch.rand(B, 2))
+    show(cols)
+    show(first)
+    show(a)
+"""
+
+
+@pytest.mark.parametrize("expression, expected", [
+    ("B", (NUMBER, None, "int")),  # (``.shape`` unpacks into numbers)
+    ("torch.rand(B, 2)", (TENSOR, 2, "float")),  # (so ``B`` is a size, not a shape)
+    ("cols", (NUMBER, None, "int")),
+    ("first", (None, None, None)),  # (another attribute: unknown)
+    ("a", (None, None, None)),  # (``size(0)`` is one number: no unpacking)
+])
+def test_sizes_unpack_into_numbers(expression, expected):
+    assert facts(SIZES)[expression] == expected

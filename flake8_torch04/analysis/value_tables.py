@@ -182,3 +182,12 @@ def reduced_loss(node: ast.Call, most: int) -> bool:
                 or kw.arg == "reduction" and value not in ("mean", "sum", "batchmean"):
             return False
     return True
+
+
+def dimensions(node: ast.AST) -> bool:
+    """``x.shape`` or ``x.size()``: what unpacks into the sizes, numbers (of a
+    tensor, an array or a data frame alike)."""
+    if isinstance(node, ast.Call):
+        node = node.func if not node.args and not node.keywords and \
+            isinstance(node.func, ast.Attribute) and node.func.attr == "size" else None
+    return isinstance(node, ast.Attribute) and node.attr in ("shape", "size")

@@ -42,8 +42,8 @@ from .wrappers import wrapped_argument
 from .value_tables import (
     ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, FIXED_RANK_MODULES,
     INDEX, LIKE, LOSS_FUNCTIONS, MADE, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME,
-    SAME_SHAPE_MODULES, SIZED, TORCH_METHODS, TYPED, last_size, literal_last, literal_rank,
-    literal_size, reduced_loss
+    SAME_SHAPE_MODULES, SIZED, TORCH_METHODS, TYPED, dimensions, last_size, literal_last,
+    literal_rank, literal_size, reduced_loss
 )
 from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
     DICT, LIST, MODULE, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, binop_dtype as _binop_dtype,
@@ -307,8 +307,8 @@ class Values:
             return self.of(d.value, scope, depth)
         if kind == "unpack" and d.value is not None:
             index = unpack_index(d)
-            if index is None:
-                return UNKNOWN
+            if index is None or dimensions(d.value):  # (``B, C, H, W = x.shape``)
+                return UNKNOWN if index is None else _INT
             whole = self.of(d.value, scope, depth)
             if whole.kind == TUPLE and whole.parts and index < len(whole.parts):
                 return whole.parts[index]

@@ -27,6 +27,14 @@ _FUNCTIONS = frozenset(
         "softplus", "hardtanh", "threshold")]
 )
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.Mod)
+#: comparisons (methods and operators): their result keeps the strides too
+_COMPARISONS = frozenset(("eq", "ne", "lt", "gt", "le", "ge"))
+_COMPARE_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.Gt, ast.LtE, ast.GtE)
+#: casts keep the strides since 0.4; on 0.3 a cast to another type copied into a
+#: contiguous tensor, one to the same type returned the receiver (so only a cast of
+#: an element-wise result, contiguous on 0.3 either way, is followed); ``clone``
+#: copied into a contiguous tensor on 0.3 and keeps the strides now
+_CASTS = frozenset(("float", "double", "half", "long", "int", "short", "byte", "char", "bool"))
 #: how many assignments a value is followed through
 _DEPTH = 8
 
@@ -61,14 +69,26 @@ def _strided(ctx: Context, node: ast.AST, depth: int = 0) -> bool:
         return _moved_or_strided(ctx, left, depth)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return _moved_or_strided(ctx, node.operand, depth)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
+            isinstance(node.ops[0], _COMPARE_OPS):
+        left = node.left
+        if values(ctx).of(left).kind == NUMBER:
+            left = node.comparators[0]
+        return _moved_or_strided(ctx, left, depth)
+    if isinstance(node, ast.Subscript):  # (``correct[:k]``: a slice keeps the strides)
+        index = node.slice
+        parts = index.elts if isinstance(index, ast.Tuple) else [index]
+        return all(isinstance(p, ast.Slice) for p in parts) and _strided(ctx, node.value, depth)
     if isinstance(node, ast.Call):
         func = node.func
         name = ctx.resolve(func)
         if name in _FUNCTIONS:
             return bool(node.args) and _moved_or_strided(ctx, node.args[0], depth)
-        if name is None and isinstance(func, ast.Attribute) and func.attr in _ELEMENTWISE:
+        if name is not None or not isinstance(func, ast.Attribute):
+            return False
+        if func.attr in _ELEMENTWISE or func.attr in _COMPARISONS or func.attr == "clone":
             return _moved_or_strided(ctx, func.value, depth)
-        return False
+        return func.attr in _CASTS and not node.args and _strided(ctx, func.value, depth)
     return _through_names(ctx, node, depth, _strided)
 
 
@@ -101,8 +121,10 @@ def view_after_transpose(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ## What it does
     Flags ``E.view(...)`` where ``E`` is computed element-wise (``+``, ``*``,
     ``-x``, ``.mul()``, ``.sigmoid()``, ``torch.tanh``, ``F.relu``,
-    ``F.dropout``, ...) from the result of ``.transpose()``, ``.permute()`` or
-    ``.t()``, that tensor being the first tensor operand, and the view evidently
+    ``F.dropout``, a comparison ``.eq()``/``==``..., ``.clone()``) from the
+    result of ``.transpose()``, ``.permute()`` or ``.t()``, that tensor being
+    the first tensor operand, or is a slice (``correct[:k]``) or a cast
+    (``.float()``) of such a result, and the view evidently
     merges dimensions (``view(-1)``, or fewer dimensions than ``E`` evidently
     has: a view that only splits dimensions still works); ``E`` and its operands
     are followed through the assignments of the function.  Position: the
@@ -113,12 +135,17 @@ def view_after_transpose(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ## Why is this bad?
     PyTorch 0.3's element-wise kernels returned contiguous tensors.  Since 0.4
     the result's strides follow its first operand's, so the result of
-    ``x.t() * 2`` is as non-contiguous as ``x.t()``, and a ``view`` that merges
+    ``x.t() * 2`` is as non-contiguous as ``x.t()`` (so are a comparison's,
+    a cast's and a clone's, which 0.3 made contiguous too), and a ``view`` that merges
     its moved dimensions stops the program on PyTorch 2.13: ``RuntimeError:
     view size is not compatible with input tensor's size and stride (at least
     one dimension spans across two contiguous subspaces). Use .reshape(...)
     instead.``  (A ``view`` that only splits dimensions still works; ``reshape``
     gives the same numbers in both cases.)
+
+    The ImageNet example's ``accuracy`` helper is the common case:
+    ``correct = pred.t().eq(target.view(1, -1).expand_as(pred.t()))`` then
+    ``correct[:k].view(-1)`` stops for any ``k`` above 1.
 
     ## Example
     ```python

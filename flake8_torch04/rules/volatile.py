@@ -419,8 +419,11 @@ def _volatile_true(ctx: Context, call: ast.Call, where: ast.AST) -> Report:
                         "with torch.no_grad():") if isinstance(where, ast.keyword) else None
         if fix is not None:
             return Report(where, f"{what}; {advice}", fix)
-    elif names:
+    elif names and _bound_itself(_statement_value(ctx), call):
         advice = f"run the code that uses `{names[0]}` under `with torch.no_grad():`"
+    elif names:  # (``mu = self.actor(Variable(state, volatile=True))``: ``mu`` is computed
+        advice = (f"run this statement, which computes `{names[0]}`, and the code that "
+                  f"uses `{names[0]}` under `with torch.no_grad():`")
     else:
         advice = "run the code under `with torch.no_grad():`"
     return Report(where, f"{what}; {advice}")
@@ -465,6 +468,20 @@ def _enclosing_def(ctx: Context) -> Optional[ast.AST]:
             return parent
         if isinstance(parent, (ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             return None
+    return None
+
+
+def _bound_itself(value: Optional[ast.AST], call: ast.Call) -> bool:
+    """The assignment binds the ``Variable`` itself (``x = Variable(...)``, ``x, y =
+    Variable(...), ...``), not something computed from it."""
+    return value is call or isinstance(value, ast.Tuple) and call in value.elts
+
+
+def _statement_value(ctx: Context) -> Optional[ast.AST]:
+    """The value of the assignment statement around the node."""
+    for parent in reversed(ctx.parents):
+        if isinstance(parent, ast.stmt):
+            return getattr(parent, "value", None)
     return None
 
 

@@ -1,9 +1,8 @@
 """A classifier evaluated in the shape of the 0.3 ImageNet example: a top-k accuracy
 helper that appends its reductions to a list, read back with prec1[0] into an
-AverageMeter, and the loss read with loss.data[0].  (pred.t().contiguous(): with the
-example's pred.t() alone, correct[:k].view(-1) stops on 2.13 for k > 1, since eq keeps
-the transposed strides, and torch04 does not find that yet.)"""
-# needs: TV001 TV002 TV003
+AverageMeter, and the loss read with loss.data[0]; correct[:k].view(-1) stops on 2.13
+for k > 1, since eq keeps the transposed strides (0.3's result was contiguous)."""
+# needs: TV001 TV002 TV003 TV115
 # flags: --unsafe-fixes
 # before-error: IndexError: invalid index of a 0-dim tensor
 import torch
@@ -37,7 +36,7 @@ def accuracy(output, target, topk=(1,)):
     batch_size = target.size(0)
 
     _, pred = output.topk(maxk, 1, True, True)
-    pred = pred.t().contiguous()
+    pred = pred.t()
     correct = pred.eq(target.view(1, -1).expand_as(pred))
 
     res = []
