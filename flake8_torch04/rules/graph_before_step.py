@@ -192,31 +192,33 @@ def _optimizer_modules(ctx: Context, receiver: ast.AST, scope: ast.AST) -> Seque
     return found
 
 
-def _assigned(ctx: Context, node: ast.AST, scope: ast.AST) -> Tuple[Optional[List[ast.AST]], bool]:
+def _assigned(ctx: Context, node: ast.AST,
+              scope: ast.AST) -> Tuple[Optional[List[ast.AST]], bool, Optional[ast.AST]]:
     """The values assigned to the name or attribute ``node`` read in ``scope``
-    (``None``: not evident, also bound otherwise), and whether they are not the
-    module's (a global's)."""
+    (``None``: not evident, also bound otherwise), whether they are not the
+    module's (a global's), and the function (or module) whose statements assign
+    them (``None``: some method of the class, for ``self.X``)."""
     k = key(node)
     if k is None:
-        return None, True
+        return None, True, None
     flow = ctx.flow_of(scope)
     defs = flow.reaching(node)
     if defs:
         if all(d.kind == "assign" and d.value is not None for d in defs):
-            return [d.value for d in defs], True
+            return [d.value for d in defs], True, scope
     elif defs == () and "." not in k and scope is not ctx.tree and k not in flow.bound:
         module_defs = ctx.flow_of(ctx.tree).defs(k)
         if module_defs and all(d.kind == "assign" and d.value is not None for d in module_defs):
-            return [d.value for d in module_defs], False
+            return [d.value for d in module_defs], False, ctx.tree
     elif defs == () and _self_key(node):
         cls = _class_of(ctx, scope)
         if cls is not None:
-            return _self_assignments(ctx, cls).get(k[5:]), True
-    return None, True
+            return _self_assignments(ctx, cls).get(k[5:]), True, None
+    return None, True, None
 
 
 def _built_over(ctx: Context, receiver: ast.AST, scope: ast.AST) -> Sequence[str]:
-    values_, own = _assigned(ctx, receiver, scope)
+    values_, own, at = _assigned(ctx, receiver, scope)
     if not values_ or not all(_is_optimizer(ctx, v) for v in values_):
         return ()
     flow = ctx.flow_of(scope)
@@ -232,18 +234,21 @@ def _built_over(ctx: Context, receiver: ast.AST, scope: ast.AST) -> Sequence[str
         if not own and any(k.split(".", 1)[0] in flow.bound for k in keys):  # type: ignore
             return ()  # (a global optimizer over a name this function binds otherwise)
         found += keys  # type: ignore[arg-type]
-        found += [k for m in modules for k in _aliases(ctx, m, _scope_of(ctx, m), scope)]
+        found += [k for m in modules
+                  for k in _aliases(ctx, m, at or _scope_of(ctx, m), scope)]
     return tuple(dict.fromkeys(found))
 
 
-def _wrapped(ctx: Context, node: ast.AST, scope: ast.AST) -> Optional[List[ast.AST]]:
+def _wrapped(ctx: Context, node: ast.AST,
+             scope: ast.AST) -> Tuple[Optional[List[ast.AST]], Optional[ast.AST]]:
     """What the module ``node`` read in ``scope`` is, through ``.cuda()`` and the
     wrappers that share the wrapped module's parameters: ``X`` of ``node = X``
     or ``node = nn.DataParallel(X, ...).cuda()``, for each assignment that
-    reaches it (``None``: not evident)."""
-    values_, _ = _assigned(ctx, node, scope)
+    reaches it (``None``: not evident), and the function (or module) those
+    assignments are in (``None``: a method of the class)."""
+    values_, _, at = _assigned(ctx, node, scope)
     if not values_:
-        return None
+        return None, None
     found = []
     for value in values_:
         while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
@@ -252,10 +257,10 @@ def _wrapped(ctx: Context, node: ast.AST, scope: ast.AST) -> Optional[List[ast.A
         if isinstance(value, ast.Call) and ctx.resolve(value.func) in _WRAPPERS:
             given = value.args[:1] or [kw.value for kw in value.keywords if kw.arg == "module"]
             if not given:
-                return None
+                return None, None
             value = given[0]
         found.append(value)
-    return found
+    return found, at
 
 
 def _aliases(ctx: Context, node: ast.AST, scope: ast.AST, where: ast.AST,
@@ -264,11 +269,12 @@ def _aliases(ctx: Context, node: ast.AST, scope: ast.AST, where: ast.AST,
     parameters the module ``node`` (read in ``scope``) may have as its own:
     ``net`` of ``G = nn.DataParallel(net)``."""
     found: List[str] = []
-    for value in (_wrapped(ctx, node, scope) or ()) if depth < 4 else ():
+    inner, held = _wrapped(ctx, node, scope) if depth < 4 else (None, None)
+    for value in inner or ():
         k = key(value)
         if k is None or value is node:
             continue
-        at = _scope_of(ctx, value)
+        at = held or _scope_of(ctx, value)
         cls = _class_of(ctx, at)
         if at is where or at is ctx.tree and k.split(".", 1)[0] not in ctx.flow_of(where).bound \
                 or _self_key(value) and cls is not None and cls is _class_of(ctx, where):
@@ -387,9 +393,10 @@ def _single_layer(ctx: Context, node: ast.AST, scope: ast.AST, depth: int = 0) -
     if module.kind != MODULE or module.name is None:
         return False
     if module.name in _WRAPPERS:
-        inner = _wrapped(ctx, node, scope) if depth < 4 and key(node) is not None else None
-        return bool(inner) and all(
-            _single_layer(ctx, v, _scope_of(ctx, v), depth + 1) for v in inner)  # type: ignore
+        inner, held = _wrapped(ctx, node, scope) if depth < 4 and key(node) is not None \
+            else (None, None)
+        return bool(inner) and all(_single_layer(ctx, v, held or _scope_of(ctx, v), depth + 1)
+                                   for v in inner)  # type: ignore[union-attr]
     layers = module.parts if module.name == "torch.nn.Sequential" else (module,)
     if layers is None or any(m.name is None or m.name.startswith("<") for m in layers):
         return False
