@@ -294,9 +294,9 @@ def _guarded(ctx: Context, text: str) -> str:
 
 
 def _message(ctx: Context, node: ast.AST, suggestion: str,
-             what: str = "bypasses autograd") -> str:
-    legacy = f" ({_LEGACY})" if not what.endswith(")") else ""
-    return f"`{ctx.source.quote(node)}` {what}{legacy}; use `{one_line(suggestion)}`"
+             what: str = "bypasses autograd", legacy: bool = True) -> str:
+    said = f" ({_LEGACY})" if legacy else ""
+    return f"`{ctx.source.quote(node)}` {what}{said}; use `{one_line(suggestion)}`"
 
 
 # -- the rule --------------------------------------------------------------
@@ -416,10 +416,10 @@ def _inplace_call(ctx: Context, call: ast.Call) -> Optional[Report]:
         report = _init_method(ctx, call, tensor, op)
         if report is not None:
             return report
-    reshaped = "bypasses autograd"
+    what, legacy = "bypasses autograd", True
     if op in _RESHAPING and not indexed:
-        reshaped = (f"changes the shape of `.data` alone, not of `{src.quote(tensor, 30)}` "
-                    "(since PyTorch 0.4 `.data` is another tensor)")
+        what, legacy = (f"changes the shape of `.data` alone, not of `{src.quote(tensor, 30)}` "
+                        "(since PyTorch 0.4 `.data` is another tensor)"), False
     changes = _changes(ctx, tensor, data, call.args)
     new = _rewrite(ctx, call, changes) if changes is not None else None
     if new is not None and op in _SCALAR_FIRST:
@@ -429,12 +429,12 @@ def _inplace_call(ctx: Context, call: ast.Call) -> Optional[Report]:
         # ``x.data[:, 0].sub_(m).div_(s)``: the suggestion and the fix keep the
         # whole chain (one change inside the statement: the splice cannot fail)
         suggestion = _rewrite(ctx, chain.value, [(call, new)]) or new
-        return Report(call, _message(ctx, call, _guarded(ctx, suggestion), reshaped),
+        return Report(call, _message(ctx, call, _guarded(ctx, suggestion), what, legacy),
                       _guarded_fix(ctx, call, chain, new))
     fix = _guarded_fix(ctx, call, stmt, new) if new is not None else None
     if new is None:
         new = f"{src.text(tensor)}.{op}(...)"
-    return Report(call, _message(ctx, call, _guarded(ctx, new), reshaped), fix)
+    return Report(call, _message(ctx, call, _guarded(ctx, new), what, legacy), fix)
 
 
 def _chain(ctx: Context, call: ast.Call) -> Optional[ast.Expr]:

@@ -7,6 +7,7 @@ from typing import Iterator, Optional
 from ..analysis.context import Context
 from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.registry import rule
+from ..analysis.value_tables import CASTS, COMPARISONS
 from ..analysis.values import NDARRAY, NUMBER, values
 from .shared.calls import rename
 
@@ -27,14 +28,12 @@ _FUNCTIONS = frozenset(
         "softplus", "hardtanh", "threshold")]
 )
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.Mod)
-#: comparisons (methods and operators): their result keeps the strides too
-_COMPARISONS = frozenset(("eq", "ne", "lt", "gt", "le", "ge"))
+#: comparisons (the methods are the value facts' ``COMPARISONS``) keep the strides
+#: too; so do casts (the value facts' ``CASTS``) since 0.4: on 0.3 a cast to another
+#: type copied into a contiguous tensor, one to the same type returned the receiver
+#: (so only a cast of an element-wise result, contiguous on 0.3 either way, is
+#: followed); ``clone`` copied into a contiguous tensor on 0.3 and keeps the strides now
 _COMPARE_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.Gt, ast.LtE, ast.GtE)
-#: casts keep the strides since 0.4; on 0.3 a cast to another type copied into a
-#: contiguous tensor, one to the same type returned the receiver (so only a cast of
-#: an element-wise result, contiguous on 0.3 either way, is followed); ``clone``
-#: copied into a contiguous tensor on 0.3 and keeps the strides now
-_CASTS = frozenset(("float", "double", "half", "long", "int", "short", "byte", "char", "bool"))
 #: how many assignments a value is followed through
 _DEPTH = 8
 
@@ -86,9 +85,9 @@ def _strided(ctx: Context, node: ast.AST, depth: int = 0) -> bool:
             return bool(node.args) and _moved_or_strided(ctx, node.args[0], depth)
         if name is not None or not isinstance(func, ast.Attribute):
             return False
-        if func.attr in _ELEMENTWISE or func.attr in _COMPARISONS or func.attr == "clone":
+        if func.attr in _ELEMENTWISE or func.attr in COMPARISONS or func.attr == "clone":
             return _moved_or_strided(ctx, func.value, depth)
-        return func.attr in _CASTS and not node.args and _strided(ctx, func.value, depth)
+        return func.attr in CASTS and not node.args and _strided(ctx, func.value, depth)
     return _through_names(ctx, node, depth, _strided)
 
 
