@@ -5,6 +5,7 @@ import ast
 from typing import Iterator, List, Optional
 
 from ..analysis.context import Context
+from ..analysis.environments import observation, observed
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.nodes import body_nodes
 from ..analysis.registry import rule
@@ -34,6 +35,8 @@ _MUTATORS = frozenset(("extend", "insert", "__setitem__", "__iadd__"))
 
 def _numpy_array(ctx: Context, node: ast.AST, depth: int = 0) -> bool:
     """Whether ``node`` is evidently a numpy array of one dimension or more."""
+    if observation(ctx, node):  # (``env.reset()`` of a gym environment with a shape)
+        return True
     if isinstance(node, ast.Call):
         func = node.func
         qualname = ctx.resolve(func) or ""
@@ -59,9 +62,9 @@ def _numpy_array(ctx: Context, node: ast.AST, depth: int = 0) -> bool:
             _number(side) or _numpy_array(ctx, side, depth) for side in sides)
     if isinstance(node, ast.Name) and depth < 2:
         defs = ctx.flow().reaching(node)
-        return bool(defs) and all(
+        return bool(defs) and all(observed(ctx, d) or (
             d.kind == "assign" and d.value is not None
-            and _numpy_array(ctx, d.value, depth + 1) for d in defs)
+            and _numpy_array(ctx, d.value, depth + 1)) for d in defs)
     return False
 
 
@@ -200,7 +203,11 @@ def numpy_list_tensor(ctx: Context, node: ast.Call) -> Iterator[Report]:
     a numpy function that makes one (``np.array(x)``, ``np.zeros(n)``,
     ``np.random.randn(n)``, ``np.random.normal(0, 1, size=n)``...), a method
     of one (``.astype(...)``, ``.reshape(...)``), arithmetic of arrays and
-    numbers (``np.zeros(n) + 0.1``), or a name bound only to those.  Lists of
+    numbers (``np.zeros(n) + 0.1``), an observation of a gym environment
+    whose ``observation_space.shape`` the file reads (``env.reset()``, the
+    first of what ``env.step(a)`` returns: a ``Box`` space's arrays; a
+    ``Discrete`` space's ints are not flagged, and the file must import
+    gym), or a name bound only to those.  Lists of
     numpy *scalars* (``np.mean(x)``, ``np.random.randn()``) are not flagged:
     they do not warn.  (``np.array(x)`` of a name counts: were ``x`` a number,
     the list of 0-d arrays would raise ``TypeError: len() of unsized object``
