@@ -328,6 +328,29 @@ NO_GRAD_NOOPS = [
         """,
         id="yielded",
     ),
+    pytest.param(
+        """
+        def act(agent, x):
+            agent.eval()
+            out = agent.policy(Variable(x, volatile=True))
+            agent.train()
+            return out
+        """,
+        id="train-of-an-object-not-known-to-be-a-module",
+    ),
+    pytest.param(
+        """
+        class Agent:
+            def __init__(self):
+                self.model = torch.nn.Linear(3, 1)
+
+            def act(self, x):
+                out = self.model(Variable(x, volatile=True))
+                self.model.train()
+                return out
+        """,
+        id="train-without-eval",
+    ),
 ]
 
 
@@ -540,3 +563,27 @@ def test_value_rules_say_nothing_in_modern_code():
     source = ("import torch\n\n\ndef f(out, y):\n    c = 0\n    _, p = torch.max(out, 1)\n"
               "    c += p.eq(y).sum()\n    return p / 2, c\n")
     assert check_source(source, codes=["TV143", "TV144"]) == []
+
+
+def test_a_module_set_back_to_training_mode_does_not_train():
+    """``model.eval()`` ... ``model.train()`` around a volatile forward (a DDPG
+    agent's ``select_action``) switches a module's mode: the function may run
+    under ``@torch.no_grad()``."""
+    source = dedent("""
+        import torch
+        from torch.autograd import Variable
+
+
+        class Agent:
+            def __init__(self):
+                self.actor = torch.nn.Linear(3, 1)
+
+            def select_action(self, state):
+                self.actor.eval()
+                mu = self.actor(Variable(state, volatile=True))
+                self.actor.train()
+                return mu.data.clamp(-1, 1)
+    """)
+    result = fix_text(source, lambda t: Analysis(t, ["TV002"]), True)
+    assert "    @torch.no_grad()\n    def select_action(self, state):" in result.text
+    assert "volatile" not in result.text

@@ -11,6 +11,7 @@ from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.markers import match_offsets
 from ..analysis.registry import rule
 from ..analysis.resolve import key
+from ..analysis.values import MODULE, value_of
 from ..source.text import Edit, has_comment, one_line, shorten
 from .shared.blocks import drop_statement, docstring, pass_through_wrappers, wrap_statements
 
@@ -84,8 +85,9 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``.zero_grad()``, ``.requires_grad_()``, ``torch.autograd.grad``,
     ``enable_grad``/``set_grad_enabled``, no function of the file that calls
     one of those, no callee named like ``train``/``fit``/``update``/``step``
-    (a method named ``update`` alone is a meter's or a dict's, allowed),
-    asks for no ``requires_grad=True``, and the wrapped value itself does not
+    (a method named ``update`` alone is a meter's or a dict's, allowed; so
+    is ``m.train()`` of a module ``m`` the function also calls ``m.eval()``
+    on: a mode set back, as a DDPG agent's ``select_action`` does), asks for no ``requires_grad=True``, and the wrapped value itself does not
     leave the function (returned, yielded, stored in an attribute, item or
     list, bound to a ``global``); every ``volatile=True`` of the function gets
     the same fix.  In a
@@ -567,7 +569,13 @@ def _trains(ctx: Context, node: ast.AST) -> bool:
     from ..analysis.nodes import every_node, words
 
     trainers = _training_functions(ctx)
-    for sub in every_node(node):  # (the order does not matter: any one says yes)
+    nodes = list(every_node(node))
+    # (``model.eval()`` ... ``model.train()``: a module's mode, set back, not training)
+    evaluated = {key(sub.func.value) for sub in nodes if isinstance(sub, ast.Call)
+                 and isinstance(sub.func, ast.Attribute) and sub.func.attr == "eval"
+                 and not sub.args and not sub.keywords}
+    evaluated.discard(None)
+    for sub in nodes:  # (the order does not matter: any one says yes)
         if isinstance(sub, ast.keyword) and sub.arg == "requires_grad":
             if not (isinstance(sub.value, ast.Constant) and sub.value.value is False):
                 return True
@@ -584,6 +592,10 @@ def _trains(ctx: Context, node: ast.AST) -> bool:
         callee = key(func)
         if callee is not None:
             last = callee.rsplit(".", 1)[-1]
+            if last == "train" and len(sub.args) + len(sub.keywords) <= 1 and isinstance(
+                    func, ast.Attribute) and key(func.value) in evaluated and \
+                    value_of(ctx, func.value).kind == MODULE:
+                continue
             if last in trainers:
                 return True
             # (``meter.update(v)``, ``metrics.update(gt, pred)``: a method named
