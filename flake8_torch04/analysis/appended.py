@@ -9,9 +9,12 @@ change the list: see :func:`appended`.
 from __future__ import annotations
 
 import ast
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 from .nodes import body_parents
+
+if TYPE_CHECKING:
+    from .values import Value
 
 #: reads of the list that leave it as it is
 _READS = (ast.Return, ast.For, ast.comprehension)
@@ -63,3 +66,38 @@ def appended(function: ast.AST, name: str) -> Optional[List[ast.AST]]:
                   and parent.func.id == "len"):
             return None
     return found
+
+
+def comprehended(values, node: ast.ListComp, scope, depth: int) -> Value:
+    """The element of a list comprehension, where what its own names are does not
+    matter: a number made by a builtin (``[ord(c) for c in text]``), by a string
+    method of a name it does not bind (``[letters.find(c) for c in line]``),
+    arithmetic of those, or a constant (see :mod:`.values`)."""
+    from .values import NUMBER, STRING, UNKNOWN, Value
+
+    _INT, _FLOAT = Value(NUMBER, dtype="int"), Value(NUMBER, dtype="float")
+    own = {n.id for g in node.generators for n in ast.walk(g.target)
+           if isinstance(n, ast.Name)}
+
+    def number(elt: ast.AST) -> Optional[Value]:
+        if isinstance(elt, ast.Constant) and type(elt.value) in (int, float):
+            return _INT if type(elt.value) is int else _FLOAT
+        if isinstance(elt, ast.UnaryOp) and isinstance(elt.op, (ast.USub, ast.UAdd)):
+            return number(elt.operand)
+        if isinstance(elt, ast.BinOp) and not isinstance(elt.op, ast.Div):
+            sides = number(elt.left), number(elt.right)
+            if sides[0] and sides[1]:
+                return _INT if sides == (_INT, _INT) else _FLOAT
+            return None
+        if not isinstance(elt, ast.Call):
+            return None
+        func = elt.func
+        if isinstance(func, ast.Name) and func.id in ("int", "len", "ord", "float") \
+                and not values.ctx.scope.binds(func.id):
+            return _FLOAT if func.id == "float" else _INT
+        if isinstance(func, ast.Attribute) and func.attr in ("find", "index", "count") \
+                and isinstance(func.value, ast.Name) and func.value.id not in own \
+                and values.of(func.value, scope, depth).kind == STRING:
+            return _INT
+        return None
+    return number(node.elt) or UNKNOWN

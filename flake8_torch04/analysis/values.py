@@ -29,7 +29,7 @@ import ast
 from typing import Dict, List, Optional, Sequence
 
 from ..source.record import record
-from .appended import appended
+from .appended import appended, comprehended
 from .callers import reaching_arguments
 from .foreign import FOREIGN_CLASS, assigned_value, class_value, forward_of, project_function
 from .nodes import body_nodes, enclosing
@@ -178,7 +178,7 @@ class Values:
         if isinstance(node, (ast.Dict, ast.DictComp)):
             return Value(DICT, parts=keyed_parts(self, node, scope, depth))
         if isinstance(node, ast.ListComp):
-            return Value(LIST, parts=(self._comprehended(node, scope, depth),))
+            return Value(LIST, parts=(comprehended(self, node, scope, depth),))
         if isinstance(node, ast.UnaryOp):
             inner = self.of(node.operand, scope, depth)
             if isinstance(node.op, ast.Not):
@@ -226,37 +226,6 @@ class Values:
                                   "nonlocal" in text else ())
                 if isinstance(node, (ast.Global, ast.Nonlocal)) for name in node.names)
         return found  # type: ignore[return-value]
-
-    def _comprehended(self, node: ast.ListComp, scope, depth: int) -> Value:
-        """The element of a list comprehension, where what its own names are does not
-        matter: a number made by a builtin (``[ord(c) for c in text]``), by a string
-        method of a name it does not bind (``[letters.find(c) for c in line]``),
-        arithmetic of those, or a constant."""
-        own = {n.id for g in node.generators for n in ast.walk(g.target)
-               if isinstance(n, ast.Name)}
-
-        def number(elt: ast.AST) -> Optional[Value]:
-            if isinstance(elt, ast.Constant) and type(elt.value) in (int, float):
-                return _INT if type(elt.value) is int else _FLOAT
-            if isinstance(elt, ast.UnaryOp) and isinstance(elt.op, (ast.USub, ast.UAdd)):
-                return number(elt.operand)
-            if isinstance(elt, ast.BinOp) and not isinstance(elt.op, ast.Div):
-                sides = number(elt.left), number(elt.right)
-                if sides[0] and sides[1]:
-                    return _INT if sides == (_INT, _INT) else _FLOAT
-                return None
-            if not isinstance(elt, ast.Call):
-                return None
-            func = elt.func
-            if isinstance(func, ast.Name) and func.id in ("int", "len", "ord", "float") \
-                    and not self.ctx.scope.binds(func.id):
-                return _FLOAT if func.id == "float" else _INT
-            if isinstance(func, ast.Attribute) and func.attr in ("find", "index", "count") \
-                    and isinstance(func.value, ast.Name) and func.value.id not in own \
-                    and self.of(func.value, scope, depth).kind == STRING:
-                return _INT
-            return None
-        return number(node.elt) or UNKNOWN
 
     def _elements(self, elts: Sequence[ast.AST], scope, depth: int) -> Value:
         if not elts or any(isinstance(e, ast.Starred) for e in elts):
