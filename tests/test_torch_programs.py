@@ -16,6 +16,9 @@ person would write for torch 2.13.  The program's header comments say:
   ``tests/programs/modules/NAME.py`` (its migrated copy in
   ``migrated/modules/``): run on the module search path, and copied beside the
   program to be fixed with it, as a project's modules are;
+- a library the program imports that is not installed here (gym) has a stand-in
+  in ``tests/programs/libraries/``, on the module search path when any program
+  runs and never copied beside it: the fixer sees it as an installed library;
 - ``# hand-edit: OLD => NEW``: a literal replacement applied after the fix,
   for a change the fixer leaves to a person (a finding without an automatic
   fix); ``\\n`` in OLD or NEW stands for a line break.  OLD must occur exactly
@@ -92,6 +95,9 @@ KEYS = {"needs", "flags", "hand-edit", "module", *BEFORE_KEYS}
 #: the project modules programs import (``# module:``), and their migrated copies
 MODULES = HERE / "programs" / "modules"
 MIGRATED_MODULES = MIGRATED / "modules"
+#: stand-ins for libraries programs import that are not installed here (gym): on
+#: the module search path when a program runs, never beside it (not the project's)
+LIBRARIES = HERE / "programs" / "libraries"
 
 #: ``python -c RUNNER MODE PATH``: run PATH as ``__main__``; MODE is ``observe``
 #: (warnings shown as usual), ``torch`` (torch's warnings are errors) or ``all``
@@ -121,6 +127,7 @@ elif mode == "all":
 sys.argv = [path]
 sys.path[0] = os.path.dirname(path)
 sys.path.insert(1, os.path.join(os.path.dirname(path), "modules"))  # (``# module:``)
+sys.path.insert(1, os.environ["TORCH04_LIBRARIES"])  # (stand-ins for libraries: gym)
 runpy.run_path(path, run_name="__main__")
 """
 
@@ -182,6 +189,7 @@ def execute(mode, path):
             pytest.skip(f"{path.name} imports {module}, which {python} cannot import")
     env = dict(os.environ)
     env.pop("PYTHONWARNINGS", None)
+    env["TORCH04_LIBRARIES"] = str(LIBRARIES)
     return subprocess.run([python, "-c", RUNNER, mode, str(path)], capture_output=True,
                           text=True, env=env, cwd=path.parent, timeout=300)
 

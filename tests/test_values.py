@@ -240,6 +240,9 @@ def g(y):
     x = torch.randn(5, 4)
     show(head(x))
     show(D(x))
+    show(D(y))
+    show(D(x, x))
+    show(D(input=x))
     show(Flat()(x))
     show(crit)
     show(nn.Linear(4, out_features=2)(x))
@@ -257,8 +260,12 @@ def g(y):
 @pytest.mark.parametrize("expression, expected", [
     # a Sequential is what its layers make of the input: Linear(., 1) gives a last size 1
     ("head(x)", (TENSOR, 2, 1)),
-    # a module class of the file: what its forward returns (its argument unknown)
-    ("D(x)", (TENSOR, None, 1)),
+    # a module class of the file: what its forward returns for what the call
+    # passes (a 2-D ``x``); for an argument of unknown rank, what it returns anyway
+    ("D(x)", (TENSOR, 2, 1)),
+    ("D(y)", (TENSOR, None, 1)),
+    ("D(x, x)", (None, None, None)),  # (more arguments than ``forward`` takes)
+    ("D(input=x)", (None, None, None)),  # (a keyword: not read)
     ("Flat()(x)", (TENSOR, 2, 3)),
     # a module bound at the top of the module, read in a function
     ("crit", ("module", 0, None)),  # (a loss module: rank 0 is its output's)
@@ -425,3 +432,73 @@ def corners(x, frame, other):
 ])
 def test_sizes_unpack_into_numbers(expression, expected):
     assert facts(SIZES)[expression] == expected
+
+
+GYM = HEAD + """\
+import gym
+from torch.distributions import Categorical, Normal
+import torch.nn as nn
+
+
+class Policy(nn.Module):
+    def __init__(self):
+        super(Policy, self).__init__()
+        self.hidden = nn.Linear(4, 16)
+        self.head = nn.Linear(16, 2)
+
+    def forward(self, x, scale):
+        return F.softmax(self.head(F.relu(self.hidden(x))), dim=-1), scale
+
+
+policy = Policy()
+env = gym.make('CartPole-v0')
+lake = gym.make('FrozenLake-v0')
+named = gym.make(ENV_NAME)
+atari = gym.make('PongNoFrameskip-v4')
+
+
+def act(y):
+    state = env.reset()
+    show(state)
+    nxt, reward, done, info = env.step(0)
+    show(nxt)
+    show(reward)
+    show(lake.reset())
+    show(named.reset())
+    show(atari.reset())
+    show(gym.wrappers.Monitor(env, '/tmp').reset())
+    probs, scale = policy(torch.from_numpy(state).float(), 2.0)
+    show(probs)
+    show(Categorical(probs).sample())
+    show(Categorical(probs.unsqueeze(0)).sample())
+    show(Categorical(logits=probs).sample())
+    show(Categorical(probs).sample((3,)))
+    show(Categorical(y).sample())
+    show(Normal(probs, 1.0).sample())
+    show(Categorical(probs).log_prob(y))
+"""
+
+
+@pytest.mark.parametrize("expression, expected", [
+    # gym.make of an id whose observations are fixed: CartPole's are 1-D arrays,
+    # FrozenLake's ints; an id made at run time, an id of images, a wrapper: unknown
+    ("state", (NDARRAY, 1, "float")),
+    ("nxt", (NDARRAY, 1, "float")),
+    ("reward", (NUMBER, None, "float")),
+    ("lake.reset()", (NUMBER, None, "int")),
+    ("named.reset()", (None, None, None)),
+    ("atari.reset()", (None, None, None)),
+    ("gym.wrappers.Monitor(env, '/tmp').reset()", (None, None, None)),
+    # a module of the file called on a 1-D tensor: its forward's output is 1-D
+    ("probs", (TENSOR, 1, None)),
+    # a Categorical's sample has the batch shape: its probabilities' but the last dim
+    ("Categorical(probs).sample()", (TENSOR, 0, "int")),
+    ("Categorical(probs.unsqueeze(0)).sample()", (TENSOR, 1, "int")),
+    ("Categorical(logits=probs).sample()", (TENSOR, 0, "int")),
+    ("Categorical(probs).sample((3,))", (None, None, None)),
+    ("Categorical(y).sample()", (TENSOR, None, "int")),
+    ("Normal(probs, 1.0).sample()", (TENSOR, None, "float")),  # (the scale broadcasts)
+    ("Categorical(probs).log_prob(y)", (TENSOR, None, "float")),
+])
+def test_gym_observations_distributions_and_applied_modules(expression, expected):
+    assert facts(GYM)[expression] == expected

@@ -18,6 +18,13 @@ array of one dimension or more only where
 
 Anything else stays unknown; an environment rebound to something that is not
 one under the same name is not followed (a script does not do that).
+
+For the value facts (:mod:`.values`), ``gym.make('CartPole-v0')`` with an id of
+:data:`OBSERVATIONS` is an environment object (:data:`ENVIRONMENT`) whose
+``reset()`` gives an observation of known rank (a 1-D float array: CartPole,
+Pendulum, LunarLander, the MuJoCo tasks...; an int: FrozenLake, Taxi), and whose
+``step(a)`` gives ``(observation, reward, done, info)``.  An id made otherwise
+(``gym.make(args.env)``), or a wrapped environment, is not followed.
 """
 from __future__ import annotations
 
@@ -27,6 +34,24 @@ from typing import FrozenSet
 from .markers import match_offsets
 from .reaching import unpack_index
 from .resolve import key
+
+#: the class name of a gym environment's value (:func:`environment`)
+ENVIRONMENT = "gym.Env"
+#: the callables that make one
+MAKERS = frozenset(("gym.make", "gymnasium.make"))
+#: environment ids (before the version) -> the rank of an observation (``0``: an
+#: int), for the ids whose observation space is fixed: gym's classic control,
+#: Box2D (not CarRacing's images), MuJoCo and toy text tasks
+OBSERVATIONS = {
+    **dict.fromkeys((
+        "CartPole", "MountainCar", "MountainCarContinuous", "Acrobot", "Pendulum",
+        "LunarLander", "LunarLanderContinuous", "BipedalWalker", "BipedalWalkerHardcore",
+        "HalfCheetah", "Hopper", "Walker2d", "Ant", "Humanoid", "HumanoidStandup",
+        "InvertedPendulum", "InvertedDoublePendulum", "Reacher", "Swimmer",
+    ), 1),
+    **dict.fromkeys(("FrozenLake", "FrozenLake8x8", "Taxi", "CliffWalking", "NChain",
+                     "Roulette"), 0),
+}
 
 #: a line that imports gym (or its successor)
 _IMPORTS_GYM = r"(?m)^[ \t]*(?:import|from)[ \t]+(?:gym|gymnasium)\b"
@@ -78,3 +103,31 @@ def observed(ctx, d) -> bool:
     if d.kind == "unpack":
         return unpack_index(d) == 0 and _environment_call(ctx, d.value, "step")
     return False
+
+
+def environment(call: ast.Call):
+    """The value of ``gym.make(id)``: an :data:`ENVIRONMENT` object whose ``rank``
+    is its observations' (see :data:`OBSERVATIONS`), or unknown."""
+    from .objects import OBJECT
+    from .values import UNKNOWN, Value
+
+    given = call.args[0] if len(call.args) == 1 and not call.keywords else None
+    if not (isinstance(given, ast.Constant) and isinstance(given.value, str)):
+        return UNKNOWN
+    rank = OBSERVATIONS.get(given.value.rsplit("-v", 1)[0])
+    if rank is None:
+        return UNKNOWN
+    return Value(OBJECT, rank, "float" if rank else "int", name=ENVIRONMENT)
+
+
+def environment_method(receiver, attr: str, call: ast.Call):
+    """What ``env.reset()`` and ``env.step(a)`` give, for an :func:`environment`."""
+    from .values import DICT, NDARRAY, NUMBER, TUPLE, UNKNOWN, Value
+
+    seen = Value(NDARRAY, receiver.rank, receiver.dtype) if receiver.rank else Value(
+        NUMBER, dtype="int")
+    if attr == "reset" and not call.args and not call.keywords:
+        return seen
+    if attr == "step" and len(call.args) == 1 and not call.keywords:
+        return Value(TUPLE, parts=(seen, Value(NUMBER, dtype="float"), UNKNOWN, Value(DICT)))
+    return UNKNOWN

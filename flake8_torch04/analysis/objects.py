@@ -19,6 +19,7 @@ import ast
 import weakref
 from typing import Dict, List, Optional, Tuple
 
+from .environments import ENVIRONMENT, environment_method
 from .nodes import statements
 
 OBJECT = "object"
@@ -29,6 +30,16 @@ OBJECTS = {
     "collections.defaultdict": "collections.defaultdict",
 }
 _NAMESPACE = "argparse.Namespace"
+#: ``torch.distributions`` classes: the parameter that fixes the batch shape, the
+#: dimensions it has beyond it (a ``Categorical``'s probabilities: one), and the
+#: dtype family of a sample
+DISTRIBUTIONS = {
+    f"torch.distributions.{module}{name}": spec
+    for name, spec in (("Categorical", (("probs", "logits"), 1, "int")),
+                       ("Bernoulli", (("probs", "logits"), 0, "float")),
+                       ("Normal", (("loc",), 0, "float")))
+    for module in ("", name.lower() + ".")
+}
 #: (class, method) -> the class of the object the method returns
 METHODS = {
     ("argparse.ArgumentParser", "parse_args"): _NAMESPACE,
@@ -56,12 +67,36 @@ def plain_class(ctx, name: str, depth: int = 0) -> bool:
         else base.id in _PLAIN_BASES and base.id not in bound) for base in cls.bases)
 
 
-def object_method(receiver, attr: str):
-    """What ``receiver.attr(...)`` gives, for a numpy array or an :data:`OBJECT`."""
-    from .values import LIST, NDARRAY, TUPLE, UNKNOWN, Value
+def distribution(values, name: str, call: ast.Call, scope, depth: int):
+    """A ``torch.distributions`` object (:data:`DISTRIBUTIONS`): an :data:`OBJECT`
+    whose ``rank`` is its batch shape's, where the parameter that fixes it (the
+    first argument, or its keyword) is a tensor of known rank."""
+    from .values import TENSOR, Value
+
+    keywords, extra, dtype = DISTRIBUTIONS[name]
+    given = call.args[0] if call.args else next(
+        (kw.value for kw in call.keywords if kw.arg in keywords), None)
+    param = values.of(given, scope, depth) if given is not None and not isinstance(
+        given, ast.Starred) else None
+    rank = param.rank - extra if param is not None and param.kind == TENSOR and \
+        param.rank is not None and param.rank >= extra and name.endswith(
+            "Categorical") else None  # (a ``Normal``'s batch shape broadcasts its scale)
+    return Value(OBJECT, rank, dtype, name=name)
+
+
+def object_method(receiver, attr: str, call: ast.Call):
+    """What ``receiver.attr(...)`` (``call``) gives, for a numpy array or an
+    :data:`OBJECT`: a distribution's ``sample()`` has its batch shape."""
+    from .values import LIST, NDARRAY, TENSOR, TUPLE, UNKNOWN, Value
 
     if receiver.kind == NDARRAY:
         return Value(LIST) if attr == "tolist" else Value(NDARRAY)
+    if receiver.name == ENVIRONMENT:
+        return environment_method(receiver, attr, call)
+    if receiver.name in DISTRIBUTIONS:
+        if attr in ("sample", "rsample") and not call.args and not call.keywords:
+            return Value(TENSOR, receiver.rank, receiver.dtype)
+        return Value(TENSOR, None, "float") if attr in ("log_prob", "entropy") else UNKNOWN
     made = METHODS.get((receiver.name, attr))
     if made is not None:
         return Value(OBJECT, name=made)

@@ -31,10 +31,12 @@ from typing import Dict, List, Optional, Sequence
 from ..source.record import record
 from .appended import appended, comprehended
 from .callers import reaching_arguments
+from .environments import MAKERS as ENVIRONMENT_MAKERS, environment
 from .foreign import FOREIGN_CLASS, assigned_value, class_value, forward_of, project_function
 from .nodes import body_nodes, enclosing
 from .objects import (
-    OBJECT, OBJECTS, keyed_parts, object_method, plain_class, self_attributes
+    DISTRIBUTIONS, OBJECT, OBJECTS, distribution, keyed_parts, object_method, plain_class,
+    self_attributes
 )
 from .reaching import unpack_index
 from .resolve import key
@@ -489,10 +491,16 @@ class Values:
         """What calling a module built in the file on one tensor gives."""
         if module.rank == 0 and len(node.args) == 2 and not node.keywords:
             return _tensor(0, "float")  # (a loss module's output)
+        if module.name is not None and module.name.startswith(FILE_CLASS):
+            from .applied import forward_applied  # (what this call passes it)
+
+            forward = self._forward_def(module.name[len(FILE_CLASS):])
+            found = forward_applied(self, forward, node, scope, depth) if forward else UNKNOWN
+            if found.kind is not None or len(node.args) != 1 or node.keywords:
+                return found
+            return self._returns_of(forward, depth) if forward else UNKNOWN
         if len(node.args) != 1 or node.keywords or module.name is None:
             return UNKNOWN
-        if module.name.startswith(FILE_CLASS):
-            return self.forward(module.name[len(FILE_CLASS):], depth)
         if module.name.startswith(FOREIGN_CLASS):
             return forward_of(module.name, depth)
         return self._applied(module, self.of(node.args[0], scope, depth))
@@ -519,13 +527,14 @@ class Values:
 
     def forward(self, name: str, depth: int) -> Value:
         """What the ``forward`` of a module class of the file returns (its
-        argument is not followed: a parameter is unknown)."""
+        argument is not followed: a parameter is unknown; see :mod:`.applied`)."""
+        forward = self._forward_def(name)
+        return self._returns_of(forward, depth) if forward is not None else UNKNOWN
+
+    def _forward_def(self, name: str) -> Optional[ast.FunctionDef]:
         cls = self.module_classes().get(name)
-        forward = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and
-                        f.name == "forward"), None) if cls is not None else None
-        if forward is None:
-            return UNKNOWN
-        return self._returns_of(forward, depth)
+        return next((f for f in cls.body if isinstance(f, ast.FunctionDef) and
+                     f.name == "forward"), None) if cls is not None else None
 
     def _function(self, name: str, node: ast.Call, scope, depth: int) -> Value:
         result = self._function_value(name, node, scope, depth)
@@ -546,6 +555,10 @@ class Values:
             return Value(LIST, parts=(UNKNOWN,))
         if name == "str":
             return Value(STRING)
+        if name in DISTRIBUTIONS:
+            return distribution(self, name, node, scope, depth)
+        if name in ENVIRONMENT_MAKERS:  # (``gym.make('CartPole-v0')``)
+            return environment(node)
         if name.split(".")[0] in ARRAY_MODULES or name in OBJECTS:  # (``np.zeros(3)``)
             return Value(OBJECT, name=OBJECTS[name]) if name in OBJECTS else Value(NDARRAY)
         if name in SIZED:
@@ -646,7 +659,7 @@ class Values:
             return _INT  # (``x.size(0)``: numpy's ``size`` is not called)
         if not receiver.tensor:
             if receiver.kind in (NDARRAY, OBJECT):  # (``parser.parse_args()``)
-                return object_method(receiver, attr)
+                return object_method(receiver, attr, node)
             if receiver.kind is None and attr in CASTS and not args and not node.keywords:
                 return _tensor(None, CASTS[attr])  # (``m.byte()``: only tensors have these)
             if receiver.kind is None and attr in ("view", "reshape") and args:

@@ -1,7 +1,6 @@
 """A 2017 DDPG-style control loop: gym observations (numpy arrays) wrapped in a list
 to make a one-row tensor, torch.Tensor([env.reset()]), and a critic trained on them."""
 # needs: TV001 TV003 TV132
-# module: gym.py
 # before-warning: Creating a tensor from a list of numpy.ndarrays is extremely slow
 # before-error: IndexError: invalid index of a 0-dim tensor
 import gym
