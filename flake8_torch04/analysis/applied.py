@@ -1,4 +1,5 @@
-"""What a module class of the file gives for what a call passes it.
+"""What a module gives for what a call passes it: a torch ``nn`` layer
+(:func:`layer_output`), or a module class of the file (:func:`forward_applied`).
 
 ``probs, value = model(state)`` where ``model = Policy()`` and ``Policy.forward``
 runs ``state`` through ``Linear`` layers: the output has the rank of the input.
@@ -19,6 +20,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, Tuple
 
+from .value_tables import FIXED_RANK_MODULES, SAME_SHAPE_MODULES
 from .values import TENSOR, UNKNOWN, Value, Values
 
 #: the most arguments' worth of readings kept per file
@@ -49,7 +51,10 @@ def forward_applied(values: Values, forward: ast.FunctionDef, call: ast.Call, sc
     params = [*arguments.posonlyargs, *arguments.args][1:]  # (``self`` aside)
     if not call.args or len(call.args) > len(params):
         return UNKNOWN
-    passed = tuple(values.of(a, scope, depth) for a in call.args)
+    # (kind, rank and dtype alone: what forward makes of them, remembered for
+    # every call that passes the same)
+    passed = tuple(Value(v.kind, v.rank, v.dtype) for v in (
+        values.of(a, scope, depth) for a in call.args))
     if not any(v.kind == TENSOR and v.rank is not None for v in passed):
         return UNKNOWN
     memo: Dict[Tuple[int, tuple], Value] = values.ctx.memo.setdefault("applied", {})
@@ -62,3 +67,24 @@ def forward_applied(values: Values, forward: ast.FunctionDef, call: ast.Call, sc
         bound = {id(p): v for p, v in zip(params, passed)}
         found = memo[key] = Applied(values.ctx, bound)._returns_of(forward, depth + 1)
     return found
+
+
+def layer_output(module: Value, inner: Value) -> Value:
+    """The output of ``module`` (a torch ``nn`` module) on a tensor ``inner``."""
+    name = module.name
+    rank = inner.rank if inner.tensor else None
+    if name == "torch.nn.Sequential" and module.parts:
+        for layer in module.parts:
+            inner = layer_output(layer, inner)
+            if inner.kind is None:
+                break
+        return inner
+    if name == "torch.nn.Linear":
+        return Value(TENSOR, rank, "float", last=module.last)
+    if name in SAME_SHAPE_MODULES:
+        return Value(TENSOR, rank, "float", last=inner.last if inner.tensor else None)
+    if name in FIXED_RANK_MODULES:
+        return Value(TENSOR, FIXED_RANK_MODULES[name], "float")
+    if name == "torch.nn.Embedding":
+        return Value(TENSOR, rank + 1 if rank is not None else None, "float")
+    return UNKNOWN

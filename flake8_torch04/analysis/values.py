@@ -42,10 +42,9 @@ from .reaching import unpack_index
 from .resolve import key
 from .wrappers import wrapped_argument
 from .value_tables import (
-    ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, FIXED_RANK_MODULES,
-    INDEX, LIKE, LOSS_FUNCTIONS, MADE, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME,
-    SAME_SHAPE_MODULES, SIZED, TORCH_METHODS, TYPED, dimensions, last_size, literal_last,
-    literal_rank, literal_size, reduced_loss
+    ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, INDEX, LIKE,
+    LOSS_FUNCTIONS, MADE, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME, SIZED, TORCH_METHODS,
+    TYPED, dimensions, last_size, literal_last, literal_rank, literal_size, reduced_loss
 )
 from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
     DICT, LIST, MODULE, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, binop_dtype as _binop_dtype,
@@ -495,35 +494,21 @@ class Values:
             from .applied import forward_applied  # (what this call passes it)
 
             forward = self._forward_def(module.name[len(FILE_CLASS):])
-            found = forward_applied(self, forward, node, scope, depth) if forward else UNKNOWN
-            if found.kind is not None or len(node.args) != 1 or node.keywords:
-                return found
-            return self._returns_of(forward, depth) if forward else UNKNOWN
+            if forward is None:
+                return UNKNOWN
+            plain = self._returns_of(forward, depth) if len(node.args) == 1 and \
+                not node.keywords else UNKNOWN
+            if _ranked(plain):
+                return plain  # (what it returns whatever it is given)
+            found = forward_applied(self, forward, node, scope, depth)
+            return found if found.kind is not None else plain
         if len(node.args) != 1 or node.keywords or module.name is None:
             return UNKNOWN
         if module.name.startswith(FOREIGN_CLASS):
             return forward_of(module.name, depth)
-        return self._applied(module, self.of(node.args[0], scope, depth))
+        from .applied import layer_output
 
-    def _applied(self, module: Value, inner: Value) -> Value:
-        """The output of ``module`` (a torch ``nn`` module) on a tensor ``inner``."""
-        name = module.name
-        rank = inner.rank if inner.tensor else None
-        if name == "torch.nn.Sequential" and module.parts:
-            for layer in module.parts:
-                inner = self._applied(layer, inner)
-                if inner.kind is None:
-                    break
-            return inner
-        if name == "torch.nn.Linear":
-            return _tensor(rank, "float", module.last)
-        if name in SAME_SHAPE_MODULES:
-            return _tensor(rank, "float", inner.last if inner.tensor else None)
-        if name in FIXED_RANK_MODULES:
-            return _tensor(FIXED_RANK_MODULES[name], "float")
-        if name == "torch.nn.Embedding":
-            return _tensor(rank + 1 if rank is not None else None, "float")
-        return UNKNOWN
+        return layer_output(module, self.of(node.args[0], scope, depth))
 
     def forward(self, name: str, depth: int) -> Value:
         """What the ``forward`` of a module class of the file returns (its
@@ -857,6 +842,13 @@ class Values:
 _FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: what :meth:`Values.iterated` answers for ``i`` of ``for i, x in enumerate(xs)``
 _COUNTED = ast.Constant(0)
+
+
+def _ranked(value: Value) -> bool:
+    """Whether ``value`` is a tensor of known rank, or a tuple of such tensors."""
+    if value.kind == TUPLE:
+        return bool(value.parts) and all(_ranked(p) for p in value.parts)
+    return value.tensor and value.rank is not None
 
 
 def _plain(value: Value) -> Value:
