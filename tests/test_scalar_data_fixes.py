@@ -10,6 +10,8 @@ import pytest
 
 from flake8_torch04.analysis.findings import SAFE, UNSAFE
 from flake8_torch04.analysis.run import check_source
+from flake8_torch04.fix.analysis import Analysis
+from flake8_torch04.fix.fixer import fix_text
 from flake8_torch04.fix.edits import apply_edits
 
 
@@ -40,6 +42,9 @@ EXTRACTION = [
     ("(-torch.log(loss)).data[0]", "(-torch.log(loss)).item()"),
     ("(loss_a + loss_b).data[0]", "(loss_a + loss_b).item()"),
     ("criterion(out, y).data[0]", "criterion(out, y).item()"),
+    # half-migrated code: the ``.item()`` already there is the one the fix makes
+    ("loss.data[0].item()", "loss.item()"),
+    ("loss.data[0].item", "loss.item().item"),
 ]
 
 
@@ -275,3 +280,26 @@ def test_no_grad_rewrite_without_a_torch_binding_asks_for_the_import():
     text, fix = fixed(source, "TV004")
     assert text == "def step(p):\n    with torch.no_grad():\n        p.clamp_(-1, 1)\n"
     assert fix.imports == ("torch",)
+
+
+def test_an_element_read_through_data_gets_one_item_where_it_is_read():
+    """``first = f(a).data[0]`` (an element of a 1-D tensor, a number on 0.3) then
+    ``print(first)``: ``.item()`` goes where the element is read, once; the print
+    gets no second one (``first.item()`` of a float raises AttributeError)."""
+    source = dedent("""
+        import torch
+        from torch.autograd import Variable
+
+
+        def firsts(x):
+            return (x ** 2).sum(1)
+
+
+        first = firsts(Variable(torch.ones(4, 3))).data[0]
+        total = 0
+        total += first
+        print(first)
+    """)
+    result = fix_text(source, lambda t: Analysis(t, ["TV144"]), False)
+    assert result.text.count(".item()") == 1, result.text
+    assert "firsts(Variable(torch.ones(4, 3))).data[0].item()" in result.text

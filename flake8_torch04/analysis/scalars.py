@@ -319,7 +319,7 @@ class Evidence:
         if name.startswith(("torch.", "numpy.", "math.")):
             return False
         if _loss_callee(func):
-            return True
+            return not exact or self._named_loss(call)
         values = self.assignments(func)
         if values is not None and not any(
             isinstance(value, ast.Call) and self._loss_class(value) for value in values
@@ -332,6 +332,19 @@ class Evidence:
             d.kind == "assign" and isinstance(d.value, ast.Call) and self._loss_class(d.value)
             for d in defs
         )
+
+    def _named_loss(self, call: ast.Call) -> bool:
+        """A call of a callee named for a loss: its name decides, unless the
+        function or method it runs is in view (the file's, the project's), where
+        the value facts must find a 0-dim value (a model's own ``loss(x, y,
+        size_average=False)`` may give one loss per sample)."""
+        from .values import values
+
+        facts = values(self.ctx)
+        if facts.callee(call) is None:
+            return True
+        value = facts.of(call)
+        return value.tensor and value.rank == 0
 
     def _loss_class(self, call: ast.Call) -> bool:
         name = self.ctx.resolve(call.func) or ""

@@ -435,8 +435,10 @@ class Values:
                 if module.kind == MODULE:
                     return self._module_output(module, node, scope, depth)
             if receiver.kind == MODULE:
-                # (``D = D.cuda()``: the module itself)
-                return receiver if func.attr in MODULE_ITSELF else UNKNOWN
+                if func.attr in MODULE_ITSELF:
+                    return receiver  # (``D = D.cuda()``: the module itself)
+                method = self._method_def(receiver, func.attr)  # (``net.loss(x, y)``)
+                return self._returns_of(method, depth) if method is not None else UNKNOWN
             return (receiver.kind is None and class_value(self.ctx, func)) or \
                 self._method(func.attr, receiver, node, scope, depth)  # (``models.Net()``)
         if isinstance(func, ast.Name):
@@ -516,10 +518,28 @@ class Values:
         forward = self._forward_def(name)
         return self._returns_of(forward, depth) if forward is not None else UNKNOWN
 
-    def _forward_def(self, name: str) -> Optional[ast.FunctionDef]:
+    def _forward_def(self, name: str, method: str = "forward") -> Optional[ast.FunctionDef]:
         cls = self.module_classes().get(name)
-        return next((f for f in cls.body if isinstance(f, ast.FunctionDef) and
-                     f.name == "forward"), None) if cls is not None else None
+        return next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == method
+                     and not f.decorator_list), None) if cls is not None else None
+
+    def _method_def(self, module: Value, method: str) -> Optional[ast.FunctionDef]:
+        """The method ``method`` a module class of the file defines itself."""
+        name = module.name or ""
+        return self._forward_def(name[len(FILE_CLASS):], method) \
+            if name.startswith(FILE_CLASS) else None
+
+    def callee(self, call: ast.Call) -> Optional[ast.AST]:
+        """The definition ``call`` evidently runs where the value facts can read it (a
+        function of the file or the project, a method of a module class of the
+        file), or ``None``."""
+        func = call.func
+        if isinstance(func, ast.Name):
+            found = self._definition(func, None)
+            return found[1] if found is not None else None
+        if isinstance(func, ast.Attribute):
+            return self._method_def(self.of(func.value), func.attr)
+        return None
 
     def _function(self, name: str, node: ast.Call, scope, depth: int) -> Value:
         result = self._function_value(name, node, scope, depth)

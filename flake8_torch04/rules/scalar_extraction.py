@@ -51,7 +51,11 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``self.data[0]``, ``x.shape[0]``, ``x.size()[0]``, the results of callees
     whose last word names something else (``nll_loss_forward(...)[0]``,
     ``select_min_cost_strategy(...)``; ``loss_fn``, ``compute_loss`` and
-    ``criterion`` are loss calls), per-element losses, read or accumulated
+    ``criterion`` are loss calls; a callee named for a loss whose definition is
+    in view, a function of the file or the project or a method of a module class
+    of the file, counts only where the value facts find it 0-dim: a model's own
+    ``loss(x, y, size_average=False)`` may give one loss per sample), per-element
+    losses, read or accumulated
     (``reduce=False`` or ``reduction='none'`` given to the call, or to the
     loss module it calls: ``criterion = nn.CrossEntropyLoss(reduce=False)`` in
     the function, else anywhere in the file, ``self.criterion`` in
@@ -154,14 +158,28 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         why = "raises IndexError since PyTorch 0.4 (a 0-dim array)"
     else:
         why = "raises IndexError on a 0-dim tensor since PyTorch 0.4"
-    dropped = src.between(src.start(node), src.start(tensor)) + src.between(
-        src.end(tensor), src.end(node))
+    replaced = _item_after(ctx, node)  # (``loss.data[0].item()``: one ``.item()``)
+    dropped = src.between(src.start(replaced), src.start(tensor)) + src.between(
+        src.end(tensor), src.end(replaced))
     safety = UNSAFE if has_comment(dropped) else SAFE
     return Report(
         node,
         f"`{src.quote(node)}` {why}; use `{one_line(fixed)}`",
-        Fix((src.replace(node, fixed),), safety),
+        Fix((src.replace(replaced, fixed),), safety),
     )
+
+
+def _item_after(ctx: Context, node: ast.Subscript) -> ast.AST:
+    """``E.data[0].item()`` (half-migrated code) where ``node`` is ``E.data[0]``, else
+    ``node``: what ``E.item()`` replaces."""
+    parents = ctx.parents
+    if len(parents) > 1:
+        attribute, call = parents[-1], parents[-2]
+        if isinstance(attribute, ast.Attribute) and attribute.attr == "item" and isinstance(
+                call, ast.Call) and call.func is attribute and not call.args \
+                and not call.keywords:
+            return call
+    return node
 
 
 def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST) -> bool:

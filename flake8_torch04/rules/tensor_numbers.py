@@ -128,7 +128,8 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     element read through ``.data[i]`` gets ``.item()`` safely (the number 0.3
     gave), unsafely where a tensor is made of it afterwards (a name it is bound
     to read as a tensor, a torch function's argument): code written for 0.4 in
-    a 0.3 file.
+    a 0.3 file.  A name bound to such an element (``first = x.data[0]``) gets
+    its ``.item()`` there, and none where it is printed or accumulated.
     """
     if not ctx.uses_torch or not legacy(ctx):
         return
@@ -136,7 +137,7 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     if isinstance(node, ast.AugAssign):
         if not isinstance(node.op, (ast.Add, ast.Sub)) or key(node.target) is None:
             return
-        if not _number_in_03(facts.of(node.value)):
+        if not _number_in_03(facts.of(node.value)) or _read_through_data(ctx, node.value):
             return
         edit = _item(ctx, _at_source(facts, node.value))
         scope = ctx.flow().node
@@ -157,7 +158,8 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and node.func.id in _SHOWN and not ctx.scope.binds(node.func.id):
         for arg in node.args:
-            if isinstance(arg, ast.Starred) or not _number_in_03(facts.of(arg)):
+            if isinstance(arg, ast.Starred) or not _number_in_03(facts.of(arg)) \
+                    or _read_through_data(ctx, arg):
                 continue
             edit = _item(ctx, _at_source(facts, arg))
             yield Report(
@@ -166,6 +168,17 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
                 f"0-dim tensor since 0.4: {_SHOWN[node.func.id]}; add `.item()`",
                 Fix((edit,), SAFE) if edit is not None else None,
             )
+
+
+def _read_through_data(ctx: Context, node: ast.AST) -> bool:
+    """A name bound only to elements read through ``.data`` (``first = x.data[0]``):
+    those get their ``.item()`` where they are read (:func:`_data_element`, or TV003
+    for a loss), not again where the name is used."""
+    defs = ctx.flow().reaching(node) if isinstance(node, ast.Name) else None
+    return bool(defs) and all(
+        d.kind == "assign" and isinstance(d.value, ast.Subscript)
+        and isinstance(d.value.value, ast.Attribute) and d.value.value.attr == "data"
+        for d in defs)
 
 
 def _data_element(ctx: Context, node: ast.Subscript, facts) -> Iterator[Report]:
