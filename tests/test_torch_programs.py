@@ -127,7 +127,8 @@ elif mode == "all":
 sys.argv = [path]
 sys.path[0] = os.path.dirname(path)
 sys.path.insert(1, os.path.join(os.path.dirname(path), "modules"))  # (``# module:``)
-sys.path.insert(1, os.environ["TORCH04_LIBRARIES"])  # (stand-ins for libraries: gym)
+if os.environ.get("TORCH04_LIBRARIES"):  # (stand-ins for libraries: gym)
+    sys.path.insert(1, os.environ["TORCH04_LIBRARIES"])
 runpy.run_path(path, run_name="__main__")
 """
 

@@ -384,6 +384,16 @@ def g(out, y, batch):
     kept.append(batch.view(-1).sum(0))
     kept.insert(0, batch)
     show(kept[0])
+    added = []
+    added += [batch.view(-1).sum(0)]
+    show(added[0])
+    extended = []
+    extended += batch
+    show(extended[0])
+    started = [batch]
+    started += [batch.view(-1).sum(0)]
+    show(started[0])
+    show(torch.abs(batch.data).sum())
 """
 
 
@@ -400,6 +410,9 @@ def g(out, y, batch):
     ("res[0]", (TENSOR, 0, None)),
     ("second", (TENSOR, 0, None)),
     ("kept[0]", (None, None, None)),  # (``insert``: anything may be in it)
+    ("added[0]", (TENSOR, 0, None)),  # (``added += [v]`` appends ``v``)
+    ("extended[0]", (None, None, None)),  # (``+=`` of anything but a list literal)
+    ("started[0]", (None, None, None)),  # (a list that did not start empty)
 ])
 def test_losses_and_appended_lists(expression, expected):
     assert facts(LOSSES)[expression] == expected
@@ -502,3 +515,18 @@ def act(y):
 ])
 def test_gym_observations_distributions_and_applied_modules(expression, expected):
     assert facts(GYM)[expression] == expected
+
+
+def test_elementwise_functions_of_plain_tensors_give_plain_tensors():
+    """``torch.abs(bits - target.data)`` of 0.3 tensors is a 0.3 tensor: its sum was a
+    Python number on 0.3 (TV144); a functional op (``F.relu``) is not followed so."""
+    source = HEAD + "def g(x):\n    show(torch.abs(x.data).sum())\n    show(F.relu(x.data).sum())\n"
+    source = textwrap.dedent(source)
+    tree = ast.parse(source)
+    ctx = Context(tree, lines_of(source), "t.py", source)
+    Walker(ctx, [WALK], None, None).run()
+    values = Values(ctx)
+    shown = [n.args[0] for n in ast.walk(tree) if isinstance(n, ast.Call)
+             and isinstance(n.func, ast.Name) and n.func.id == "show"]
+    plain = [values.of(e, tree.body[-1]).plain for e in shown]
+    assert plain == [True, False]

@@ -22,7 +22,7 @@ _READS = (ast.Return, ast.For, ast.comprehension)
 
 def appended(function: ast.AST, name: str) -> Optional[List[ast.AST]]:
     """What ``function`` appends to its local list ``name`` (``name.append(v)``,
-    each a statement of its own), or ``None`` where anything else could change
+    each a statement of its own, or ``name += [v]``), or ``None`` where anything else could change
     the list or what is in it: another binding or method of it, a nested
     function, lambda or class that names it, or a use that hands it on (an
     argument, an alias, a yield).  Reads that keep it are allowed: ``return
@@ -41,6 +41,11 @@ def appended(function: ast.AST, name: str) -> Optional[List[ast.AST]]:
         if not (isinstance(node, ast.Name) and node.id == name):
             continue
         parent = parents.get(id(node))
+        if isinstance(parent, ast.AugAssign) and parent.target is node and isinstance(
+                parent.op, ast.Add) and isinstance(parent.value, ast.List) and not any(
+                isinstance(e, ast.Starred) for e in parent.value.elts):
+            found.extend(parent.value.elts)  # (``name += [v]``: appended)
+            continue
         if not isinstance(node.ctx, ast.Load):
             stores += 1
             if stores > 1 or not isinstance(parent, ast.Assign) or len(parent.targets) != 1:

@@ -270,7 +270,10 @@ class Values:
     def binding(self, d, scope, depth: int) -> Value:
         """The value the binding ``d`` (a :class:`~.reaching.Def`) of ``scope`` gives."""
         kind = d.kind
-        if kind == "assign" and isinstance(d.value, ast.List) and not d.value.elts:
+        if kind == "assign" and isinstance(d.value, ast.List) and not d.value.elts or \
+                kind == "augassign" and isinstance(d.value, ast.List) and all(
+                    isinstance(o.value, ast.List) and not o.value.elts
+                    for o in self._flow(scope).defs(d.key) if o.kind == "assign"):
             added = appended(self._flow(scope).node, d.key)  # (``res = []``, then appended)
             return Value(LIST, parts=(self._elements(added or (), scope, depth),))
         if kind == "assign" and d.value is not None:
@@ -628,7 +631,9 @@ class Values:
                     rank = _broadcast(tensors[0], tensors[1])
                     last = last if tensors[1].last == last else None
                 return _tensor(rank, None if name.endswith(("div", "softmax", "sigmoid"))
-                               else tensors[0].dtype, last)
+                               else tensors[0].dtype, last, plain=all(  # (of 0.3 tensors)
+                                   t.plain for t in tensors if t.tensor)
+                               and not name.startswith("torch.nn."))
             return _tensor(None) if name.startswith("torch.nn.functional.") else UNKNOWN
         if name in LOSS_FUNCTIONS:  # (``F.nll_loss(out, y)``: 0-dim unless per element)
             return _tensor(0 if reduced_loss(node, 3) else None, "float")

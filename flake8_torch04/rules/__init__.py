@@ -88,12 +88,13 @@ TABLE = {
         "integer_division", (ast.BinOp, ast.AugAssign, ast.Call), ("/", r"\bdiv\b"),
         (r"\btorch\b",),
     ),
-    # an accumulation (``+=``, ``-=``), a ``print``, ``str`` or ``repr`` or an element
-    # read through ``.data[`` in 0.3 code (see ``tensor_numbers``)
+    # an accumulation (``+=``, ``-=``), a ``print``, ``str``, ``repr`` or
+    # ``json.dump(s)``, or an element read through ``.data[`` in 0.3 code (see
+    # ``tensor_numbers``)
     "TV144": (
         "tensor_numbers", (ast.AugAssign, ast.Call, ast.Subscript),
         ((r"\+=", ast.AugAssign), (r"\-=", ast.AugAssign),
-         (r"\b(?:print|str|repr)[\s\\]*\(", ast.Call),
+         (r"\b(?:print|str|repr|dumps?)[\s\\]*\(", ast.Call),
          (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript)), (r"\btorch\b",),
     ),
     "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),

@@ -8,13 +8,15 @@ from ..analysis.context import Context
 from ..analysis.era import legacy
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.lines import lines_matching
-from ..analysis.nodes import children, spans_hit
+from ..analysis.nodes import body_nodes, children, spans_hit
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..analysis.scalars import Evidence
 from ..analysis.values import NUMBER, Value, values
 from ..source.text import Edit, has_comment, needs_parens, shorten
 
+#: calls that write their argument as JSON, where a tensor raises TypeError
+_JSON = frozenset(("json.dump", "json.dumps"))
 #: calls whose arguments are only shown: what 0.3's number looked like there
 _SHOWN = {"print": "it prints as `tensor(...)`", "str": "`str()` of it is `'tensor(...)'`",
           "repr": "`repr()` of it is `'tensor(...)'`"}
@@ -89,7 +91,10 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     gave one (``env.step(action)`` gets a 0-dim tensor now).  Left alone: a tensor of
     unknown or higher rank (``x.data[0]`` is a row), an element used as a tensor
     (``x.data[i].fill_(0)``, ``x.data[i][j]``), written, sliced, or a loss's
-    ``.data[0]`` (TV003's).
+    ``.data[0]`` (TV003's).  And it flags ``json.dumps(history)``/``json.dump``
+    where ``history`` holds such values: a dict or list literal of them, a list a
+    function fills with ``costs.append(v)`` or ``costs += [v]``, a parameter every
+    caller passes such a list for (a training history written at a checkpoint).
     Position: the value.
 
     ## Why is this bad?
@@ -100,7 +105,8 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     invalid literal for int() with base 10: 'tensor(3)'``; ``format`` and
     ``'%d'`` show the number), ``100. * correct / n`` is a tensor, and the
     accumulator keeps a tensor where the program meant a number (on a GPU,
-    every use synchronises).
+    every use synchronises); ``json.dumps`` of it raises ``TypeError: Object of
+    type Tensor is not JSON serializable``.
 
     ## Example
     ```python
@@ -128,7 +134,9 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     element read through ``.data[i]`` gets ``.item()`` safely (the number 0.3
     gave), unsafely where a tensor is made of it afterwards (a name it is bound
     to read as a tensor, a torch function's argument): code written for 0.4 in
-    a 0.3 file.  A name bound to such an element (``first = x.data[0]``) gets
+    a 0.3 file.  For ``json.dumps`` the fix puts ``.item()`` on every such value
+    put in the list (*unsafe*: the list's other readers get numbers too).  A name
+    bound to such an element (``first = x.data[0]``) gets
     its ``.item()`` there, and none where it is printed or accumulated.
     """
     if not ctx.uses_torch or not legacy(ctx):
@@ -155,6 +163,9 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     if isinstance(node, ast.Subscript):
         yield from _data_element(ctx, node, facts)
         return
+    if isinstance(node, ast.Call) and node.args and ctx.resolve(node.func) in _JSON:
+        yield from _written_as_json(ctx, facts, node.args[0])
+        return
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and node.func.id in _SHOWN and not ctx.scope.binds(node.func.id):
         for arg in node.args:
@@ -168,6 +179,78 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
                 f"0-dim tensor since 0.4: {_SHOWN[node.func.id]}; add `.item()`",
                 Fix((edit,), SAFE) if edit is not None else None,
             )
+
+
+def _written_as_json(ctx: Context, facts, written: ast.AST) -> Iterator[Report]:
+    """``json.dumps(history)`` where ``history`` holds numbers 0.3 gave (a dict or
+    list literal of them, a list a function builds by appending them, a parameter
+    every caller passes such a value for): json cannot write a tensor.  The fix puts
+    ``.item()`` on each (*unsafe*: the list's other readers get numbers too)."""
+    held = _held_numbers(ctx, facts, written, None, 0, set())
+    if not held:
+        return
+    edits = [_item(ctx, node) for node in held]
+    src = ctx.source
+    yield Report(
+        written,
+        f"`{src.quote(written, 30)}` holds values PyTorch 0.3 gave as Python numbers, "
+        f"0-dim tensors since 0.4 (`{src.quote(held[0], 30)}`): json cannot write a "
+        f"tensor (TypeError); add `.item()` where they are made",
+        Fix(tuple(edits), UNSAFE) if all(e is not None for e in edits) else None,
+    )
+
+
+def _held_numbers(ctx: Context, facts, node: ast.AST, scope, depth: int,
+                  seen: set) -> list:
+    """The expressions, in ``node`` or in what its names are bound to, of numbers
+    0.3 gave that are 0-dim tensors now (not an element read through ``.data``:
+    fixed where it is read)."""
+    from ..analysis.callers import reaching_arguments
+
+    if depth > 6 or id(node) in seen:
+        return []
+    seen.add(id(node))
+    if _number_in_03(facts.of(node, scope)):
+        source = _at_source(facts, node)
+        data = isinstance(source, ast.Subscript) and isinstance(
+            source.value, ast.Attribute) and source.value.attr == "data"
+        return [] if data or _read_through_data(ctx, source) else [source]
+    parts: list = []
+    if isinstance(node, ast.Dict):
+        parts = [(v, scope) for v in node.values]
+    elif isinstance(node, (ast.List, ast.Tuple)):
+        parts = [(e, scope) for e in node.elts if not isinstance(e, ast.Starred)]
+    elif isinstance(node, ast.Name):
+        flow = ctx.flow_of(scope) if scope is not None else ctx.flow()
+        for d in flow.reaching(node) or ():
+            if d.kind == "assign" and isinstance(d.value, ast.List) and not d.value.elts \
+                    or d.kind == "augassign" and isinstance(d.value, ast.List):
+                parts += [(v, flow.node) for v in _put_in(flow.node, d.key)]
+            elif d.kind == "assign" and d.value is not None:
+                parts.append((d.value, flow.node))
+            elif d.kind == "param":
+                parts += reaching_arguments(ctx, d.node, flow.node) or []
+    found: list = []
+    for part, at in parts:
+        found += [n for n in _held_numbers(ctx, facts, part, at, depth + 1, seen)
+                  if n not in found]
+    return found
+
+
+def _put_in(function: ast.AST, name: str) -> list:
+    """What ``function`` puts in its list ``name`` (``name.append(v)``, ``name +=
+    [v]``): one tensor among them is enough for json to refuse the list, whatever
+    else is done with it."""
+    found: list = []
+    for node in body_nodes(function):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "append" and key(node.func.value) == name \
+                and len(node.args) == 1:
+            found.append(node.args[0])
+        elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) \
+                and key(node.target) == name and isinstance(node.value, ast.List):
+            found += node.value.elts
+    return [v for v in found if not isinstance(v, ast.Starred)]
 
 
 def _read_through_data(ctx: Context, node: ast.AST) -> bool:
