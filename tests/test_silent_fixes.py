@@ -587,3 +587,29 @@ def test_a_module_set_back_to_training_mode_does_not_train():
     result = fix_text(source, lambda t: Analysis(t, ["TV002"]), True)
     assert "    @torch.no_grad()\n    def select_action(self, state):" in result.text
     assert "volatile" not in result.text
+
+
+def test_a_helper_passing_its_volatile_parameter_on_sends_the_advice_to_its_callers():
+    """``def to_var(x, volatile=False): return Variable(x, volatile=volatile)``: a
+    region in the helper would end before the caller's forward pass; a parameter
+    whose wrapped value stays in the function keeps ``set_grad_enabled``."""
+    source = dedent("""
+        import torch
+        from torch.autograd import Variable
+
+
+        def to_var(x, volatile=False):
+            return Variable(torch.from_numpy(x), volatile=volatile).float()
+
+
+        def run(model, x, volatile):
+            if volatile:
+                print(volatile)
+            out = model(Variable(x, volatile=volatile))
+            print(out.sum())
+    """)
+    messages = [f.message for f in check_source(source, codes=["TV002"])]
+    assert messages[0].endswith(
+        "where a caller of `to_var()` passes `volatile=True`, run the code that uses what "
+        "it returns under `with torch.no_grad():`"), messages
+    assert "set_grad_enabled(not volatile)" in messages[1], messages

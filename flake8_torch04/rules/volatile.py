@@ -108,7 +108,10 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     0.3's flag on (``volatile=x.volatile``: a region would turn grad back on
     under a caller's ``no_grad``).  Elsewhere (module level outside a loop, a
     training loop, a lambda, an ``async def``) there is no automatic fix: the
-    region is the user's choice.  A ``.volatile`` read becomes
+    region is the user's choice (a helper that passes its own ``volatile``
+    parameter on to the ``Variable`` it returns, ``to_var(x, volatile=True)``,
+    is told that its callers' code is what runs under ``no_grad``).  A
+    ``.volatile`` read becomes
     ``not torch.is_grad_enabled()`` (``not x.volatile`` becomes
     ``torch.is_grad_enabled()``): *unsafe*, as it changes which branch runs
     (on purpose).  A write ``x.volatile = v`` is dropped (``pass`` where it is
@@ -217,8 +220,17 @@ def _keyword(ctx: Context, node: ast.Call) -> Iterator[Report]:
         fix, region = None, None
         if isinstance(where, ast.keyword) and "\n" not in enabled:
             fix, region = _set_grad_fix(ctx, node, value, header)
+        function = _enclosing_def(ctx)
         if fix is not None:
             yield Report(where, f"{what}; run {region} under `{header}`", fix)
+        elif isinstance(value, ast.Name) and function is not None and value.id in {
+                a.arg for a in (*function.args.posonlyargs, *function.args.args,
+                                *function.args.kwonlyargs)} and _handed_back(ctx, function, node):
+            # (``def to_var(x, volatile=False): return Variable(x, volatile=volatile)``:
+            # a region here would end before the caller's forward pass)
+            yield Report(where, f"{what}; where a caller of `{function.name}()` passes "
+                                f"`{value.id}=True`, run the code that uses what it returns "
+                                f"under `with torch.no_grad():`")
         else:
             yield Report(where, f"{what}; use `{header}`")
 
@@ -508,6 +520,12 @@ def _target_names(ctx: Context, call: ast.Call) -> List[str]:
             return []
         child = parent
     return []
+
+
+def _handed_back(ctx: Context, function: ast.AST, call: ast.Call) -> bool:
+    """Whether the ``Variable`` ``call`` makes leaves ``function`` (returned, stored)."""
+    nodes, parents = _body(ctx, function)
+    return _escapes(call, parents, _escaping_names(nodes))
 
 
 def _volatile_calls(ctx: Context, function: ast.AST) -> List[Tuple[ast.Call, ast.AST]]:
