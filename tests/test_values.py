@@ -530,3 +530,68 @@ def test_elementwise_functions_of_plain_tensors_give_plain_tensors():
              and isinstance(n.func, ast.Name) and n.func.id == "show"]
     plain = [values.of(e, tree.body[-1]).plain for e in shown]
     assert plain == [True, False]
+
+
+SELF_METHODS = HEAD + """\
+import torch.nn as nn
+
+
+class Tagger(nn.Module):
+    def __init__(self):
+        super(Tagger, self).__init__()
+        self.fc = nn.Linear(8, 3)
+
+    def _features(self, x):
+        return self.fc(x.view(x.size(0), -1))
+
+    @staticmethod
+    def _decorated(x):
+        return x.view(-1)
+
+    def forward(self, x):
+        show(self._features(x))
+        show(self._decorated(x))
+        show(self.missing(x))
+        return self._features(x)
+
+
+class Base(nn.Module):
+    def _features(self, x):
+        return x.view(-1)
+
+    def forward(self, x):
+        show(self._features(x))
+        return x
+
+
+class Derived(Base):
+    def _features(self, x):
+        return x.view(2, -1)
+"""
+
+
+@pytest.mark.parametrize("expression, index, expected", [
+    # ``self.method(...)`` of a module class: what the method returns
+    ("self._features(x)", 0, (TENSOR, 2, "float")),
+    # decorated, not defined, or overridden in a subclass: unknown
+    ("self._decorated(x)", 0, (None, None, None)),
+    ("self.missing(x)", 0, (None, None, None)),
+    ("self._features(x)", 1, (None, None, None)),
+])
+def test_self_methods_of_module_classes(expression, index, expected):
+    source = textwrap.dedent(SELF_METHODS)
+    tree = ast.parse(source)
+    ctx = Context(tree, lines_of(source), "t.py", source)
+    Walker(ctx, [WALK], None, None).run()
+    values = Values(ctx)
+    parents = ctx.file_parents()
+    shown = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "show" and ast.unparse(node.args[0]) == expression:
+            scope = parents.get(id(node))
+            while not isinstance(scope, ast.FunctionDef):
+                scope = parents.get(id(scope))
+            value = values.of(node.args[0], scope)
+            shown.append((node.lineno, (value.kind, value.rank, value.dtype)))
+    assert sorted(shown)[index][1] == expected

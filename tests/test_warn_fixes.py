@@ -179,6 +179,21 @@ FIXES = [
      "m = (t > 0).byte()\ny = x.masked_select((1 - m).bool())\n"),
     ("TV129", "y = torch.where(torch.ByteTensor([1, 0]), a, b)\n",
      "y = torch.where(torch.ByteTensor([1, 0]).bool(), a, b)\n"),
+    # TV139 (the weights torchvision 0.28 itself loads for ``pretrained=True``)
+    ("TV139", "import torchvision.models as models\n"
+              "f = models.vgg19(pretrained=True).features\n",
+     "import torchvision.models as models\n"
+     "f = models.vgg19(weights=models.VGG19_Weights.IMAGENET1K_V1).features\n"),
+    ("TV139", "from torchvision import models\nm = models.resnet18(pretrained=False)\n",
+     "from torchvision import models\nm = models.resnet18(weights=None)\n"),
+    ("TV139", "import torchvision\n"
+              "m = torchvision.models.densenet121(pretrained=opt.pre, num_classes=2)\n",
+     "import torchvision\nm = torchvision.models.densenet121("
+     "weights=torchvision.models.DenseNet121_Weights.IMAGENET1K_V1 if opt.pre else None, "
+     "num_classes=2)\n"),
+    ("TV139", "from torchvision.models import resnet50\nm = resnet50(True)\n",
+     "from torchvision.models import resnet50\nimport torchvision.models\n"
+     "m = resnet50(weights=torchvision.models.ResNet50_Weights.IMAGENET1K_V1)\n"),
 ]
 
 NOOPS = [
@@ -195,6 +210,8 @@ NOOPS = [
     ("TV126", "p.add_(g, alpha=-lr)\n"),
     ("TV126", "p.add_(-lr,  # step\n       g)\n"),
     ("TV127", "c = nn.Container(conv=m)\n"),
+    ("TV139", "import torchvision.models as models\nm = models.resnet18(**options)\n"),
+    ("TV139", "import torchvision.models as models\nm = models.resnet18(weights=None)\n"),
 ]
 
 

@@ -161,3 +161,42 @@ def self_attributes(cls: ast.ClassDef) -> Dict[str, Optional[List[tuple]]]:
                         if isinstance(sub, ast.Attribute):
                             found[sub.attr] = None
     return found
+
+
+def self_attribute(values, node: ast.Attribute, function: ast.AST, depth: int):
+    """``self.x`` read in ``function``: what every ``self.x = value`` in the class's
+    methods makes it (for the value facts: ``values`` asks)."""
+    from .nodes import enclosing
+    from .values import UNKNOWN, join
+
+    ctx = values.ctx
+    if isinstance(function, ast.Lambda):
+        cls = enclosing(ctx.file_parents(), node, ast.ClassDef)
+    else:
+        cls = enclosing(ctx.statement_parents(), function, ast.ClassDef)
+    if cls is None:
+        return UNKNOWN
+    found = values._classes.get(id(cls))  # (made once per class)
+    if found is None:
+        found = values._classes[id(cls)] = self_attributes(cls)
+    bound = found.get(node.attr)
+    if not bound:  # (``None``: written so that it is not followed)
+        return UNKNOWN
+    return join([values.of(value, method, depth) for value, method in bound])
+
+
+def self_method(values, name: str, function: ast.AST) -> Optional[ast.FunctionDef]:
+    """The method ``name`` that ``self.name(...)`` in ``function`` calls: one the
+    module class around it defines itself, undecorated, where no class of the
+    file derives from that class (a subclass may override it)."""
+    from .nodes import enclosing
+
+    ctx = values.ctx
+    cls = enclosing(ctx.statement_parents(), function, ast.ClassDef)
+    if cls is None or values.module_classes().get(cls.name) is not cls:
+        return None
+    if any(isinstance(c, ast.ClassDef) and any(
+            isinstance(b, ast.Name) and b.id == cls.name for b in c.bases)
+            for c in ctx.tree.body):
+        return None
+    return values._forward_def(cls.name, name)

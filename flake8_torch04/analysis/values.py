@@ -33,10 +33,10 @@ from .appended import appended, comprehended
 from .callers import reaching_arguments
 from .environments import MAKERS as ENVIRONMENT_MAKERS, environment
 from .foreign import FOREIGN_CLASS, assigned_value, class_value, forward_of, project_function
-from .nodes import body_nodes, enclosing
+from .nodes import body_nodes
 from .objects import (
     DISTRIBUTIONS, OBJECT, OBJECTS, distribution, keyed_parts, object_method, plain_class,
-    self_attributes
+    self_attribute, self_method
 )
 from .reaching import unpack_index
 from .resolve import key
@@ -241,7 +241,7 @@ class Values:
         if not defs:
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                     and node.value.id == "self":
-                return self._self_attribute(node, flow.node, depth)
+                return self_attribute(self, node, flow.node, depth)
             if defs is not None and isinstance(node, ast.Name):
                 return self._global(node, flow, depth)
             if defs is not None and isinstance(node, ast.Attribute) \
@@ -337,27 +337,6 @@ class Values:
             return _INT
         return UNKNOWN
 
-    def _self_attribute(self, node: ast.Attribute, function: ast.AST, depth: int) -> Value:
-        """``self.x`` read in ``function``: what every ``self.x = value`` in the
-        class's methods makes it."""
-        if isinstance(function, ast.Lambda):
-            cls = enclosing(self.ctx.file_parents(), node, ast.ClassDef)
-        else:
-            cls = enclosing(self.ctx.statement_parents(), function, ast.ClassDef)
-        if cls is None:
-            return UNKNOWN
-        bound = self._class_attributes(cls).get(node.attr)
-        if not bound:  # (``None``: written so that it is not followed)
-            return UNKNOWN
-        return join([self.of(value, method, depth) for value, method in bound])
-
-    def _class_attributes(self, cls: ast.ClassDef) -> Dict[str, Optional[List[tuple]]]:
-        """:func:`.objects.self_attributes` of ``cls``, made once per class."""
-        found = self._classes.get(id(cls))
-        if found is None:
-            found = self._classes[id(cls)] = self_attributes(cls)
-        return found
-
     # -- operators -----------------------------------------------------------
 
     def _binop(self, node: ast.BinOp, scope, depth: int) -> Value:
@@ -437,6 +416,10 @@ class Values:
                 module = self.of(func, scope, depth)  # (``self.fc(x)``)
                 if module.kind == MODULE:
                     return self._module_output(module, node, scope, depth)
+            if isinstance(func.value, ast.Name) and func.value.id == "self":
+                method = self_method(self, func.attr, self._flow(scope).node)
+                if method is not None:  # (``self._features(x)`` of a module class)
+                    return self._returns_of(method, depth)
             if receiver.kind == MODULE:
                 if func.attr in MODULE_ITSELF:
                     return receiver  # (``D = D.cuda()``: the module itself)

@@ -48,6 +48,7 @@ TABLE = {
     "TV108": ("multinomial", (ast.Call,), ("multinomial",)),
     "TV109": ("normal_means", (ast.Call,), ("means",)),
     "TV110": ("iterator_next", (ast.Call,), (r"\.[\s\\]*next\b",)),
+    "TV119": ("cat_of_tensor", (ast.Call,), (r"\b(?:cat|stack)[\s\\]*\(",)),
     # a keyword ``out=`` in the call
     "TV113": ("method_out", (ast.Call,), (r"\bout[\s\\]*=",)),
     "TV116": ("normalize_channels", (ast.Call,), ("Normalize",), (r"\btorchvision\b",)),
@@ -88,13 +89,13 @@ TABLE = {
         "integer_division", (ast.BinOp, ast.AugAssign, ast.Call), ("/", r"\bdiv\b"),
         (r"\btorch\b",),
     ),
-    # an accumulation (``+=``, ``-=``), a ``print``, ``str``, ``repr`` or
+    # an accumulation (``+=``, ``-=``), a ``print``, ``str``, ``repr``, ``list`` or
     # ``json.dump(s)``, or an element read through ``.data[`` in 0.3 code (see
     # ``tensor_numbers``)
     "TV144": (
         "tensor_numbers", (ast.AugAssign, ast.Call, ast.Subscript),
         ((r"\+=", ast.AugAssign), (r"\-=", ast.AugAssign),
-         (r"\b(?:print|str|repr|dumps?)[\s\\]*\(", ast.Call),
+         (r"\b(?:print|str|repr|dumps?|list)[\s\\]*\(", ast.Call),
          (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript)), (r"\btorch\b",),
     ),
     "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),
@@ -145,6 +146,14 @@ TABLE = {
     # the keyword ``range=`` of torchvision's ``make_grid``/``save_image`` (only in files
     # that name torchvision: every import of them does)
     "TV138": ("grid_value_range", (ast.Call,), (r"\brange[\s\\]*=",), (r"\btorchvision\b",)),
+    # ``pretrained=``, or a builder's name called with ``True``/``False`` first
+    "TV139": (
+        "pretrained_weights", (ast.Call,), (
+            r"\bpretrained[\s\\]*=",
+            r"\b(?:alexnet|vgg|resnet|resnext|wide_resnet|squeezenet|densenet|inception_v3|"
+            r"googlenet|mobilenet|shufflenet|mnasnet)\w*[\s\\]*\([\s\\]*(?:True|False)\b",
+        ), (r"\btorchvision\b",),
+    ),
     "TV126": ("scalar_overloads", (ast.Call,), (r"\b(?:add|sub|addcmul|addcdiv)_?\b",)),
     "TV127": ("saved_variables", (ast.Attribute, ast.Name), ("saved_variables", "Container")),
     "TV128": ("dataset_attributes", (ast.Attribute,), (r"\b(?:train|test)_(?:data|labels)\b",)),

@@ -95,7 +95,10 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     where ``history`` holds such values: a dict or list literal of them, a list a
     function fills with ``costs.append(v)`` or ``costs += [v]``, a parameter every
     caller passes such a list for (a training history written at a checkpoint).
-    Position: the value.
+    And ``list(t)`` of an evidently 1-D 0.3 tensor (``list(tag_seq.data)``): a
+    list of Python numbers on 0.3, of 0-dim tensors since 0.4 (a ``Variable``'s
+    elements were ``Variable`` objects on 0.3 too, and a 2-D tensor's are rows:
+    neither is flagged).  Position: the value.
 
     ## Why is this bad?
     In 0.3, reducing a tensor gave a Python number.  Since 0.4 it gives a 0-dim
@@ -105,7 +108,8 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     invalid literal for int() with base 10: 'tensor(3)'``; ``format`` and
     ``'%d'`` show the number), ``100. * correct / n`` is a tensor, and the
     accumulator keeps a tensor where the program meant a number (on a GPU,
-    every use synchronises); ``json.dumps`` of it raises ``TypeError: Object of
+    every use synchronises); a dict lookup with it raises ``KeyError:
+    tensor(1)`` (tensors hash by identity); ``json.dumps`` of it raises ``TypeError: Object of
     type Tensor is not JSON serializable``.
 
     ## Example
@@ -134,7 +138,9 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     element read through ``.data[i]`` gets ``.item()`` safely (the number 0.3
     gave), unsafely where a tensor is made of it afterwards (a name it is bound
     to read as a tensor, a torch function's argument): code written for 0.4 in
-    a 0.3 file.  For ``json.dumps`` the fix puts ``.item()`` on every such value
+    a 0.3 file.  ``list(t)`` becomes ``t.tolist()``, 0.3's list of numbers:
+    *unsafe*, as code written for 0.4 may use the elements as tensors.  For
+    ``json.dumps`` the fix puts ``.item()`` on every such value
     put in the list (*unsafe*: the list's other readers get numbers too).  A name
     bound to such an element (``first = x.data[0]``) gets
     its ``.item()`` there, and none where it is printed or accumulated.
@@ -167,6 +173,10 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
         yield from _written_as_json(ctx, facts, node.args[0])
         return
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id == "list" and not ctx.scope.binds("list"):
+        yield from _listed(ctx, facts, node)
+        return
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and node.func.id in _SHOWN and not ctx.scope.binds(node.func.id):
         for arg in node.args:
             if isinstance(arg, ast.Starred) or not _number_in_03(facts.of(arg)) \
@@ -179,6 +189,30 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
                 f"0-dim tensor since 0.4: {_SHOWN[node.func.id]}; add `.item()`",
                 Fix((edit,), SAFE) if edit is not None else None,
             )
+
+
+def _listed(ctx: Context, facts, call: ast.Call) -> Iterator[Report]:
+    """``list(t)`` of a 1-D 0.3 tensor: 0.3 gave a list of Python numbers (ids that
+    index dicts, labels written out); ``t.tolist()`` gives them back (*unsafe*: code
+    written for 0.4 may use the elements as tensors)."""
+    if len(call.args) != 1 or call.keywords or isinstance(call.args[0], ast.Starred):
+        return
+    listed = facts.of(call.args[0])
+    if not (listed.tensor and listed.rank == 1 and listed.plain):
+        return
+    src = ctx.source
+    inner = call.args[0]
+    text = src.text(inner)
+    if needs_parens(inner, ast.Attribute, src):
+        text = f"({text})"
+    fixed = f"{text}.tolist()"
+    yield Report(
+        call,
+        f"`{src.quote(call, 40)}` was a list of Python numbers on PyTorch 0.3 and is a "
+        f"list of 0-dim tensors since 0.4 (a dict lookup with one raises KeyError); use "
+        f"`{src.quote(inner, 30)}.tolist()`",
+        Fix((src.replace(call, fixed),), UNSAFE) if "\n" not in fixed else None,
+    )
 
 
 def _written_as_json(ctx: Context, facts, written: ast.AST) -> Iterator[Report]:
