@@ -595,3 +595,36 @@ def test_self_methods_of_module_classes(expression, index, expected):
             value = values.of(node.args[0], scope)
             shown.append((node.lineno, (value.kind, value.rank, value.dtype)))
     assert sorted(shown)[index][1] == expected
+
+
+ALIASES = HEAD + """\
+cuda = torch.cuda.is_available()
+Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor
+Mixed = torch.cuda.LongTensor if cuda else torch.FloatTensor
+Plain = torch.ByteTensor
+Other = make_type()
+
+
+def g(n):
+    show(Tensor(n, 1).fill_(1.0))
+    show(Tensor(3))
+    show(Mixed(3))
+    show(Plain(4))
+    show(Other(3))
+    Local = torch.LongTensor
+    show(Local(2, 2))
+"""
+
+
+@pytest.mark.parametrize("expression, expected", [
+    # a name bound to tensor types of one dtype (a conditional expression of them)
+    ("Tensor(n, 1).fill_(1.0)", (TENSOR, 2, "float")),
+    ("Tensor(3)", (TENSOR, 1, "float")),
+    ("Plain(4)", (TENSOR, 1, "uint8")),
+    ("Local(2, 2)", (TENSOR, 2, "int")),
+    # types of different dtypes, or anything else: unknown
+    ("Mixed(3)", (None, None, None)),
+    ("Other(3)", (None, None, None)),
+])
+def test_tensor_type_aliases(expression, expected):
+    assert facts(ALIASES)[expression] == expected

@@ -200,3 +200,30 @@ def self_method(values, name: str, function: ast.AST) -> Optional[ast.FunctionDe
             for c in ctx.tree.body):
         return None
     return values._forward_def(cls.name, name)
+
+
+def type_alias(values, func: ast.AST, scope) -> Optional[str]:
+    """The tensor type a name is bound to, where every binding of it that reaches
+    names one of the same dtype: ``Tensor = torch.cuda.FloatTensor if cuda else
+    torch.FloatTensor`` (a 2017 GAN script's alias) gives ``torch.FloatTensor``'s
+    facts to ``Tensor(n)``."""
+    from .value_tables import TYPED
+
+    if not isinstance(func, ast.Name):
+        return None
+    flow = values._flow(scope)
+    defs = flow.reaching(func)
+    if not defs and defs is not None and func.id not in flow.bound:
+        defs = values.ctx.flow_of(values.ctx.tree).defs(func.id)  # (bound at the top)
+    if not defs or any(d.kind != "assign" or d.value is None for d in defs):
+        return None
+    named = []
+    for d in defs:
+        value = d.value
+        branches = (value.body, value.orelse) if isinstance(value, ast.IfExp) else (value,)
+        named += [values.ctx.resolve(b) if isinstance(b, (ast.Name, ast.Attribute)) else None
+                  for b in branches]
+    if None in named or any(n not in TYPED for n in named) or \
+            len({TYPED[n] for n in named}) != 1:
+        return None
+    return named[-1]

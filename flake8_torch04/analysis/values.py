@@ -36,7 +36,7 @@ from .foreign import FOREIGN_CLASS, assigned_value, class_value, forward_of, pro
 from .nodes import body_nodes
 from .objects import (
     DISTRIBUTIONS, OBJECT, OBJECTS, distribution, keyed_parts, object_method, plain_class,
-    self_attribute, self_method
+    self_attribute, self_method, type_alias
 )
 from .reaching import unpack_index
 from .resolve import key
@@ -407,7 +407,7 @@ class Values:
 
     def _call(self, node: ast.Call, scope, depth: int) -> Value:
         func = node.func
-        name = self._callee(func)
+        name = self._callee(func) or type_alias(self, func, scope)  # (``Tensor(n)``)
         if name is not None:
             return self._function(name, node, scope, depth)
         if isinstance(func, ast.Attribute):
