@@ -613,3 +613,19 @@ def test_a_helper_passing_its_volatile_parameter_on_sends_the_advice_to_its_call
         "where a caller of `to_var()` passes `volatile=True`, run the code that uses what "
         "it returns under `with torch.no_grad():`"), messages
     assert "set_grad_enabled(not volatile)" in messages[1], messages
+
+
+def test_a_tuple_of_volatile_variables_names_each_target():
+    """``z, y = Variable(z, volatile=True), Variable(y, volatile=True)`` at the top of a
+    script: each message names the variable whose uses go under ``no_grad``."""
+    source = dedent("""
+        import torch
+        from torch.autograd import Variable
+
+        z, y = torch.zeros(2), torch.ones(2)
+        z, y = Variable(z, volatile=True), Variable(y, volatile=True)
+    """)
+    messages = [f.message for f in check_source(source, codes=["TV002"])]
+    assert [m.rsplit(";", 1)[1] for m in messages] == [
+        " run the code that uses `z` under `with torch.no_grad():`",
+        " run the code that uses `y` under `with torch.no_grad():`"], messages

@@ -502,6 +502,7 @@ def _statement_value(ctx: Context) -> Optional[ast.AST]:
 def _target_names(ctx: Context, call: ast.Call) -> List[str]:
     """The names the wrapped value is bound to (``x = Variable(...)``)."""
     child: ast.AST = call
+    below: ast.AST = call  # (the child of ``child``: an item of a tuple value)
     for parent in reversed(ctx.parents):
         if isinstance(parent, (ast.Assign, ast.AnnAssign)):
             targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
@@ -511,14 +512,15 @@ def _target_names(ctx: Context, call: ast.Call) -> List[str]:
                 if isinstance(target, ast.Name) and value is child:
                     names.append(target.id)
                 elif (isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple)
-                      and child in value.elts and len(target.elts) == len(value.elts)):
-                    elt = target.elts[value.elts.index(child)]
+                      and value is child and below in value.elts
+                      and len(target.elts) == len(value.elts)):
+                    elt = target.elts[value.elts.index(below)]
                     if isinstance(elt, ast.Name):
                         names.append(elt.id)
             return names
         if isinstance(parent, ast.stmt):
             return []
-        child = parent
+        below, child = child, parent
     return []
 
 
