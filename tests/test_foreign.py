@@ -302,3 +302,47 @@ def test_a_function_spelled_only_by_files_that_cannot_import_it(tmp_path, others
     (one that spells its name, or a re-exporter's) spells the function's name."""
     write(tmp_path, {"train.py": TOPK_SCRIPT, **others})
     assert found(tmp_path / "train.py", ["TV003"]) == ([("TV003", 11)] if flagged else [])
+
+
+def test_a_method_of_a_module_class_of_another_module(tmp_path):
+    """``network.loss(x, y, size_average=False).data[0]`` where ``network`` is the
+    project's ``CapsuleNetwork``, whose ``loss`` may give one loss per sample: the
+    value facts read the method where it is defined and find no 0-dim value, so the
+    name ``loss`` decides nothing (``.item()`` would raise); a method that evidently
+    gives a 0-dim loss is flagged."""
+    write(tmp_path, {"capsule_network.py": """\
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class CapsuleNetwork(nn.Module):
+    def __init__(self):
+        super(CapsuleNetwork, self).__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+
+    def loss(self, x, y, size_average=True):
+        err = ((self.fc(x) - y) ** 2).sum(dim=1)
+        if size_average:
+            err = err.mean()
+        return err
+
+    def mean_loss(self, x, y):
+        return F.mse_loss(self.fc(x), y)
+""", "main.py": """\
+import torch
+from torch.autograd import Variable
+from capsule_network import CapsuleNetwork
+
+network = CapsuleNetwork()
+
+
+def test(x, y):
+    first = network.loss(x, y, size_average=False).data[0]
+    mean = network.mean_loss(x, y).data[0]
+    return first, mean
+"""})
+    assert found(tmp_path / "main.py", ["TV003"]) == [("TV003", 10)]

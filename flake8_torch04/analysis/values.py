@@ -32,7 +32,9 @@ from ..source.record import record
 from .appended import appended, comprehended
 from .callers import reaching_arguments
 from .environments import MAKERS as ENVIRONMENT_MAKERS, environment
-from .foreign import FOREIGN_CLASS, assigned_value, class_value, forward_of, project_function
+from .foreign import (
+    FOREIGN_CLASS, assigned_value, class_value, forward_of, module_context, project_function
+)
 from .nodes import body_nodes
 from .objects import (
     DISTRIBUTIONS, OBJECT, OBJECTS, distribution, keyed_parts, object_method, plain_class,
@@ -423,8 +425,8 @@ class Values:
             if receiver.kind == MODULE:
                 if func.attr in MODULE_ITSELF:
                     return receiver  # (``D = D.cuda()``: the module itself)
-                method = self._method_def(receiver, func.attr)  # (``net.loss(x, y)``)
-                return self._returns_of(method, depth) if method is not None else UNKNOWN
+                found = self._method_def(receiver, func.attr)  # (``net.loss(x, y)``)
+                return found[0]._returns_of(found[1], depth) if found else UNKNOWN
             return (receiver.kind is None and class_value(self.ctx, func)) or \
                 self._method(func.attr, receiver, node, scope, depth)  # (``models.Net()``)
         if isinstance(func, ast.Name):
@@ -509,11 +511,17 @@ class Values:
         return next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == method
                      and not f.decorator_list), None) if cls is not None else None
 
-    def _method_def(self, module: Value, method: str) -> Optional[ast.FunctionDef]:
-        """The method ``method`` a module class of the file defines itself."""
-        name = module.name or ""
-        return self._forward_def(name[len(FILE_CLASS):], method) \
-            if name.startswith(FILE_CLASS) else None
+    def _method_def(self, module: Value, method: str) -> Optional[tuple]:
+        """The method ``method`` a module class of the file, or of another module of
+        the project, defines itself, and the :class:`Values` of its module."""
+        name, owner = module.name or "", self
+        if name.startswith(FOREIGN_CLASS):  # (``path\0Class``: read where it is defined)
+            path, _, name = name[len(FOREIGN_CLASS):].partition("\0")
+            other = module_context(path)
+            owner, name = (values(other), FILE_CLASS + name) if other is not None else (None, "")
+        found = owner._forward_def(name[len(FILE_CLASS):], method) \
+            if owner is not None and name.startswith(FILE_CLASS) else None
+        return (owner, found) if found is not None else None
 
     def callee(self, call: ast.Call) -> Optional[ast.AST]:
         """The definition ``call`` evidently runs where the value facts can read it (a
@@ -524,7 +532,8 @@ class Values:
             found = self._definition(func, None)
             return found[1] if found is not None else None
         if isinstance(func, ast.Attribute):
-            return self._method_def(self.of(func.value), func.attr)
+            found = self._method_def(self.of(func.value), func.attr)
+            return found[1] if found is not None else None
         return None
 
     def _function(self, name: str, node: ast.Call, scope, depth: int) -> Value:
