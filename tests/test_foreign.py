@@ -346,3 +346,30 @@ def test(x, y):
     return first, mean
 """})
     assert found(tmp_path / "main.py", ["TV003"]) == [("TV003", 10)]
+
+
+def test_a_zero_dim_value_returned_by_a_helper_of_another_module(tmp_path):
+    """``acc = accuracy(output, labels)`` with pygcn's ``accuracy`` (``correct.sum() /
+    len(labels)``) in the project's ``utils``: ``acc.data[0]`` raises IndexError."""
+    write(tmp_path, {"utils.py": """\
+def accuracy(output, labels):
+    preds = output.max(1)[1].type_as(labels)
+    correct = preds.eq(labels).double()
+    correct = correct.sum()
+    return correct / len(labels)
+
+
+def predictions(output):
+    return output.max(1)[1]
+""", "train.py": """\
+import torch
+from utils import accuracy, predictions
+
+out = torch.randn(5, 3)
+y = torch.LongTensor([0, 1, 2, 0, 1])
+acc = accuracy(out, y)
+print(acc.data[0])
+first = predictions(out)
+print(first.data[0])
+"""})
+    assert found(tmp_path / "train.py", ["TV003"]) == [("TV003", 7)]

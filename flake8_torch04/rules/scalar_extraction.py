@@ -203,13 +203,18 @@ def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST) -> bool:
 
 def _may_make_zero_dim(ctx: Context, value: ast.AST) -> bool:
     """``x.data``, an element (``x[i]``), arithmetic, a method's result
-    (``x.sum()``), or what a function of the file returns (``loss, bce, kld =
-    loss_function(...)``): what a 0-dim tensor is bound from (not a literal, a
-    comprehension, another call)."""
+    (``x.sum()``), or what a function of the file or of the project returns
+    (``loss, bce, kld = loss_function(...)``, ``acc = accuracy(out, y)`` with
+    ``accuracy`` imported from the project's ``utils``): what a 0-dim tensor is
+    bound from (not a literal, a comprehension, another call)."""
     if isinstance(value, ast.Attribute):
         return value.attr == "data"
     if isinstance(value, ast.Call):
         func = value.func
+        if isinstance(func, ast.Name) and func.id not in ctx.defined_once():
+            from ..analysis.values import values  # (a helper of another module)
+
+            return values(ctx).callee(value) is not None
         return isinstance(func, ast.Attribute) or isinstance(func, ast.Name) and isinstance(
             ctx.defined_once().get(func.id), (ast.FunctionDef, ast.AsyncFunctionDef))
     return isinstance(value, (ast.BinOp, ast.UnaryOp, ast.Subscript))
