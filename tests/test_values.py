@@ -621,8 +621,8 @@ def g(n):
     ("Tensor(n, 1).fill_(1.0)", (TENSOR, 2, "float")),
     ("Tensor(3)", (TENSOR, 1, "float")),
     ("Plain(4)", (TENSOR, 1, "uint8")),
-    ("Local(2, 2)", (TENSOR, 2, "int")),
-    # types of different dtypes, or anything else: unknown
+    # types of different dtypes, an alias made in a function, or anything else: unknown
+    ("Local(2, 2)", (None, None, None)),
     ("Mixed(3)", (None, None, None)),
     ("Other(3)", (None, None, None)),
 ])

@@ -205,11 +205,11 @@ def self_method(values, name: str, function: ast.AST) -> Optional[ast.FunctionDe
 def type_alias(values, func: ast.AST, scope) -> Optional[str]:
     """The tensor type a name is bound to, where every binding of it that reaches
     names one of the same dtype: ``Tensor = torch.cuda.FloatTensor if cuda else
-    torch.FloatTensor`` (a 2017 GAN script's alias) gives ``torch.FloatTensor``'s
-    facts to ``Tensor(n)``."""
+    torch.FloatTensor`` (a 2017 GAN script's alias, at the top of the module: see
+    :func:`_aliased`) gives ``torch.FloatTensor``'s facts to ``Tensor(n)``."""
     from .value_tables import TYPED
 
-    if not isinstance(func, ast.Name):
+    if not isinstance(func, ast.Name) or func.id not in _aliased(values.ctx):
         return None
     flow = values._flow(scope)
     defs = flow.reaching(func)
@@ -227,3 +227,22 @@ def type_alias(values, func: ast.AST, scope) -> Optional[str]:
             len({TYPED[n] for n in named}) != 1:
         return None
     return named[-1]
+
+
+def _aliased(ctx) -> frozenset:
+    """The names the module binds at its top (or in a top-level ``if``/``try``) to
+    a name, an attribute or a conditional expression: the tensor type aliases
+    :func:`type_alias` may find among them."""
+    found = ctx.memo.get("objects.aliased")
+    if found is None:
+        names = set()
+        todo = list(ctx.tree.body)
+        while todo:
+            stmt = todo.pop()
+            if isinstance(stmt, (ast.If, ast.Try)):
+                todo += [*stmt.body, *stmt.orelse, *getattr(stmt, "finalbody", ())]
+            elif isinstance(stmt, ast.Assign) and isinstance(
+                    stmt.value, (ast.Attribute, ast.Name, ast.IfExp)):
+                names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+        found = ctx.memo["objects.aliased"] = frozenset(names)
+    return found  # type: ignore[return-value]

@@ -15,6 +15,13 @@ from ..analysis.scalars import Evidence
 from ..analysis.values import NUMBER, Value, values
 from ..source.text import Edit, has_comment, needs_parens, shorten
 
+#: builtins and methods whose results ``list(...)`` takes that are no tensors
+_NOT_TENSORS = frozenset((
+    "range", "zip", "map", "filter", "enumerate", "reversed", "sorted", "set", "dict",
+    "tuple", "open", "iter", "keys", "values", "items", "parameters", "named_parameters",
+    "children", "modules", "named_children", "named_modules", "state_dict", "split",
+    "readlines", "glob",
+))
 #: calls that write their argument as JSON, where a tensor raises TypeError
 _JSON = frozenset(("json.dump", "json.dumps"))
 #: calls whose arguments are only shown: what 0.3's number looked like there
@@ -197,11 +204,15 @@ def _listed(ctx: Context, facts, call: ast.Call) -> Iterator[Report]:
     written for 0.4 may use the elements as tensors)."""
     if len(call.args) != 1 or call.keywords or isinstance(call.args[0], ast.Starred):
         return
-    listed = facts.of(call.args[0])
+    inner = call.args[0]
+    if isinstance(inner, ast.Call) and (
+            isinstance(inner.func, ast.Name) and inner.func.id in _NOT_TENSORS
+            or isinstance(inner.func, ast.Attribute) and inner.func.attr in _NOT_TENSORS):
+        return  # (``list(range(n))``, ``list(model.parameters())``: not a tensor's)
+    listed = facts.of(inner)
     if not (listed.tensor and listed.rank == 1 and listed.plain):
         return
     src = ctx.source
-    inner = call.args[0]
     text = src.text(inner)
     if needs_parens(inner, ast.Attribute, src):
         text = f"({text})"
