@@ -98,6 +98,7 @@ TABLE = {
          (r"\b(?:print|str|repr|dumps?|list)[\s\\]*\(", ast.Call),
          (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript)), (r"\btorch\b",),
     ),
+    "TV146": ("sparse_constructor", (ast.Call,), (r"\bsparse\b",)),
     "TV145": ("pairwise_keepdim", (ast.Call,), (r"\b(?:pairwise_distance|PairwiseDistance)\b",)),
     "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),
     # a class that defines ``forward`` (its Function base may be another class of the
