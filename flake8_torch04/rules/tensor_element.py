@@ -12,7 +12,8 @@ from ..analysis.flow import Flow
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..analysis.values import value_of, values
-from ..source.text import needs_parens, shorten
+from ..source.text import shorten
+from .shared.calls import method_call
 
 #: losses whose target holds class indices, one per sample
 _CLASS_LOSSES = frozenset((
@@ -206,10 +207,7 @@ def _json_values(node: ast.AST) -> Sequence[ast.AST]:
 
 def _item_report(ctx: Context, value: ast.AST, why: str) -> Report:
     src = ctx.source
-    text = src.text(value)
-    if needs_parens(value, ast.Attribute, src):
-        text = f"({text})"
-    fixed = f"{text}.item()"
+    fixed = method_call(src, value, "item")
     return Report(
         value,
         f"`{src.quote(value, 30)}` is a 0-dim tensor since PyTorch 0.4 (0.3 gave a number) "

@@ -13,6 +13,7 @@ from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..analysis.scalars import Evidence
 from ..analysis.values import NUMBER, Value, values
+from .shared.calls import method_call
 from ..source.text import Edit, has_comment, needs_parens, shorten
 
 #: builtins and methods whose results ``list(...)`` takes that are no tensors
@@ -213,10 +214,7 @@ def _listed(ctx: Context, facts, call: ast.Call) -> Iterator[Report]:
     if not (listed.tensor and listed.rank == 1 and listed.plain):
         return
     src = ctx.source
-    text = src.text(inner)
-    if needs_parens(inner, ast.Attribute, src):
-        text = f"({text})"
-    fixed = f"{text}.tolist()"
+    fixed = method_call(src, inner, "tolist")
     yield Report(
         call,
         f"`{src.quote(call, 40)}` was a list of Python numbers on PyTorch 0.3 and is a "

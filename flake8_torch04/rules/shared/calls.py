@@ -10,7 +10,7 @@ import ast
 from typing import List, Optional, Tuple
 
 from ...analysis.findings import SAFE, Fix
-from ...source.text import Edit, has_comment
+from ...source.text import Edit, has_comment, needs_parens
 
 
 def arguments(call: ast.Call) -> List[ast.AST]:
@@ -111,3 +111,11 @@ def append_arguments(ctx, call: ast.Call, text: str) -> Optional[Edit]:
         return None
     position = (end[0], end[1] - 1)
     return Edit(position, position, text)
+
+
+def method_call(src, node: ast.AST, method: str) -> str:
+    """The text of ``node.method()`` (``(a + b).item()``, ``seq.tolist()``)."""
+    text = src.text(node)
+    if needs_parens(node, ast.Attribute, src):
+        text = f"({text})"
+    return f"{text}.{method}()"
