@@ -113,3 +113,28 @@ def test_without_a_file_name_only_the_file_counts(tmp_path, monkeypatch):
 ])
 def test_evidence_in_a_file(text, evidence):
     assert era.file_evidence(textwrap.dedent(text)) is evidence
+
+
+SIAMESE = """\
+import torch.nn.functional as F
+
+
+def contrastive(a, b, label):
+    d = F.pairwise_distance(a, b)
+    return ((1 - label) * d ** 2).mean()
+"""
+
+
+def test_pairwise_distance_asks_the_file_itself_not_its_project(tmp_path):
+    """TV145's fix changes the shape code written for 0.4 expects: another module's
+    0.3 idioms (torch's own tests use ``Variable``) do not make this file 0.3 code;
+    its own idioms, or the setting, do."""
+    path = tmp_path / "losses.py"
+    path.write_text(SIAMESE, encoding="utf-8")
+    (tmp_path / "train.py").write_text(TRAIN_03, encoding="utf-8")
+    assert era.project_is_legacy(str(path))  # (the project says 0.3)
+    assert check_source(SIAMESE, str(path), ["TV145"]) == []
+    legacy = "from torch.autograd import Variable\n" + SIAMESE
+    assert [f.code for f in check_source(legacy, str(path), ["TV145"])] == ["TV145"]
+    era.configured_target = "0.3"
+    assert [f.code for f in check_source(SIAMESE, str(path), ["TV145"])] == ["TV145"]

@@ -102,6 +102,15 @@ def legacy(ctx: Context) -> bool:
     return found  # type: ignore[return-value]
 
 
+def file_is_legacy(ctx: Context) -> bool:
+    """Whether the setting, or else the file itself, says it is 0.3 code (not the
+    rest of its project): for a rule whose fix changes what code written for 0.4
+    and later computes, where a project that mixes both (torch's own tests use
+    ``Variable``) must not decide for every file."""
+    setting = target()
+    return setting if setting is not None else file_evidence(ctx.text)
+
+
 def project_is_legacy(filename: str) -> bool:
     """Whether another module of ``filename``'s project holds a pre-0.4 idiom."""
     if not applies(filename):

@@ -5,7 +5,7 @@ import ast
 from typing import Iterator
 
 from ..analysis.context import Context
-from ..analysis.era import legacy
+from ..analysis.era import file_is_legacy
 from ..analysis.findings import SAFE, Fix, Report
 from ..analysis.registry import rule
 from .shared.calls import append_arguments, argument, plain_arguments
@@ -23,8 +23,10 @@ def pairwise_keepdim(ctx: Context, node: ast.Call) -> Iterator[Report]:
     """Flags ``F.pairwise_distance`` and ``nn.PairwiseDistance`` without ``keepdim`` in 0.3 code.
 
     ## What it does
-    In 0.3 code (the file or its project shows 0.3 idioms, or the configuration
-    says so: see ``analysis/era.py``), flags calls of
+    In 0.3 code (the file itself shows 0.3 idioms, or the configuration says
+    so: see ``analysis/era.py``; another module's idioms do not count here, as
+    the fix changes the shape code written for 0.4 and later expects), flags
+    calls of
     ``torch.nn.functional.pairwise_distance`` and constructions of
     ``torch.nn.PairwiseDistance`` (resolved through imports) that do not pass
     ``keepdim``, by keyword or position.  Code written for 0.4 and later is
@@ -58,7 +60,7 @@ def pairwise_keepdim(ctx: Context, node: ast.Call) -> Iterator[Report]:
     """
     qualname = ctx.resolve(node.func) or ""
     position = _CALLABLES.get(qualname)
-    if position is None or not plain_arguments(node) or not legacy(ctx):
+    if position is None or not plain_arguments(node) or not file_is_legacy(ctx):
         return
     if argument(node, position, "keepdim") is not None:
         return
