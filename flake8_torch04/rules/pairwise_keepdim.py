@@ -10,10 +10,10 @@ from ..analysis.findings import SAFE, Fix, Report
 from ..analysis.registry import rule
 from .shared.calls import append_arguments, argument, plain_arguments
 
-#: the callables, and the position of ``keepdim`` among their arguments
+#: the callables 0.3 had, and the position of ``keepdim`` among their arguments
+#: (``torch.pairwise_distance`` came with 0.4: code that calls it means today's shape)
 _CALLABLES = {
     "torch.nn.functional.pairwise_distance": 4,
-    "torch.pairwise_distance": 4,
     "torch.nn.PairwiseDistance": 2,
 }
 
