@@ -230,9 +230,12 @@ def test_ctrl_c_during_a_parallel_fix_is_one_line_and_the_workers_are_quiet(tmp_
     files = [tmp_path / f"m{i:04}.py" for i in range(1500)]
     for path in files:
         path.write_text(source)
+    # (a terminal's processes take Ctrl-C; a test run started in the background of a
+    # shell without job control inherits SIGINT ignored, which Python keeps)
     proc = subprocess.Popen([sys.executable, "-m", "flake8_torch04", "check", "--fix", "-j",
                              "2", "."], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
+                            stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 8
         while files[0].read_text() == source:  # (the workers' results are being written)
