@@ -486,6 +486,29 @@ def test_tv004_device_or_dtype_swap_does_not_suggest_copy():
     assert all(f.fix is None for f in findings)
 
 
+def test_tv004_storage_swaps_suggest_set_not_copy():
+    # ``g.data = p.grad.data`` shares ``p.grad``'s storage from then on, and
+    # ``g.data = g.data.clone()`` gives ``g`` its own: ``copy_`` would copy the
+    # values once (``g`` into itself), and later updates would reach other tensors
+    source = dedent("""
+        import torch
+
+
+        def share(model, shared):
+            for p, q in zip(model.parameters(), shared.parameters()):
+                q.grad.data = p.grad.data
+                p.grad.data = p.grad.data.clone()
+                q.data = p.data.clone()
+                q.data = p.data * 2
+    """)
+    messages = [f.message for f in Analysis(source, ["TV004"]).findings]
+    assert messages[0].endswith("use `with torch.no_grad(): q.grad.set_(p.grad)`")
+    assert messages[1].endswith("use `with torch.no_grad(): p.grad.set_(p.grad.clone())`")
+    # (a copy of another tensor's values, or values computed: copied)
+    assert messages[2].endswith("use `with torch.no_grad(): q.copy_(p.data.clone())`")
+    assert messages[3].endswith("use `with torch.no_grad(): q.copy_(p.data * 2)`")
+
+
 def test_tv125_message_spells_the_fix_with_its_dtype():
     # ``arange`` of integers gives int64 where ``range`` gave floats: the
     # message a user follows by hand names the dtype the fix writes

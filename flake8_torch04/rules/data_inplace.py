@@ -384,6 +384,10 @@ def data_inplace(ctx: Context, node: ast.AST) -> Iterator[Report]:
     (``x.data = x.data.cuda()``, ``.type(T)``, ``.float()``): ``copy_`` keeps
     ``E``'s device and dtype, so the message says ``x = x.cuda()`` where ``x``
     needs no grad (else keep the line; a parameter moves with its module).
+    ``g.data = p.grad.data`` (``g`` shares ``p.grad``'s storage from then on)
+    and ``g.data = g.data.clone()`` (storage of its own for ``g``) say
+    ``g.set_(p.grad)`` and ``g.set_(g.clone())``: ``copy_`` would copy the
+    values once (``g`` into itself) and change what later updates reach.
     """
     if isinstance(node, ast.Call):
         report = _inplace_call(ctx, node) or _init_call(ctx, node) or _out_call(ctx, node)
@@ -598,9 +602,13 @@ def _store(ctx: Context, stmt: ast.stmt) -> Optional[Report]:
                 advice = f"use `{what} = {text}` if `{what}` needs no grad, else keep it"
             return Report(stmt, f"`{src.quote(stmt)}` swaps `.data` past autograd (a pre-0.4 "
                                 f"idiom; `copy_` cannot move it); {one_line(advice)}")
+        # ``g.data = p.grad.data`` shares ``p.grad``'s storage from then on and
+        # ``g.data = g.data.clone()`` gives ``g`` storage of its own: ``copy_``
+        # would copy the values once (into itself); ``set_`` swaps the storage
+        method = "set_" if _storage_of(tensor, value) else "copy_"
         # never ``E = v``: a leaf that required grad stops being one, and a loop
         # variable over ``.parameters()`` (also through ``zip``) updates nothing
-        suggestion = _guarded(ctx, f"{src.text(tensor)}.copy_({text})")
+        suggestion = _guarded(ctx, f"{src.text(tensor)}.{method}({text})")
         return Report(stmt, _message(ctx, stmt, suggestion, "swaps `.data` past autograd"))
     fix = None
     new = None
@@ -631,6 +639,21 @@ def _converts(tensor: ast.AST, value: ast.AST) -> bool:
     if func.attr not in _CONVERSIONS or func.attr == "type" and not value.args:
         return False
     receiver = func.value
+    if isinstance(receiver, ast.Attribute) and receiver.attr == "data":
+        receiver = receiver.value
+    k = key(tensor)
+    return k is not None and key(receiver) == k
+
+
+def _storage_of(tensor: ast.AST, value: ast.AST) -> bool:
+    """``value`` is another tensor's storage (``p.grad.data``) or a copy of
+    ``tensor``'s own values (``g.data.clone()``, ``g.clone()``)."""
+    if isinstance(value, ast.Attribute) and value.attr == "data":
+        return isinstance(value.value, (ast.Name, ast.Attribute))
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and value.func.attr == "clone" and not value.args):
+        return False
+    receiver = value.func.value
     if isinstance(receiver, ast.Attribute) and receiver.attr == "data":
         receiver = receiver.value
     k = key(tensor)
