@@ -20,8 +20,16 @@ from __future__ import annotations
 import ast
 from typing import Dict, Tuple
 
+from .foreign import FOREIGN_CLASS, forward_of
 from .value_tables import FIXED_RANK_MODULES, SAME_SHAPE_MODULES
-from .values import TENSOR, UNKNOWN, Value, Values
+from .remembered import CUT
+from .values import FILE_CLASS, TENSOR, TUPLE, UNKNOWN, Value, Values, _ranked
+
+#: recurrent layers: their states come as a pair (LSTM) or alone
+_RECURRENT = {"torch.nn.LSTM": 2, "torch.nn.GRU": 1, "torch.nn.RNN": 1}
+
+#: the answer of a reading under way (a forward that calls its own class)
+_READING = Value(None, name="<reading>")
 
 #: the most arguments' worth of readings kept per file
 _MOST = 64
@@ -40,11 +48,45 @@ class Applied(Values):
         return super().binding(d, scope, depth)
 
 
+def module_output(values: Values, module: Value, node: ast.Call, scope, depth: int) -> Value:
+    """What calling ``module`` (a module value built in the file) on ``node``'s
+    arguments gives: a loss module's 0-dim output, a module class's ``forward``
+    (of the file, or of another module of the project) read with what the call
+    passes, a torch layer's output (:func:`layer_output`)."""
+    if module.rank == 0 and len(node.args) == 2 and not node.keywords:
+        return Value(TENSOR, 0, "float")  # (a loss module's output)
+    name = module.name
+    if name is not None and name.startswith(FILE_CLASS):
+        forward = values._forward_def(name[len(FILE_CLASS):])
+        if forward is None:
+            return UNKNOWN
+        plain = values._returns_of(forward, depth) if len(node.args) == 1 and \
+            not node.keywords else UNKNOWN
+        if _ranked(plain):
+            return plain  # (what it returns whatever it is given)
+        found = forward_applied(values, forward, node, scope, depth)
+        return found if found.kind is not None else plain
+    if name is not None and name.startswith(FOREIGN_CLASS):
+        # (``mean, z = vae(x, y)`` with ``VAE`` imported from the project's ``models``)
+        defined = values._method_def(module, "forward")
+        found = forward_applied(values, defined[1], node, scope, depth, defined[0]) \
+            if defined is not None else UNKNOWN
+        if found.kind is not None:
+            return found
+        return forward_of(name, depth) if len(node.args) == 1 and not node.keywords \
+            else UNKNOWN
+    if len(node.args) != 1 or node.keywords or name is None:
+        return UNKNOWN
+    return layer_output(module, values.of(node.args[0], scope, depth))
+
+
 def forward_applied(values: Values, forward: ast.FunctionDef, call: ast.Call, scope,
-                    depth: int) -> Value:
-    """What ``forward`` (a module class's, of ``values``' file) returns for the
-    positional arguments of ``call``, or :data:`~.values.UNKNOWN` where no argument
-    is a tensor of known rank (nothing to gain) or the call cannot be bound."""
+                    depth: int, owner: Values = None) -> Value:
+    """What ``forward`` (a module class's, of ``owner``'s file: ``values``' by
+    default) returns for the positional arguments of ``call`` (read in
+    ``values``' file), or :data:`~.values.UNKNOWN` where no argument is a tensor
+    of known rank (nothing to gain) or the call cannot be bound."""
+    owner = owner or values
     if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
         return UNKNOWN
     arguments = forward.args
@@ -57,15 +99,21 @@ def forward_applied(values: Values, forward: ast.FunctionDef, call: ast.Call, sc
         values.of(a, scope, depth) for a in call.args))
     if not any(v.kind == TENSOR and v.rank is not None for v in passed):
         return UNKNOWN
-    memo: Dict[Tuple[int, tuple], Value] = values.ctx.memo.setdefault("applied", {})
+    memo: Dict[Tuple[int, tuple], Value] = owner.ctx.memo.setdefault("applied", {})
     key = (id(forward), passed)
     found = memo.get(key)
     if found is None:
         if len(memo) >= _MOST:
             return UNKNOWN
-        memo[key] = UNKNOWN  # (a forward that calls its own class)
+        memo[key] = _READING  # (a forward that calls its own class)
+        cut = CUT[0]
         bound = {id(p): v for p, v in zip(params, passed)}
-        found = memo[key] = Applied(values.ctx, bound)._returns_of(forward, depth + 1)
+        found = memo[key] = Applied(owner.ctx, bound)._returns_of(forward, depth + 1)
+        if CUT[0] != cut:
+            del memo[key]  # (cut short: not an answer for the next call)
+    elif found is _READING:
+        CUT[0] += 1
+        return UNKNOWN
     return found
 
 
@@ -87,4 +135,17 @@ def layer_output(module: Value, inner: Value) -> Value:
         return Value(TENSOR, FIXED_RANK_MODULES[name], "float")
     if name == "torch.nn.Embedding":
         return Value(TENSOR, rank + 1 if rank is not None else None, "float")
+    if name in _RECURRENT:
+        return _recurrent_output(_RECURRENT[name], inner, rank)
     return UNKNOWN
+
+
+def _recurrent_output(states: int, inner: Value, rank) -> Value:
+    """``output, h_n`` (``output, (h_n, c_n)`` for an LSTM): the output as the
+    input (a tensor of its rank, 3-D where that is not known: 0.3 took no other;
+    a ``PackedSequence`` for one), the states 3-D (layers and directions, batch,
+    features), 2-D only for an unbatched 2-D input, which 0.3 did not take."""
+    output = Value(TENSOR, 2 if rank == 2 else 3, "float") if inner.tensor else UNKNOWN
+    state = Value(TENSOR, 2 if rank == 2 else 3, "float")
+    hidden = state if states == 1 else Value(TUPLE, parts=(state, state))
+    return Value(TUPLE, parts=(output, hidden))

@@ -33,14 +33,15 @@ from .appended import appended, comprehended
 from .callers import reaching_arguments
 from .environments import MAKERS as ENVIRONMENT_MAKERS, environment
 from .foreign import (
-    FOREIGN_CLASS, assigned_value, class_value, forward_of, module_context, project_function
+    FOREIGN_CLASS, assigned_value, class_value, module_context, project_function
 )
 from .nodes import body_nodes
 from .objects import (
-    DISTRIBUTIONS, OBJECT, OBJECTS, distribution, keyed_parts, object_method, plain_class,
-    self_attribute, self_method, type_alias
+    DISTRIBUTIONS, OBJECT, OBJECTS, distribution, instance_attribute, keyed_parts,
+    object_method, plain_class, self_attribute, self_attributes, self_method, type_alias
 )
-from .reaching import unpack_index
+from .reaching import target_path, unpack_path
+from .remembered import remembered
 from .resolve import key
 from .wrappers import wrapped_argument
 from .value_tables import (
@@ -92,9 +93,6 @@ _NUMBER = Value(NUMBER)
 _INT = Value(NUMBER, dtype="int")
 _FLOAT = Value(NUMBER, dtype="float")
 
-#: the most steps an answer may take through definitions and calls
-_DEPTH = 16
-
 
 def join(values: Sequence[Value]) -> Value:
     """What holds of every one of ``values``: a fact they disagree on is unknown."""
@@ -138,6 +136,9 @@ class Values:
         self.ctx = ctx
         self._memo: Dict[int, Value] = {}
         self._returns: Dict[int, Value] = {}
+        #: answers cut short, kept for the question under way (:mod:`.remembered`)
+        self._pending: Dict[int, Value] = {}
+        self._pending_returns: Dict[int, Value] = {}
         self._classes: Dict[int, dict] = {}
 
     # -- entry ---------------------------------------------------------------
@@ -145,12 +146,11 @@ class Values:
     def of(self, node: ast.AST, scope: Optional[ast.AST] = None, depth: int = 0) -> Value:
         """The value of ``node``, read in ``scope`` (the innermost function around
         the node being visited by default)."""
-        if depth > _DEPTH:
-            return UNKNOWN
-        found = self._memo.get(id(node))
-        if found is None:
-            self._memo[id(node)] = UNKNOWN  # (a definition that reaches itself)
-            found = self._memo[id(node)] = self._of(node, scope, depth + 1)
+        found = remembered(self._memo, self._pending, node, depth,
+                           lambda: self._of(node, scope, depth + 1), UNKNOWN)
+        if depth == 0 and (self._pending or self._pending_returns):
+            self._pending.clear()
+            self._pending_returns.clear()
         return found
 
     def _flow(self, scope: Optional[ast.AST]):
@@ -251,6 +251,8 @@ class Values:
                 head = flow.reaching(node.value)
                 if head is not None and all(d.kind == "import" for d in head):
                     return assigned_value(self.ctx, f"{node.value.id}.{node.attr}", depth)
+            if defs is not None and isinstance(node, ast.Attribute):  # (``model.trans``)
+                return instance_attribute(self, node, scope, depth)
             return UNKNOWN
         return join([self.binding(d, scope, depth) for d in defs])
 
@@ -276,18 +278,16 @@ class Values:
                 kind == "augassign" and isinstance(d.value, ast.List) and all(
                     isinstance(o.value, ast.List) and not o.value.elts
                     for o in self._flow(scope).defs(d.key) if o.kind == "assign"):
-            added = appended(self._flow(scope).node, d.key)  # (``res = []``, then appended)
+            # (``res = []``, then appended)
+            added = appended(self._flow(scope).node, d.key, self.ctx.resolve)
             return Value(LIST, parts=(self._elements(added or (), scope, depth),))
         if kind == "assign" and d.value is not None:
             return self.of(d.value, scope, depth)
         if kind == "unpack" and d.value is not None:
-            index = unpack_index(d)
-            if index is None or dimensions(d.value):  # (``B, C, H, W = x.shape``)
-                return UNKNOWN if index is None else _INT
-            whole = self.of(d.value, scope, depth)
-            if whole.kind == TUPLE and whole.parts and index < len(whole.parts):
-                return whole.parts[index]
-            return whole.element() if whole.kind == LIST else UNKNOWN
+            path = unpack_path(d)
+            if path is None or dimensions(d.value):  # (``B, C, H, W = x.shape``)
+                return UNKNOWN if path is None or len(path) > 1 else _INT
+            return _unpacked(self.of(d.value, scope, depth), path)
         if kind == "augassign" and d.value is not None:
             return UNKNOWN  # (what it adds to is another definition)
         if kind == "import" and isinstance(d.node, ast.ImportFrom):
@@ -305,8 +305,14 @@ class Values:
         """A variable of a ``for`` loop or of a comprehension: an element of what it
         iterates (also through ``zip`` and ``enumerate``)."""
         iterable = self.iterated(d)
-        if iterable is None or iterable is _COUNTED:
-            return UNKNOWN if iterable is None else _INT
+        if iterable is None:  # (``for words, tags in pairs``: an element's items)
+            loop = d.node
+            path = target_path(getattr(loop, "target", None), d.key)
+            iterable = d.value if d.kind == "for" else getattr(loop, "iter", None)
+            return UNKNOWN if path is None or iterable is None else \
+                _unpacked(self._iterated(iterable, scope, depth), path)
+        if iterable is _COUNTED:
+            return _INT
         return self._iterated(iterable, scope, depth)
 
     def iterated(self, d) -> Optional[ast.AST]:
@@ -369,10 +375,13 @@ class Values:
         return UNKNOWN
 
     def _subscript(self, node: ast.Subscript, scope, depth: int) -> Value:
-        whole = self.of(node.value, scope, depth)
         index = node.slice
         if isinstance(index, ast.Index):  # (Python 3.8)
             index = index.value  # pragma: no cover
+        if dimensions(node.value) and not isinstance(index, ast.Slice) and not (
+                isinstance(node.value, ast.Attribute) and node.value.attr == "size"):
+            return _INT  # (``x.size()[0]``, ``x.shape[1]``: a size, whatever ``x`` is)
+        whole = self.of(node.value, scope, depth)
         if whole.kind == TUPLE and whole.parts is not None:
             if isinstance(index, ast.Constant) and type(index.value) is int \
                     and -len(whole.parts) <= index.value < len(whole.parts):
@@ -390,7 +399,8 @@ class Values:
             if isinstance(item, ast.Constant) and item.value is None or \
                     isinstance(item, ast.Constant) and item.value is Ellipsis:
                 return Value(whole.kind, None, whole.dtype)
-            if self.of(item, scope, depth).kind != NUMBER:
+            at = self.of(item, scope, depth)
+            if at.kind != NUMBER and not (at.tensor and at.rank == 0 and at.dtype == "int"):
                 return Value(whole.kind, None, whole.dtype)  # a tensor index: any rank
             rank = rank - 1 if rank is not None else None
         if rank is not None and rank < 0:
@@ -466,6 +476,13 @@ class Values:
                 return Value(MODULE, name=name, parts=layers)
         return Value(MODULE, name=name)
 
+    def attributes(self, cls: ast.ClassDef) -> dict:
+        """``self.NAME = value`` of ``cls``'s methods (:func:`~.objects.self_attributes`)."""
+        found = self._classes.get(id(cls))
+        if found is None:
+            found = self._classes[id(cls)] = self_attributes(cls)
+        return found
+
     def module_classes(self) -> Dict[str, ast.ClassDef]:
         """The classes defined once at the top of the file on ``torch.nn.Module``."""
         found = self.ctx.memo.get("values module classes")
@@ -477,28 +494,9 @@ class Values:
         return found  # type: ignore[return-value]
 
     def _module_output(self, module: Value, node: ast.Call, scope, depth: int) -> Value:
-        """What calling a module built in the file on one tensor gives."""
-        if module.rank == 0 and len(node.args) == 2 and not node.keywords:
-            return _tensor(0, "float")  # (a loss module's output)
-        if module.name is not None and module.name.startswith(FILE_CLASS):
-            from .applied import forward_applied  # (what this call passes it)
+        from .applied import module_output  # (what calling a module gives: see there)
 
-            forward = self._forward_def(module.name[len(FILE_CLASS):])
-            if forward is None:
-                return UNKNOWN
-            plain = self._returns_of(forward, depth) if len(node.args) == 1 and \
-                not node.keywords else UNKNOWN
-            if _ranked(plain):
-                return plain  # (what it returns whatever it is given)
-            found = forward_applied(self, forward, node, scope, depth)
-            return found if found.kind is not None else plain
-        if len(node.args) != 1 or node.keywords or module.name is None:
-            return UNKNOWN
-        if module.name.startswith(FOREIGN_CLASS):
-            return forward_of(module.name, depth)
-        from .applied import layer_output
-
-        return layer_output(module, self.of(node.args[0], scope, depth))
+        return module_output(self, module, node, scope, depth)
 
     def forward(self, name: str, depth: int) -> Value:
         """What the ``forward`` of a module class of the file returns (its
@@ -629,9 +627,9 @@ class Values:
             return _tensor(None) if name.startswith("torch.nn.functional.") else UNKNOWN
         if name in LOSS_FUNCTIONS:  # (``F.nll_loss(out, y)``: 0-dim unless per element)
             return _tensor(0 if reduced_loss(node, 3) else None, "float")
-        if name == "torch.nn.Parameter" and args:
+        if name == "torch.nn.Parameter" and args:  # (a Variable on 0.3: not plain)
             inner = self.of(args[0], scope, depth)
-            return inner if inner.tensor else _tensor(None)
+            return inner._replace(plain=False) if inner.tensor else _tensor(None)
         if name.startswith("torch.nn.") and name[9:10].isupper() and name.count(".") == 2:
             return self._module(name, node, scope, depth)  # (``nn.Linear(4, 2)``: a module)
         if name == "torch.nn.functional.linear" and args:
@@ -675,8 +673,10 @@ class Values:
         if any(kw.arg is None for kw in node.keywords) or \
                 any(isinstance(a, ast.Starred) for a in args):
             return _tensor(None)
-        if attr in ("tolist",):
-            return Value(LIST) if rank else _NUMBER
+        if attr in ("tolist",):  # (a 1-D tensor's list holds numbers)
+            return _NUMBER if rank == 0 else Value(LIST, parts=(
+                (_INT if dtype == "int" else _FLOAT if dtype == "float" else _NUMBER)
+                if rank == 1 else UNKNOWN,))
         if attr == "numpy":
             return Value(NDARRAY, rank, dtype)
         if attr in ("size", "dim", "numel", "nelement", "ndimension") and args:
@@ -838,10 +838,10 @@ class Values:
         return inner._replace(plain=False) if inner.tensor else value
 
     def _returns_of(self, definition: ast.AST, depth: int) -> Value:
-        known = self._returns.get(id(definition))
-        if known is not None:
-            return known
-        self._returns[id(definition)] = UNKNOWN
+        return remembered(self._returns, self._pending_returns, definition, 0,
+                          lambda: self._read_returns(definition, depth), UNKNOWN)
+
+    def _read_returns(self, definition: ast.AST, depth: int) -> Value:
         results: List[Value] = []
         for sub in body_nodes(definition):
             if isinstance(sub, (ast.Yield, ast.YieldFrom)):
@@ -852,13 +852,22 @@ class Values:
                     results = []
                     break
                 results.append(self.of(sub.value, definition, depth))
-        value = self._returns[id(definition)] = join(results)
-        return value
+        return join(results)
 
 
 _FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: what :meth:`Values.iterated` answers for ``i`` of ``for i, x in enumerate(xs)``
 _COUNTED = ast.Constant(0)
+
+
+def _unpacked(whole: Value, path) -> Value:
+    """The item at ``path`` of ``whole`` (``(1, 0)``: ``h`` of ``out, (h, c)``)."""
+    for index in path:
+        if whole.kind == TUPLE and whole.parts and index < len(whole.parts):
+            whole = whole.parts[index]
+        else:
+            whole = whole.element() if whole.kind == LIST else UNKNOWN
+    return whole
 
 
 def _ranked(value: Value) -> bool:

@@ -1,0 +1,55 @@
+"""Remembering the value facts' answers: only those that nothing cut short.
+
+A question about a value may meet itself (a loop variable bound from what it
+was) or the depth limit; its answer then depends on how it was asked.  Such an
+answer is kept for the question under way only, so that what a rule is told
+does not depend on which rule asked first (see :func:`remembered`).
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any, Callable, Dict, Set, Tuple
+
+#: the most steps an answer may take through definitions and calls
+DEPTH = 16
+
+#: how many answers were cut short so far (at the depth limit, or at a question
+#: being answered): an answer during which this grows depends on the way it was
+#: asked, and is not remembered for other questions.  Shared by every file's
+#: facts, as a question may go through another module's; a count that grows for
+#: another reason (another thread's questions) only remembers less.
+CUT = [0]
+#: the questions being answered: (node, the memo they are answered for)
+_ASKING: Set[Tuple[int, int]] = set()
+
+
+def remembered(memo: Dict[int, Any], pending: Dict[int, Any], node: ast.AST, depth: int,
+               answer: Callable[[], Any], unknown: Any) -> Any:
+    """``memo[id(node)]``, answered by ``answer()`` when missing: remembered in
+    ``memo`` where no step of it was cut short, else only in ``pending``, which
+    :meth:`.values.Values.of` empties once the question asked at depth 0 is
+    answered.  ``unknown`` is the answer past the depth limit, and to a question
+    met while it is being answered (a definition that reaches itself)."""
+    if depth > DEPTH:
+        CUT[0] += 1
+        return unknown
+    k = id(node)
+    found = memo.get(k)
+    if found is not None:
+        return found
+    asking = (k, id(memo))
+    found = pending.get(k)
+    if found is not None or asking in _ASKING:
+        CUT[0] += 1
+        return found if found is not None else unknown
+    cut = CUT[0]
+    _ASKING.add(asking)
+    try:
+        found = answer()
+    finally:
+        _ASKING.discard(asking)
+    if CUT[0] == cut:
+        memo[k] = found
+    else:
+        pending[k] = found
+    return found
