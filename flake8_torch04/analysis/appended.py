@@ -9,7 +9,7 @@ change the list: see :func:`appended`.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, Callable, List, Optional
 
 from .nodes import body_parents
 
@@ -20,13 +20,16 @@ if TYPE_CHECKING:
 _READS = (ast.Return, ast.For, ast.comprehension)
 
 
-def appended(function: ast.AST, name: str) -> Optional[List[ast.AST]]:
+def appended(function: ast.AST, name: str,
+             resolve: Optional[Callable[[ast.AST], Optional[str]]] = None
+             ) -> Optional[List[ast.AST]]:
     """What ``function`` appends to its local list ``name`` (``name.append(v)``,
     each a statement of its own, or ``name += [v]``), or ``None`` where anything else could change
     the list or what is in it: another binding or method of it, a nested
     function, lambda or class that names it, or a use that hands it on (an
     argument, an alias, a yield).  Reads that keep it are allowed: ``return
-    name``, ``name[i]``, ``for x in name``, ``a, b = name``, ``len(name)``."""
+    name``, ``name[i]``, ``for x in name``, ``a, b = name``, ``len(name)``, and,
+    with ``resolve``, an argument of a torch function (``torch.cat(name)``)."""
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None  # (a module's list: any function may append to it)
     nodes, parents = body_parents(function)
@@ -67,8 +70,10 @@ def appended(function: ast.AST, name: str) -> Optional[List[ast.AST]]:
         elif isinstance(parent, ast.Assign) and parent.value is node:
             if not all(isinstance(t, (ast.Tuple, ast.List)) for t in parent.targets):
                 return None  # (an alias; ``first, second = name`` keeps none)
-        elif not (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
-                  and parent.func.id == "len"):
+        elif not (isinstance(parent, ast.Call) and (
+                isinstance(parent.func, ast.Name) and parent.func.id == "len"
+                or resolve is not None and node in parent.args
+                and (resolve(parent.func) or "").startswith("torch."))):
             return None
     return found
 

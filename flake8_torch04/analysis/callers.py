@@ -12,6 +12,10 @@ A function defined in the body of another has its callers in view where the
 enclosing function names it only as the callee of plain calls (it cannot be
 named anywhere else).
 
+The parameters of a module-level class's ``__init__`` have the arguments of
+the class's calls (``Trainer(g, d)``), where the class's name is read only as
+the callee of plain calls and no other file spells it (:func:`_constructed`).
+
 A method's callers are in view where it is called only as ``self.method(...)``
 from the methods of its own class (:class:`MethodCallers`): ``obj.method(...)``
 may call another class's, and a base class may call a method its subclasses
@@ -59,6 +63,16 @@ class Callers:
         if name not in self._sites:
             self._sites[name] = self._index(name)
         return self._sites[name]
+
+    def class_sites(self, cls: ast.ClassDef) -> Optional[List[Site]]:
+        """Every call of the module-level class ``cls`` (its constructor's
+        calls), or ``None`` when not every use of its name is in view as a plain
+        call (a subclass names it as a base, ``isinstance`` reads it)."""
+        if cls.decorator_list or self.defined.get(cls.name) is not cls:
+            return None
+        if cls.name not in self._sites:
+            self._sites[cls.name] = self._index(cls.name)
+        return self._sites[cls.name]
 
     def _index(self, name: str) -> Optional[List[Site]]:
         found: List[Site] = []
@@ -272,6 +286,8 @@ def reaching_arguments(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Site
         return None
     owner = None
     enclosing = _enclosing(ctx, func)
+    if name == "__init__" and enclosing is None:
+        return _constructed(ctx, param, func)
     if enclosing is not None:
         inner = ctx.memo.setdefault("nested callers", {})
         callers = inner.get(id(enclosing))
@@ -312,4 +328,33 @@ def reaching_arguments(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Site
         if default and owner is not None and not isinstance(expr, ast.Constant):
             return None  # (a method's default is evaluated in the class body)
         found.append((expr, scope if not default else enclosing or ctx.tree))  # type: ignore
+    return found
+
+
+def _constructed(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Site]]:
+    """What reaches ``param`` of the ``__init__`` of a module-level class from
+    every call of the class (``Trainer(g, d)`` for ``def __init__(self, G, D)``),
+    where they are all in view: the class is read only as the callee of plain
+    calls in the file (no subclass, no ``isinstance``), and no other file of the
+    project spells its name."""
+    from .project.importers import named_elsewhere
+
+    cls = ctx.statement_parents().get(id(func))
+    if not isinstance(cls, ast.ClassDef) or ctx.defined_once().get(cls.name) is not cls \
+            or sum(1 for s in cls.body if getattr(s, "name", None) == "__init__") != 1:
+        return None
+    if ctx.filename and named_elsewhere(ctx.filename, cls.name, imported=True):
+        return None
+    callers = ctx.memo.get("callers")
+    if callers is None:
+        callers = ctx.memo["callers"] = Callers(ctx.tree, ctx.defined_once(), ctx.text)
+    sites = callers.class_sites(cls)
+    if not sites:
+        return None
+    found: List[Site] = []
+    for call, scope in sites:
+        got = argument(call, func, param, method=True)
+        if got is None or got[1] and not isinstance(got[0], ast.Constant):
+            return None  # (a default other than a constant: read in the class body)
+        found.append((got[0], scope if not got[1] else ctx.tree))
     return found

@@ -176,11 +176,38 @@ def self_attribute(values, node: ast.Attribute, function: ast.AST, depth: int):
         cls = enclosing(ctx.statement_parents(), function, ast.ClassDef)
     if cls is None:
         return UNKNOWN
-    found = values._classes.get(id(cls))  # (made once per class)
-    if found is None:
-        found = values._classes[id(cls)] = self_attributes(cls)
-    bound = found.get(node.attr)
+    bound = values.attributes(cls).get(node.attr)
     if not bound:  # (``None``: written so that it is not followed)
+        return UNKNOWN
+    return join([values.of(value, method, depth) for value, method in bound])
+
+
+def instance_attribute(values, node: ast.Attribute, scope, depth: int):
+    """``model.trans`` where ``model`` is an instance of a module class of the file:
+    what every ``self.trans = value`` in the class's methods makes it, where no
+    class of the file derives from it (a subclass may bind it otherwise).  Only
+    an attribute some module class of the file binds has its owner asked about."""
+    from .values import FILE_CLASS, MODULE, UNKNOWN, join
+
+    bound_names = values.ctx.memo.get("values instance attributes")
+    if bound_names is None:
+        bound_names = values.ctx.memo["values instance attributes"] = frozenset(
+            attr for cls in values.module_classes().values()
+            for attr in values.attributes(cls))
+    attr = node.attr
+    if attr not in bound_names:
+        return UNKNOWN
+    owner = values.of(node.value, scope, depth)
+    name = owner.name or ""
+    if owner.kind != MODULE or not name.startswith(FILE_CLASS):
+        return UNKNOWN
+    cls = values.module_classes().get(name[len(FILE_CLASS):])
+    if cls is None or any(isinstance(c, ast.ClassDef) and any(
+            isinstance(b, ast.Name) and b.id == cls.name for b in c.bases)
+            for c in values.ctx.tree.body):
+        return UNKNOWN
+    bound = values.attributes(cls).get(attr)
+    if not bound:
         return UNKNOWN
     return join([values.of(value, method, depth) for value, method in bound])
 

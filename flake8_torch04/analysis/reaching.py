@@ -480,14 +480,35 @@ def encloses(outer: ast.AST, inner: ast.AST) -> bool:
 
 
 def unpack_index(d) -> Optional[int]:
-    """The position of ``d``'s name in the tuple it is unpacked into."""
+    """The position of ``d``'s name in the tuple it is unpacked into (``None``
+    where it is deeper: see :func:`unpack_path`)."""
+    path = unpack_path(d)
+    return path[0] if path is not None and len(path) == 1 else None
+
+
+def unpack_path(d) -> Optional[Tuple[int, ...]]:
+    """The positions that lead to ``d``'s name in the tuples it is unpacked
+    into: ``(1, 0)`` for ``h`` in ``out, (h, c) = lstm(x)``."""
     stmt = d.node
     targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
     for target in targets:
-        if isinstance(target, (ast.Tuple, ast.List)):
-            if any(isinstance(e, ast.Starred) for e in target.elts):
-                return None
-            for i, e in enumerate(target.elts):
-                if key(e) == d.key:
-                    return i
+        path = target_path(target, d.key)
+        if path is not None:
+            return path
+    return None
+
+
+def target_path(target: ast.AST, name: str) -> Optional[Tuple[int, ...]]:
+    """The positions that lead to ``name`` in the tuple target ``target``."""
+    if not isinstance(target, (ast.Tuple, ast.List)):
+        return None
+    if any(isinstance(e, ast.Starred) for e in target.elts):
+        return None
+    for i, e in enumerate(target.elts):
+        if isinstance(e, (ast.Tuple, ast.List)):
+            inner = target_path(e, name)
+            if inner is not None:
+                return (i, *inner)
+        elif key(e) == name:
+            return (i,)
     return None
