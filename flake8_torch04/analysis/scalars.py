@@ -389,7 +389,8 @@ class Evidence:
         if isinstance(node, ast.BinOp) and isinstance(
             node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)
         ):
-            return self.scalar(node.left, by_name) or self.scalar(node.right, by_name)
+            return (self.scalar(node.left, by_name) or self.scalar(node.right, by_name)) \
+                and not self._has_dimensions(node)
         if isinstance(node, ast.Call):
             inner = self._elementwise_input(node)
             if inner is not None:
@@ -397,7 +398,7 @@ class Evidence:
             return self.reduction(node) or (
                 self.loss_call(node) and (by_name or not _named_function(node.func)))
         if isinstance(node, ast.Subscript):
-            return self._by_name(by_name) and _element_of_losses(node)
+            return self._by_name(by_name) and (_element_of_losses(node) or _loss_key(node))
         k = key(node)
         if k is None or self.not_tensor(node):
             return False
@@ -411,6 +412,19 @@ class Evidence:
             and self.scalar(d.value, _by_name_through(d.value, by_name))
             for d in relevant
         )
+
+    def _has_dimensions(self, node: ast.BinOp) -> bool:
+        """An operand the value facts make a tensor of one dimension or more: the
+        result broadcasts to at least as many (``shs / max_kl`` with ``shs`` of
+        ``.sum(0, keepdim=True)`` is 1-D, whatever the name ``max_kl`` says)."""
+        from .values import values
+
+        facts = values(self.ctx)
+        for operand in (node.left, node.right):
+            value = facts.of(operand)
+            if value.tensor and value.rank is not None and value.rank >= 1:
+                return True
+        return False
 
     def may_be_scalar(self, node: ast.AST, by_name: bool) -> bool:
         """Whether :meth:`scalar` can hold, cheaply: the same search for evidence,
@@ -435,7 +449,7 @@ class Evidence:
                 and (by_name or not _named_function(node.func)))
             return found, []
         if isinstance(node, ast.Subscript):
-            return self._by_name(by_name) and _element_of_losses(node), []
+            return self._by_name(by_name) and (_element_of_losses(node) or _loss_key(node)), []
         k = key(node)
         if k is None:
             return False, []
@@ -524,7 +538,19 @@ class Evidence:
             for d in relevant
         ):
             return True
-        return k in self.flow.backward
+        return k in self.flow.backward and not self._rebound_to_numbers(relevant)
+
+    def _rebound_to_numbers(self, defs: Sequence[Def]) -> bool:
+        """Every definition is an assignment of what the value facts make a
+        Python number (``loss = scalar(loss) / n`` after ``loss.backward()``,
+        ``scalar`` returning ``x.data.tolist()[0]``): the name's ``.backward()``
+        was called on another value."""
+        if not defs or any(d.kind not in ("assign", "walrus") or d.value is None for d in defs):
+            return False
+        from .values import NUMBER, values
+
+        facts = values(self.ctx)
+        return all(facts.of(d.value).kind == NUMBER for d in defs)
 
 
 def _element_of_losses(node: ast.Subscript) -> bool:
@@ -536,6 +562,16 @@ def _element_of_losses(node: ast.Subscript) -> bool:
         and isinstance(index, (ast.Name, ast.Attribute, ast.Constant))
         and _loss_words(words(base.rsplit(".", 1)[-1]), plurals=True)
     )
+
+
+def _loss_key(node: ast.Subscript) -> bool:
+    """``state['loss']``, ``logs["train_loss"]``: a string key that names a loss
+    value, as an attribute would (``state.loss``)."""
+    index = node.slice
+    if not (isinstance(index, ast.Constant) and isinstance(index.value, str)):
+        return False
+    ws = words(index.value)
+    return bool(ws) and ws[-1] not in _NOT_A_VALUE and _loss_words(ws)
 
 
 #: a question about a node: the node, and a flag (``by_name``)

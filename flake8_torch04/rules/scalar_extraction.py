@@ -32,14 +32,17 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     tensor by the value facts, bound from ``.data``, an element, arithmetic or a
     method's result (``fval = f(True).data`` where ``f`` is the ``get_loss``
     every caller passes, returning ``loss.mean()``: see "How values are
-    followed" in docs/how-it-works.md).  The name alone is enough only for the forms
-    that go through ``.data``, ``.numpy()`` or ``.tolist()``; a bare ``E[0]`` needs
-    evidence from the code, because ``losses[0]`` on a Python list is common,
-    and a ``*_function(...)`` callee (scipy's ``loss_function``) is a loss call
-    only through ``.data``/``.numpy()``/``.tolist()``.  A bare ``E[0]`` and form
-    (b) need torch in the file (an import, torch's ``Variable`` — not
-    ``tf.Variable`` — or ``.backward(``); in a file that imports TensorFlow,
-    JAX, Keras (or another framework) and not torch, nothing is flagged.
+    followed" in docs/how-it-works.md), or an element the value facts make
+    0-dim read in place through ``.data`` (``z[i, 0].data[0]`` of a 2-D ``z``). A
+    loss-named string key counts as a name (``state['loss'].data[0]``).  The name
+    alone is enough only for the forms that go through ``.data``, ``.numpy()`` or
+    ``.tolist()``; a bare ``E[0]`` needs evidence from the code, because
+    ``losses[0]`` on a Python list is common, and a ``*_function(...)`` callee
+    (scipy's ``loss_function``) is a loss call only through
+    ``.data``/``.numpy()``/``.tolist()``.  A bare ``E[0]`` and form (b) need torch
+    in the file (an import, torch's ``Variable`` — not ``tf.Variable`` — or
+    ``.backward(``); in a file that imports TensorFlow, JAX, Keras (or another
+    framework) and not torch, nothing is flagged.
 
     Form (b): inside a ``for``/``while`` body, flags ``acc += E``,
     ``acc = acc + E`` and ``accs.append(E)`` (also ``E * n``, ``E / n``) where
@@ -47,27 +50,28 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     loss call's result (not through ``.item()``, ``.detach()``, ``.data``,
     ``float()``), or ``E.backward()`` is called in the same function.
 
-    Not flagged: ``output.data[0]`` (the first sample of a batch),
-    ``self.data[0]``, ``x.shape[0]``, ``x.size()[0]``, the results of callees
-    whose last word names something else (``nll_loss_forward(...)[0]``,
-    ``select_min_cost_strategy(...)``; ``loss_fn``, ``compute_loss`` and
-    ``criterion`` are loss calls; a callee named for a loss whose definition is
-    in view, a function of the file or the project or a method of a module class
-    of the file, counts only where the value facts find it 0-dim: a model's own
-    ``loss(x, y, size_average=False)`` may give one loss per sample), per-element
-    losses, read or accumulated
-    (``reduce=False`` or ``reduction='none'`` given to the call, or to the
-    loss module it calls: ``criterion = nn.CrossEntropyLoss(reduce=False)`` in
-    the function, else anywhere in the file, ``self.criterion`` in
-    ``__init__``), in a file that computes per-element losses a value whose
-    only evidence is its name (``sample_loss, loss = model(x, y)``), values
-    visibly built as lists or numpy arrays, a bare ``E[0]`` where an enclosing
-    test says ``E`` is a tuple or list (``r[0] if type(r) in (tuple, list) else
-    r``, the body of ``if isinstance(r, tuple):``), an accumulator that is itself
-    backpropagated, or returned while its terms are not backpropagated one by
-    one in the loop (``total += crit(...)`` then ``total.backward()`` or
-    ``return total`` builds a loss on purpose), and loops under
-    ``with torch.no_grad():`` or in a function decorated with it.
+    Not flagged: ``output.data[0]`` (the first sample of a batch), ``self.data[0]``,
+    ``x.shape[0]``, ``x.size()[0]``, the results of callees whose last word names
+    something else (``nll_loss_forward(...)[0]``, ``select_min_cost_strategy(...)``;
+    ``loss_fn``, ``compute_loss`` and ``criterion`` are loss calls; a callee named
+    for a loss whose definition is in view, a function of the file or the project or
+    a method of a module class of the file, counts only where the value facts find
+    it 0-dim: a model's own ``loss(x, y, size_average=False)`` may give one loss per
+    sample), per-element losses, read or accumulated (``reduce=False`` or
+    ``reduction='none'`` given to the call, or to the loss module it calls:
+    ``criterion = nn.CrossEntropyLoss(reduce=False)`` in the function, else anywhere
+    in the file, ``self.criterion`` in ``__init__``), in a file that computes
+    per-element losses a value whose only evidence is its name (``sample_loss, loss
+    = model(x, y)``), values visibly built as lists or numpy arrays, a bare ``E[0]``
+    where an enclosing test says ``E`` is a tuple or list (``r[0] if type(r) in
+    (tuple, list) else r``, the body of ``if isinstance(r, tuple):``), a term
+    rebound to what the value facts make a Python number after its ``.backward()``
+    (``loss = scalar(loss) / n``), arithmetic with a tensor they make 1-D or more
+    (``shs / max_kl`` with ``shs`` from ``.sum(0, keepdim=True)``), an accumulator
+    that is itself backpropagated, or returned while its terms are not
+    backpropagated one by one in the loop (``total += crit(...)`` then
+    ``total.backward()`` or ``return total`` builds a loss on purpose), and loops
+    under ``with torch.no_grad():`` or in a function decorated with it.
 
     ## Why is this bad?
     Since PyTorch 0.4 a loss, like any full reduction, is a 0-dim tensor:
@@ -129,7 +133,7 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         return None  # scipy's ``rho[0]``, sklearn's ``loss_[0]``, TensorFlow's ``loss.numpy()[0]``
     evidence = Evidence(ctx)
     if not (evidence.may_be_scalar(tensor, by_name) and evidence.scalar(tensor, by_name)) \
-            and not _zero_dim(ctx, evidence, tensor):
+            and not _zero_dim(ctx, evidence, tensor, by_name):
         return None
     if not by_name and (_indexed_as_sequence(evidence.flow, tensor)
                         or _tested_as_sequence(ctx, node, tensor)):
@@ -182,13 +186,21 @@ def _item_after(ctx: Context, node: ast.Subscript) -> ast.AST:
     return node
 
 
-def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST) -> bool:
+def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST, by_name: bool) -> bool:
     """A name whose value is evidently a 0-dim tensor by the value facts (a
     reduction returned by a callback: ``fval = f(True).data`` with ``f`` the
-    ``get_loss`` every caller passes)."""
-    k = key(tensor)
-    if not ctx.uses_torch or k is None:
+    ``get_loss`` every caller passes), or an element written in place read
+    through ``.data`` (``z[i, 0].data[0]`` of a 2-D ``z``: a number on 0.3)."""
+    if not ctx.uses_torch:
         return False
+    k = key(tensor)
+    if k is None:
+        if not (by_name and isinstance(tensor, ast.Subscript)):
+            return False
+        from ..analysis.values import values
+
+        value = values(ctx).of(tensor)
+        return value.tensor and value.rank == 0
     assigned = evidence.assignments(tensor)
     if assigned == [] and k in evidence.flow.bound:  # (``a, b = f(x)``)
         defs = evidence.flow.defs(k)
