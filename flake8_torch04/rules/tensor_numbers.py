@@ -87,7 +87,7 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ## What it does
     In 0.3 code (the file or its project shows 0.3 idioms, or the configuration says so:
     see ``analysis/era.py``), flags ``acc += value``, ``print(value)``, ``str(value)``
-    and ``repr(value)`` where
+    and ``repr(value)`` (also an item of a tuple or list given to them) where
     ``value`` is a reduction (``sum()``, ``mean()``, ``max()`` ... without ``dim``) or
     an element of a 0.3 *tensor* — one read through ``.data``, made by a constructor, or
     computed from one, such as ``pred.eq(target.data).sum()`` with ``pred`` from
@@ -186,7 +186,9 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
         return
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and node.func.id in _SHOWN and not ctx.scope.binds(node.func.id):
-        for arg in node.args:
+        shown = [e for arg in node.args  # (``print(("norm:", g.norm()))`` shows its items)
+                 for e in (arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else (arg,))]
+        for arg in shown:
             if isinstance(arg, ast.Starred) or not _number_in_03(facts.of(arg)) \
                     or _read_through_data(ctx, arg):
                 continue
