@@ -158,7 +158,8 @@ TABLE = {
     ),
     "TV126": ("scalar_overloads", (ast.Call,), (r"\b(?:add|sub|addcmul|addcdiv)_?\b",)),
     "TV127": ("saved_variables", (ast.Attribute, ast.Name), ("saved_variables", "Container")),
-    "TV128": ("dataset_attributes", (ast.Attribute,), (r"\b(?:train|test)_(?:data|labels)\b",)),
+    "TV128": ("dataset_attributes", (ast.Attribute, ast.Call),
+              (r"\b(?:train|test)_(?:data|labels)\b",)),
     # (only in files that make byte tensors: ``byte_masks._BYTE_TEXT``)
     "TV131": ("default_tensor_type", (ast.Call,), ("set_default_tensor_type",)),
     # (only in files that mention numpy)

@@ -106,8 +106,10 @@ def dataset_attributes(ctx: Context, node: ast.Attribute) -> Iterator[Report]:
     ``CIFAR100`` (resolved through imports): the call itself
     (``datasets.MNIST(...).train_labels``), or a name or ``self.`` attribute
     that every assignment in the file binds to such a call.  Position: the
-    attribute.  A project's own dataset with a ``train_data`` attribute, and
-    a name also assigned anything else, are left alone.
+    attribute.  Also ``getattr(dataset, 'train_data' if train else 'test_data')``
+    (a string, or conditional expressions of strings, all renamed the same):
+    position, the name.  A project's own dataset with a ``train_data``
+    attribute, and a name also assigned anything else, are left alone.
 
     ## Why is this bad?
     torchvision renamed them ``data`` and ``targets`` (in 2019, the PyTorch
@@ -136,22 +138,16 @@ def dataset_attributes(ctx: Context, node: ast.Attribute) -> Iterator[Report]:
     is not the fix's concern: on current torchvision the old names are
     read-only properties, so that patch fails with or without the fix.
     """
+    if isinstance(node, ast.Call):
+        yield from _getattr(ctx, node)
+        return
     new = RENAMES.get(node.attr)
     if new is None or not isinstance(node.ctx, ast.Load):
         return
     value = node.value
-    cls = dataset_class(ctx, value)
+    cls = _dataset_of(ctx, value)
     if cls is None:
-        k = key(value)
-        if k is None:
-            return
-        values = _assignments(ctx, k)
-        if not values:
-            return
-        classes = {dataset_class(ctx, v) if v is not None else None for v in values}
-        if len(classes) != 1 or None in classes:
-            return
-        cls = classes.pop()
+        return
     src = ctx.source
     line, col = src.end(node)
     edit = (line, col - len(node.attr))
@@ -164,3 +160,56 @@ def dataset_attributes(ctx: Context, node: ast.Attribute) -> Iterator[Report]:
             else "raises AttributeError on current torchvision")
     yield Report(node, f"`{src.quote(node)}` of {cls} was renamed `{new}` by torchvision in 2019 "
                        f"({what}); use `{src.quote(value, 30)}.{new}`", fix)
+
+
+def _dataset_of(ctx: Context, value: ast.AST) -> Optional[str]:
+    """The dataset class ``value`` is: a call of one, or a name or ``self.``
+    attribute every assignment in the file binds to calls of one class."""
+    cls = dataset_class(ctx, value)
+    if cls is not None:
+        return cls
+    k = key(value)
+    values = _assignments(ctx, k) if k is not None else None
+    if not values:
+        return None
+    classes = {dataset_class(ctx, v) if v is not None else None for v in values}
+    return classes.pop() if len(classes) == 1 and None not in classes else None
+
+
+def _names(node: ast.AST) -> Optional[List[ast.Constant]]:
+    """The string constants ``node`` evaluates to: one, or each branch of
+    conditional expressions (``'train_data' if train else 'test_data'``)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node]
+    if isinstance(node, ast.IfExp):
+        body, orelse = _names(node.body), _names(node.orelse)
+        return body + orelse if body is not None and orelse is not None else None
+    return None
+
+
+def _getattr(ctx: Context, call: ast.Call) -> Iterator[Report]:
+    """``getattr(dataset, 'train_data' if train else 'test_data')``: the old names
+    read by string, where every one of them is renamed to the same new name."""
+    if not (isinstance(call.func, ast.Name) and call.func.id == "getattr"
+            and not ctx.scope.binds("getattr") and len(call.args) in (2, 3)
+            and not call.keywords):
+        return
+    names = _names(call.args[1])
+    if not names or any(n.value not in RENAMES for n in names):
+        return
+    new = {RENAMES[n.value] for n in names}
+    cls = _dataset_of(ctx, call.args[0])
+    if len(new) != 1 or cls is None:
+        return
+    new_name = new.pop()
+    src = ctx.source
+    what = ("warns on current torchvision" if CLASSES[cls] == "warn"
+            else "raises AttributeError on current torchvision")
+    tests = [n.test for n in ast.walk(call.args[1]) if isinstance(n, ast.IfExp)]
+    if all(isinstance(t, (ast.Name, ast.Attribute, ast.Constant)) for t in tests):
+        edits = (src.replace(call.args[1], repr(new_name)),)  # (a test without effects)
+    else:
+        edits = tuple(src.replace(n, repr(new_name)) for n in names)
+    yield Report(call.args[1], f"`{src.quote(call.args[1], 40)}` names attributes of {cls} "
+                               f"that torchvision renamed `{new_name}` in 2019 ({what}); "
+                               f"use `'{new_name}'`", Fix(edits, SAFE))
