@@ -14,6 +14,7 @@ from ..analysis.resolve import key
 from ..analysis.values import MODULE, value_of
 from ..source.text import Edit, has_comment, one_line, shorten
 from .shared.blocks import drop_statement, docstring, pass_through_wrappers, wrap_statements
+from .shared.escapes import escapes, escaping_names, function_body, handed_back
 
 _SINCE = "has no effect since PyTorch 0.4"
 
@@ -225,7 +226,7 @@ def _keyword(ctx: Context, node: ast.Call) -> Iterator[Report]:
             yield Report(where, f"{what}; run {region} under `{header}`", fix)
         elif isinstance(value, ast.Name) and function is not None and value.id in {
                 a.arg for a in (*function.args.posonlyargs, *function.args.args,
-                                *function.args.kwonlyargs)} and _handed_back(ctx, function, node):
+                                *function.args.kwonlyargs)} and handed_back(ctx, function, node):
             # (``def to_var(x, volatile=False): return Variable(x, volatile=volatile)``:
             # a region here would end before the caller's forward pass)
             yield Report(where, f"{what}; where a caller of `{function.name}()` passes "
@@ -398,11 +399,6 @@ _TRAINING_FUNCTIONS = frozenset((
 ))
 #: words of a callee's name that say it trains
 _TRAINING_WORDS = frozenset(("train", "fit", "optimize", "backward", "step", "update"))
-#: nodes through which a value stays the same tensor (or a container of it)
-_CARRIERS = (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.Starred, ast.IfExp, ast.ListComp,
-             ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.comprehension)
-_STORES = frozenset(("append", "extend", "insert", "add", "appendleft", "put", "setdefault",
-                     "update", "setattr"))
 
 
 def _volatile_true(ctx: Context, call: ast.Call, where: ast.AST) -> Report:
@@ -524,16 +520,10 @@ def _target_names(ctx: Context, call: ast.Call) -> List[str]:
     return []
 
 
-def _handed_back(ctx: Context, function: ast.AST, call: ast.Call) -> bool:
-    """Whether the ``Variable`` ``call`` makes leaves ``function`` (returned, stored)."""
-    nodes, parents = _body(ctx, function)
-    return _escapes(call, parents, _escaping_names(nodes))
-
-
 def _volatile_calls(ctx: Context, function: ast.AST) -> List[Tuple[ast.Call, ast.AST]]:
     """``(call, keyword)`` of every ``Variable(..., volatile=True)`` of the function's own body."""
     found = []
-    for sub in _body(ctx, function)[0]:
+    for sub in function_body(ctx, function)[0]:
         if not isinstance(sub, ast.Call):
             continue
         kw = _true_volatile(sub)
@@ -631,24 +621,12 @@ def _only_reads(ctx: Context, function: ast.AST, calls: List[Tuple[ast.Call, ast
     no wrapped value leaves it: the whole function may run without autograd."""
     if _trains(ctx, function):
         return False
-    nodes, parents = _body(ctx, function)
-    escaped = _escaping_names(nodes)
+    nodes, parents = function_body(ctx, function)
+    escaped = escaping_names(nodes)
     for call, _ in calls:
-        if _escapes(call, parents, escaped):
+        if escapes(call, parents, escaped):
             return False
     return True
-
-
-def _body(ctx: Context, function: ast.AST) -> Tuple[List[ast.AST], dict]:
-    """The nodes of the function's own body and ``id(node) -> parent`` for them
-    (a top statement's parent is the function), made once per function."""
-    from ..analysis.nodes import body_parents
-
-    bodies = ctx.memo.setdefault("TV002-bodies", {})
-    found = bodies.get(id(function))  # type: ignore[union-attr]
-    if found is None:
-        found = bodies[id(function)] = body_parents(function)  # type: ignore[index]
-    return found  # type: ignore[no-any-return]
 
 
 def _training_functions(ctx: Context) -> Set[str]:
@@ -680,94 +658,6 @@ def _training_functions(ctx: Context) -> Set[str]:
 
 #: text every line spelling one of :data:`_TRAINING_METHODS` holds
 _TRAINING_TEXT = re.compile("|".join(sorted(_TRAINING_METHODS)))
-
-
-def _escaping_names(nodes: List[ast.AST]) -> Set[str]:
-    """Names whose value leaves the function as it is: returned, yielded, stored
-    in an attribute, item or container, or declared ``global``/``nonlocal``
-    (``nodes``: those of the function's own body)."""
-    names: Set[str] = set()
-    for sub in nodes:
-        roots: List[ast.AST] = []
-        if isinstance(sub, (ast.Global, ast.Nonlocal)):
-            names.update(sub.names)  # bound here, seen outside
-        elif isinstance(sub, (ast.Return, ast.Yield, ast.YieldFrom)) and sub.value is not None:
-            roots.append(sub.value)
-        elif isinstance(sub, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
-            if sub.value is not None and not all(_names_only(t) for t in targets):
-                roots.append(sub.value)
-        elif (isinstance(sub, ast.Call) and isinstance(sub.func, (ast.Attribute, ast.Name))
-              and (sub.func.attr if isinstance(sub.func, ast.Attribute) else sub.func.id)
-              in _STORES):
-            roots.extend(sub.args)
-        for root in roots:
-            names.update(_carried_names(root))
-    return names
-
-
-def _names_only(target: ast.AST) -> bool:
-    if isinstance(target, ast.Name):
-        return True
-    if isinstance(target, (ast.Tuple, ast.List)):
-        return all(_names_only(elt) for elt in target.elts)
-    if isinstance(target, ast.Starred):
-        return _names_only(target.value)
-    return False
-
-
-def _carried_names(expr: ast.AST) -> Set[str]:
-    """Names whose value ``expr`` is or holds (``x``, ``(x, y)``, ``[x]``, ``x.cuda()``)."""
-    names: Set[str] = set()
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Name):
-            names.add(node.id)
-        elif isinstance(node, _CARRIERS):
-            stack.extend(ast.iter_child_nodes(node))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            stack.append(node.func.value)  # x.cuda(), x.float(): the same tensor
-        elif isinstance(node, ast.Attribute) and node.attr == "data":
-            stack.append(node.value)
-    return names
-
-
-def _escapes(call: ast.Call, parents: dict, escaped: Set[str]) -> bool:
-    """Whether the wrapped value itself leaves the function (``return Variable(...)``,
-    ``self.x = Variable(...)``, a bound name that does)."""
-    child: ast.AST = call
-    while True:
-        parent = parents.get(id(child))
-        if parent is None:
-            return True
-        if isinstance(parent, _CARRIERS):
-            child = parent
-            continue
-        if isinstance(parent, ast.Attribute):  # Variable(...).cuda()
-            child = parent
-            continue
-        if isinstance(parent, ast.Call):
-            if parent.func is child:
-                child = parent
-                continue
-            func = parent.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            return name in _STORES  # consumed by the call, unless stored
-        if isinstance(parent, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await)):
-            return True
-        if isinstance(parent, (ast.Assign, ast.AnnAssign)):
-            targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
-            if not all(_names_only(t) for t in targets):
-                return True
-            bound: Set[str] = set()
-            for target in targets:
-                bound |= _carried_names(target)
-            return bool(bound & escaped)
-        if isinstance(parent, (ast.BinOp, ast.Compare, ast.UnaryOp, ast.BoolOp, ast.Expr,
-                               ast.keyword, ast.Subscript)):
-            return False
-        return True
 
 
 # ---------------------------------------------------------------------------
@@ -879,8 +769,8 @@ def _set_grad_fix(ctx: Context, call: ast.Call, value: ast.AST,
                                       *parent.args.kwonlyargs)}
             body = parent.body[1:] if docstring(parent.body[0]) else parent.body
             if not (body and names <= params and uniform(parent)
-                    and not any(_escapes(c, _body(ctx, parent)[1],
-                                         _escaping_names(_body(ctx, parent)[0]))
+                    and not any(escapes(c, function_body(ctx, parent)[1],
+                                        escaping_names(function_body(ctx, parent)[0]))
                                 for c in every_node(parent) if isinstance(c, ast.Call)
                                 and same(c) and _makes_variable(ctx, c.func))):
                 return None, None
