@@ -91,6 +91,26 @@ TV001_FIXES = [
                  id="mutated-augmented"),
     pytest.param("y = Variable(t).uniform_()\n", "y = t.detach().uniform_()\n",
                  id="mutated-directly"),
+    # a change in place that can run after the wrap: later in a loop around both
+    pytest.param("x = torch.ones(2)\nfor i in range(2):\n    x.add_(1)\n    y = x\n"
+                 "    x = Variable(y)\n",
+                 "x = torch.ones(2)\nfor i in range(2):\n    x.add_(1)\n    y = x\n"
+                 "    x = y.detach()\n", id="mutated-in-the-next-round"),
+    pytest.param("x = Variable(t)\nif c:\n    x[0] = 1\n", "x = t.detach()\nif c:\n    x[0] = 1\n",
+                 id="mutated-on-a-branch"),
+    pytest.param("x = Variable(t)\nf = lambda: x.add_(1)\n",
+                 "x = t.detach()\nf = lambda: x.add_(1)\n", id="mutated-in-a-lambda"),
+    # every change comes before the wrap, on the plain tensor: dropping it is exact
+    pytest.param("s = torch.zeros(4)\ns[0] = 1.\ns = Variable(s)\nprint(s)\n",
+                 "s = torch.zeros(4)\ns[0] = 1.\nprint(s)\n", id="changed-before-the-wrap"),
+    pytest.param("for inputs, target in loader:\n    target.sub_(1)\n"
+                 "    target = Variable(target)\n    f(target)\n",
+                 "for inputs, target in loader:\n    target.sub_(1)\n    f(target)\n",
+                 id="changed-before-the-wrap-each-round"),
+    pytest.param("def f(t):\n    t.data += 1\n    x = Variable(t)\n    x = x * 2\n"
+                 "    x.add_(1)\n    return x\n",
+                 "def f(t):\n    t.data += 1\n    x = t\n    x = x * 2\n"
+                 "    x.add_(1)\n    return x\n", id="changed-after-a-rebinding"),
     pytest.param("x = Variable(t)\nx = 2\nx == 2\nxx.add_(1)\nf(x.data)\n",
                  "x = t\nx = 2\nx == 2\nxx.add_(1)\nf(x.data)\n", id="not-mutated"),
     pytest.param(

@@ -81,7 +81,10 @@ def variable_wrap(ctx: Context, node: ast.Call) -> Iterator[Report]:
     is exactly what ``Variable(x)`` does since 0.4; so it is where the wrap's
     result is changed in place (``inp = Variable(images)`` then ``inp.requires_grad
     = True``, ``inp.add_(1)``, ``inp.data[0] = 1``): dropping the wrap would change
-    ``images`` itself.  Moving
+    ``images`` itself; only where the change can run after the wrap (later in
+    the same flow, or in a loop around both, the name not rebound in between):
+    ``target.sub_(1)`` then ``target = Variable(target)`` changed the plain
+    tensor before the wrap, and dropping it is exact.  Moving
     ``requires_grad=True`` into a torch factory call is *safe*.  Any other
     ``requires_grad=`` becomes ``x.requires_grad_()``: *unsafe*, because ``x``
     itself now requires grad; where the tensor ``x`` names is used again (read
@@ -187,9 +190,79 @@ def _mutated(ctx: Context, node: ast.Call) -> bool:
             found = any(text.startswith(name, at) and _changes(
                 text, _MUTATION_AT.match(text, at + len(name)), name, at)
                 for at in _name_starts(ctx, text, first))
-        if found:
+        if found and _changed_after(ctx, parent, name):
             return True
     return False
+
+
+def _changed_after(ctx: Context, statement: ast.stmt, name: str) -> bool:
+    """Whether one of the in-place changes of ``name`` the text shows can act on
+    what ``statement`` (the wrap's assignment) binds: that binding reaches the
+    change's read of ``name`` (later in the same flow, or in a loop around both
+    where nothing rebinds the name in between).  ``target.sub_(1)`` then
+    ``target = Variable(target)`` changed the plain tensor before the wrap:
+    dropping the wrap is exact.  A change whose reach is not known (in a
+    lambda), or none found in the tree (the text matched inside a string),
+    counts as one that follows."""
+    flow = ctx.flow()
+    cache = ctx.memo.setdefault("TV001 changes", {})
+    reads = cache.get((flow.node, name))  # type: ignore[union-attr]
+    if reads is None:
+        reads = cache[(flow.node, name)] = _change_reads(flow.node, name)  # type: ignore
+    if not reads:
+        return True
+    for read in reads:  # type: ignore[union-attr]
+        defs = flow.reaching(read)
+        if defs is None or any(d.node is statement for d in defs):
+            return True
+    return False
+
+
+def _change_reads(scope: ast.AST, name: str) -> List[ast.AST]:
+    """The reads of ``name`` that a change in place of its tensor starts from, in
+    ``scope`` outside nested functions and classes: ``name.add_(...)``,
+    ``name.data.copy_(...)``, ``name[i] = v``, ``name.data = v``,
+    ``name.requires_grad = v``, ``name += v``."""
+    found: List[ast.AST] = []
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        if node.__class__ in _DEFINITIONS:
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+        targets: List[ast.AST] = []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            attr = node.func.attr
+            if attr.endswith("_") and not attr.endswith("__"):
+                base = _through_data(node.func.value)
+                if key(base) == name:
+                    found.append(base)
+        elif isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        while targets:
+            target = targets.pop()
+            if isinstance(target, (ast.Tuple, ast.List)):
+                targets += target.elts
+                continue
+            if isinstance(target, ast.Starred):
+                targets.append(target.value)
+                continue
+            base = target
+            while isinstance(base, ast.Subscript) or (
+                    isinstance(base, ast.Attribute) and base.attr in ("data", "requires_grad")):
+                base = base.value
+            if key(base) == name and (base is not target or isinstance(node, ast.AugAssign)):
+                found.append(base)
+    return found
+
+
+def _through_data(node: ast.AST) -> ast.AST:
+    """``x`` for ``x.data`` (and ``x.data.data``), else ``node``."""
+    while isinstance(node, ast.Attribute) and node.attr == "data":
+        node = node.value
+    return node
 
 
 _WORD = re.compile(r"\w+")
