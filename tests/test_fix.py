@@ -118,6 +118,14 @@ TV001_FIXES = [
         'x = t  # comment\ns = "é"; y = s\n', id="non-ascii-columns",
     ),
     pytest.param("x = Variable(t, volatile=False)\n", "x = t\n", id="volatile-false"),
+    # a helper's ``volatile=volatile`` that no call of it (all in view) passes true
+    pytest.param("def to_var(x, volatile=False):\n    if torch.cuda.is_available():\n"
+                 "        x = x.cuda()\n    return Variable(x, volatile=volatile)\n"
+                 "def f(m, a, b):\n    return m(to_var(a)), m(to_var(b, volatile=False))\n",
+                 "def to_var(x, volatile=False):\n    if torch.cuda.is_available():\n"
+                 "        x = x.cuda()\n    return x\n"
+                 "def f(m, a, b):\n    return m(to_var(a)), m(to_var(b, volatile=False))\n",
+                 id="helper-volatile-never-true"),
     pytest.param(
         "def f(loc_t, conf_t):\n    loc_t = Variable(loc_t, requires_grad=False)\n"
         "    if loc_t is not None:\n        conf_t = Variable(conf_t)\n    return loc_t\n",
@@ -195,9 +203,19 @@ TV001_FIXES = [
     ),
 ]
 
+TO_VAR = "def to_var(x, volatile=False):\n    return Variable(x, volatile=volatile)\n"
 TV001_NOOPS = [
     pytest.param("x = Variable(t, volatile=True)\n", id="volatile-true"),
     pytest.param("x = Variable(t, volatile=flag)\n", id="volatile-expr"),
+    # a caller passes a true (or unknown) volatile, or not every call is in view
+    pytest.param(f"{TO_VAR}y = to_var(a, volatile=True)\nz = to_var(a)\n",
+                 id="helper-volatile-true-passed"),
+    pytest.param(f"{TO_VAR}y = to_var(a, volatile=flag)\n", id="helper-volatile-unknown"),
+    pytest.param(f"{TO_VAR}ys = map(to_var, xs)\n", id="helper-passed-as-a-callback"),
+    pytest.param(f"{TO_VAR}y = to_var(*xs)\n", id="helper-called-with-star-args"),
+    pytest.param("def to_var(x, volatile=False):\n    volatile = not volatile\n"
+                 "    return Variable(x, volatile=volatile)\ny = to_var(a)\n",
+                 id="helper-parameter-rebound"),
     pytest.param("b = Variable(bias, requires_grad=True)\n", id="unsafe-without-flag"),
     pytest.param("x = Variable(t)  # noqa\n", id="noqa"),
     pytest.param("x = Variable(t)  # noqa: TV001\n", id="noqa-code"),
@@ -234,6 +252,8 @@ TV002_NOOPS = [
     pytest.param("if x.volatile:\n    pass\n", id="read-unsafe-without-flag"),
     pytest.param("if x.volatile:  # noqa: TV002\n    pass\n", id="noqa"),
     pytest.param("y = helper(x, volatile=False)\n", id="not-torch"),
+    pytest.param(f"{TO_VAR}y = to_var(a, volatile=True)\n", id="helper-volatile-true-passed"),
+    pytest.param(f"{TO_VAR}y = to_var(a)\nys = map(to_var, xs)\n", id="helper-callback"),
 ]
 
 # The TV002 fix alone (TV001's fix of the same call also drops the argument).
@@ -243,6 +263,10 @@ TV002_ONLY_FIXES = [
                  "y = Variable(x, requires_grad=True)\n", id="drop-last-kw"),
     pytest.param("y = Variable(volatile=False, data=x)\n", "y = Variable(data=x)\n",
                  id="drop-first-kw"),
+    pytest.param("def to_var(x, volatile=False):\n    return Variable(x, volatile=volatile)\n"
+                 "y = to_var(a)\nz = to_var(a, False)\n",
+                 "def to_var(x, volatile=False):\n    return Variable(x)\n"
+                 "y = to_var(a)\nz = to_var(a, False)\n", id="helper-volatile-never-true"),
 ]
 
 # TV003-TV006: add ``TVnnn_FIXES`` / ``TVnnn_NOOPS`` tables above and list them here.

@@ -14,6 +14,7 @@ from ..analysis.reaching import params_of
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from .shared.blocks import drop_statement
+from .shared.consumers import never_true
 from ..source.text import Edit, has_comment, needs_parens, one_line, shorten
 
 #: torch factories that take ``requires_grad=``
@@ -91,7 +92,9 @@ def variable_wrap(ctx: Context, node: ast.Call) -> Iterator[Report]:
     elsewhere in the function, a parameter, or wrapped in a loop) it becomes
     the exact form ``x.detach().requires_grad_()``, a new leaf as 0.3 made.
     A wrap with ``volatile=`` other than ``False`` gets no fix: TV002 asks for a
-    ``torch.no_grad()`` region first.  A wrap whose text holds a comment is
+    ``torch.no_grad()`` region first; but a helper's ``volatile=volatile``
+    (its own parameter) counts as ``False`` where every call of the helper is
+    in view and none passes a true value (TV002 says which).  A wrap whose text holds a comment is
     unsafe to rewrite.
     """
     if ctx.resolve(node.func) == VARIABLE:
@@ -465,7 +468,8 @@ def _wrap_report(ctx: Context, node: ast.Call) -> Report:
             new = _suffix(ctx, data, data_text, f"{detach}.requires_grad_({rg_text})")
             safety = UNSAFE
     suggestion = one_line(new)
-    if volatile is not None and not _is_const(volatile, False):
+    if volatile is not None and not _is_const(volatile, False) and never_true(
+            ctx, volatile) is None:
         return Report(node, f"{what}; use `{suggestion}` (see TV002 for `volatile`)")
     outside = src.text(node).replace(data_text, "", 1)
     if has_comment(outside):

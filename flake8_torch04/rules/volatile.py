@@ -14,7 +14,10 @@ from ..analysis.resolve import key
 from ..analysis.values import MODULE, value_of
 from ..source.text import Edit, has_comment, one_line, shorten
 from .shared.blocks import drop_statement, docstring, pass_through_wrappers, wrap_statements
-from .shared.escapes import escapes, escaping_names, function_body, handed_back
+from .shared.consumers import (
+    handed_back_advice, lambda_around, lambda_calls, never_true, true_callers,
+)
+from .shared.escapes import escapes, escaping_names, function_body, handed_back, returned
 
 _SINCE = "has no effect since PyTorch 0.4"
 
@@ -75,7 +78,12 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ```
 
     ## Fix safety
-    ``volatile=False`` is dropped: *safe*, it never did anything.
+    ``volatile=False`` is dropped: *safe*, it never did anything; so is a
+    helper's ``volatile=volatile`` (its own parameter, not rebound) where every
+    call of the helper is in view (in the file, and no other file of the
+    project names it) and none passes a true value: each passes ``False`` or
+    nothing, the default being ``False`` (``def to_var(x, volatile=False):
+    ... return Variable(x, volatile=volatile)`` called as ``to_var(x)``).
     ``volatile=True`` inside a function that only reads the results is
     dropped, and the function is decorated with ``@torch.no_grad()`` (added
     right above the ``def``, below other decorators; ``import torch`` is added
@@ -109,9 +117,18 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     0.3's flag on (``volatile=x.volatile``: a region would turn grad back on
     under a caller's ``no_grad``).  Elsewhere (module level outside a loop, a
     training loop, a lambda, an ``async def``) there is no automatic fix: the
-    region is the user's choice (a helper that passes its own ``volatile``
-    parameter on to the ``Variable`` it returns, ``to_var(x, volatile=True)``,
-    is told that its callers' code is what runs under ``no_grad``).  A
+    region is the user's choice.  0.3's ``volatile`` took effect where the
+    model ran on the value, so where that is other code the message sends the
+    user there, and no region is offered at the constructor (there it would
+    do nothing: a new tensor does not require grad): a helper that passes its
+    own ``volatile`` parameter on to the ``Variable`` it returns
+    (``to_var(x, volatile=True)``) names the functions of the file whose calls
+    pass ``True`` where every call is in view, else its callers; a function
+    that returns or yields the ``Variable`` (a batch iterator's ``__next__``,
+    a generator, a helper; ``volatile=True`` or ``volatile=self.test``) sends
+    the user to the code that uses its batches (what it returns); a
+    ``Variable`` made in a ``lambda``, whose body runs where it is called, to
+    the calls of the lambda (named where it is bound to a name).  A
     ``.volatile`` read becomes
     ``not torch.is_grad_enabled()`` (``not x.volatile`` becomes
     ``torch.is_grad_enabled()``): *unsafe*, as it changes which branch runs
@@ -218,20 +235,46 @@ def _keyword(ctx: Context, node: ast.Call) -> Iterator[Report]:
             enabled = f"not {expr}"
         what = f"`volatile={shorten(src.text(value), 30)}` {_SINCE}"
         header = f"with torch.set_grad_enabled({enabled}):"
+        helper = never_true(ctx, value)
+        if helper is not None:  # (every call of the helper is in view: none passes True)
+            fix = _drop_argument(ctx, node, where) if where is not value else None
+            yield Report(where, f"{what}, and no call of `{helper}()` passes a true "
+                                f"`{src.text(value)}`; drop the argument", fix)
+            return
+        if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not):
+            condition = f"`{shorten(one_line(src.text(value.operand)), 30)}` is false"
+        else:
+            condition = f"`{shorten(one_line(src.text(value)), 30)}` is true"
+        lam = lambda_around(ctx)
+        if lam is not None:
+            yield Report(where, f"{what}; {lambda_calls(ctx, lam, condition)}")
+            return
         fix, region = None, None
         if isinstance(where, ast.keyword) and "\n" not in enabled:
             fix, region = _set_grad_fix(ctx, node, value, header)
         function = _enclosing_def(ctx)
         if fix is not None:
             yield Report(where, f"{what}; run {region} under `{header}`", fix)
-        elif isinstance(value, ast.Name) and function is not None and value.id in {
+        elif function is not None and isinstance(value, ast.Name) and value.id in {
                 a.arg for a in (*function.args.posonlyargs, *function.args.args,
                                 *function.args.kwonlyargs)} and handed_back(ctx, function, node):
             # (``def to_var(x, volatile=False): return Variable(x, volatile=volatile)``:
             # a region here would end before the caller's forward pass)
-            yield Report(where, f"{what}; where a caller of `{function.name}()` passes "
-                                f"`{value.id}=True`, run the code that uses what it returns "
-                                f"under `with torch.no_grad():`")
+            callers = true_callers(ctx, value)
+            if callers:
+                verb = "passes" if len(callers) == 1 else "pass"
+                advice = (f"{' and '.join(callers)} {verb} `{value.id}=True` to "
+                          f"`{function.name}()`: run the code there that uses what it "
+                          f"returns under `with torch.no_grad():`")
+            else:
+                advice = (f"where a caller of `{function.name}()` passes `{value.id}=True`, "
+                          f"run the code that uses what it returns under "
+                          f"`with torch.no_grad():`")
+            yield Report(where, f"{what}; {advice}")
+        elif function is not None and returned(ctx, function, node):
+            # (a batch iterator's ``Variable(..., volatile=self.test)``: the model runs
+            # on the value elsewhere)
+            yield Report(where, f"{what}; {handed_back_advice(ctx, function, condition)}")
         else:
             yield Report(where, f"{what}; use `{header}`")
 
@@ -403,6 +446,9 @@ _TRAINING_WORDS = frozenset(("train", "fit", "optimize", "backward", "step", "up
 
 def _volatile_true(ctx: Context, call: ast.Call, where: ast.AST) -> Report:
     what = f"`volatile=True` {_SINCE} (autograd records the graph)"
+    lam = lambda_around(ctx)
+    if lam is not None:  # (its body runs where it is called)
+        return Report(where, f"{what}; {lambda_calls(ctx, lam)}")
     function = _enclosing_def(ctx)
     if function is not None and isinstance(where, ast.keyword):
         fix = _no_grad_fix(ctx, function)
@@ -420,6 +466,8 @@ def _volatile_true(ctx: Context, call: ast.Call, where: ast.AST) -> Report:
             if drop is not None:
                 return Report(where, f"{what}; the code already runs without grad: drop it",
                               drop)
+    if function is not None and returned(ctx, function, call):
+        return Report(where, f"{what}; {handed_back_advice(ctx, function)}")
     loop = _evaluation_loop(ctx)
     names = _target_names(ctx, call)
     if loop is not None:

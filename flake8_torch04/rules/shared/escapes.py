@@ -22,6 +22,35 @@ def handed_back(ctx: Context, function: ast.AST, call: ast.Call) -> bool:
     return escapes(call, parents, escaping_names(nodes))
 
 
+def returned(ctx: Context, function: ast.AST, call: ast.Call) -> bool:
+    """Whether ``function`` returns or yields the ``Variable`` ``call`` makes (as it
+    is, in a tuple or a list, or through a name bound to it): a helper's result,
+    a batch iterator's batch."""
+    nodes, parents = function_body(ctx, function)
+    cache = ctx.memo.setdefault("returned names", {})
+    names = cache.get(id(function))  # type: ignore[union-attr]
+    if names is None:
+        names = cache[id(function)] = set()  # type: ignore[index]
+        for sub in nodes:
+            if isinstance(sub, (ast.Return, ast.Yield, ast.YieldFrom)) and sub.value is not None:
+                names.update(carried_names(sub.value))
+    child: ast.AST = call
+    while True:
+        parent = parents.get(id(child))
+        if isinstance(parent, CARRIERS) or isinstance(parent, ast.Attribute) or (
+                isinstance(parent, ast.Call) and parent.func is child):
+            child = parent  # (``Variable(...).cuda()``, a tuple of it)
+            continue
+        if isinstance(parent, (ast.Return, ast.Yield, ast.YieldFrom)):
+            return True
+        if isinstance(parent, ast.Assign) and all(names_only(t) for t in parent.targets):
+            bound: Set[str] = set()
+            for target in parent.targets:
+                bound |= carried_names(target)
+            return bool(bound & names)  # type: ignore[operator]
+        return False
+
+
 def function_body(ctx: Context, function: ast.AST) -> Tuple[List[ast.AST], dict]:
     """The nodes of the function's own body and ``id(node) -> parent`` for them
     (a top statement's parent is the function), made once per function."""
