@@ -91,6 +91,26 @@ TV001_FIXES = [
                  id="mutated-augmented"),
     pytest.param("y = Variable(t).uniform_()\n", "y = t.detach().uniform_()\n",
                  id="mutated-directly"),
+    # a change in place that can run after the wrap: later in a loop around both
+    pytest.param("x = torch.ones(2)\nfor i in range(2):\n    x.add_(1)\n    y = x\n"
+                 "    x = Variable(y)\n",
+                 "x = torch.ones(2)\nfor i in range(2):\n    x.add_(1)\n    y = x\n"
+                 "    x = y.detach()\n", id="mutated-in-the-next-round"),
+    pytest.param("x = Variable(t)\nif c:\n    x[0] = 1\n", "x = t.detach()\nif c:\n    x[0] = 1\n",
+                 id="mutated-on-a-branch"),
+    pytest.param("x = Variable(t)\nf = lambda: x.add_(1)\n",
+                 "x = t.detach()\nf = lambda: x.add_(1)\n", id="mutated-in-a-lambda"),
+    # every change comes before the wrap, on the plain tensor: dropping it is exact
+    pytest.param("s = torch.zeros(4)\ns[0] = 1.\ns = Variable(s)\nprint(s)\n",
+                 "s = torch.zeros(4)\ns[0] = 1.\nprint(s)\n", id="changed-before-the-wrap"),
+    pytest.param("for inputs, target in loader:\n    target.sub_(1)\n"
+                 "    target = Variable(target)\n    f(target)\n",
+                 "for inputs, target in loader:\n    target.sub_(1)\n    f(target)\n",
+                 id="changed-before-the-wrap-each-round"),
+    pytest.param("def f(t):\n    t.data += 1\n    x = Variable(t)\n    x = x * 2\n"
+                 "    x.add_(1)\n    return x\n",
+                 "def f(t):\n    t.data += 1\n    x = t\n    x = x * 2\n"
+                 "    x.add_(1)\n    return x\n", id="changed-after-a-rebinding"),
     pytest.param("x = Variable(t)\nx = 2\nx == 2\nxx.add_(1)\nf(x.data)\n",
                  "x = t\nx = 2\nx == 2\nxx.add_(1)\nf(x.data)\n", id="not-mutated"),
     pytest.param(
@@ -98,6 +118,14 @@ TV001_FIXES = [
         'x = t  # comment\ns = "é"; y = s\n', id="non-ascii-columns",
     ),
     pytest.param("x = Variable(t, volatile=False)\n", "x = t\n", id="volatile-false"),
+    # a helper's ``volatile=volatile`` that no call of it (all in view) passes true
+    pytest.param("def to_var(x, volatile=False):\n    if torch.cuda.is_available():\n"
+                 "        x = x.cuda()\n    return Variable(x, volatile=volatile)\n"
+                 "def f(m, a, b):\n    return m(to_var(a)), m(to_var(b, volatile=False))\n",
+                 "def to_var(x, volatile=False):\n    if torch.cuda.is_available():\n"
+                 "        x = x.cuda()\n    return x\n"
+                 "def f(m, a, b):\n    return m(to_var(a)), m(to_var(b, volatile=False))\n",
+                 id="helper-volatile-never-true"),
     pytest.param(
         "def f(loc_t, conf_t):\n    loc_t = Variable(loc_t, requires_grad=False)\n"
         "    if loc_t is not None:\n        conf_t = Variable(conf_t)\n    return loc_t\n",
@@ -175,9 +203,19 @@ TV001_FIXES = [
     ),
 ]
 
+TO_VAR = "def to_var(x, volatile=False):\n    return Variable(x, volatile=volatile)\n"
 TV001_NOOPS = [
     pytest.param("x = Variable(t, volatile=True)\n", id="volatile-true"),
     pytest.param("x = Variable(t, volatile=flag)\n", id="volatile-expr"),
+    # a caller passes a true (or unknown) volatile, or not every call is in view
+    pytest.param(f"{TO_VAR}y = to_var(a, volatile=True)\nz = to_var(a)\n",
+                 id="helper-volatile-true-passed"),
+    pytest.param(f"{TO_VAR}y = to_var(a, volatile=flag)\n", id="helper-volatile-unknown"),
+    pytest.param(f"{TO_VAR}ys = map(to_var, xs)\n", id="helper-passed-as-a-callback"),
+    pytest.param(f"{TO_VAR}y = to_var(*xs)\n", id="helper-called-with-star-args"),
+    pytest.param("def to_var(x, volatile=False):\n    volatile = not volatile\n"
+                 "    return Variable(x, volatile=volatile)\ny = to_var(a)\n",
+                 id="helper-parameter-rebound"),
     pytest.param("b = Variable(bias, requires_grad=True)\n", id="unsafe-without-flag"),
     pytest.param("x = Variable(t)  # noqa\n", id="noqa"),
     pytest.param("x = Variable(t)  # noqa: TV001\n", id="noqa-code"),
@@ -214,6 +252,8 @@ TV002_NOOPS = [
     pytest.param("if x.volatile:\n    pass\n", id="read-unsafe-without-flag"),
     pytest.param("if x.volatile:  # noqa: TV002\n    pass\n", id="noqa"),
     pytest.param("y = helper(x, volatile=False)\n", id="not-torch"),
+    pytest.param(f"{TO_VAR}y = to_var(a, volatile=True)\n", id="helper-volatile-true-passed"),
+    pytest.param(f"{TO_VAR}y = to_var(a)\nys = map(to_var, xs)\n", id="helper-callback"),
 ]
 
 # The TV002 fix alone (TV001's fix of the same call also drops the argument).
@@ -223,6 +263,10 @@ TV002_ONLY_FIXES = [
                  "y = Variable(x, requires_grad=True)\n", id="drop-last-kw"),
     pytest.param("y = Variable(volatile=False, data=x)\n", "y = Variable(data=x)\n",
                  id="drop-first-kw"),
+    pytest.param("def to_var(x, volatile=False):\n    return Variable(x, volatile=volatile)\n"
+                 "y = to_var(a)\nz = to_var(a, False)\n",
+                 "def to_var(x, volatile=False):\n    return Variable(x)\n"
+                 "y = to_var(a)\nz = to_var(a, False)\n", id="helper-volatile-never-true"),
 ]
 
 # TV003-TV006: add ``TVnnn_FIXES`` / ``TVnnn_NOOPS`` tables above and list them here.

@@ -10,6 +10,7 @@ import textwrap
 
 import pytest
 
+from flake8_torch04.analysis.findings import SAFE
 from flake8_torch04.analysis.run import check_source
 from flake8_torch04.fix.analysis import Analysis
 from flake8_torch04.fix.fixer import fix_text
@@ -507,8 +508,14 @@ def test_volatile_not_flag_message_has_no_double_negation():
               "def as_tensor(x, for_training):\n"
               "    return Variable(x, volatile=not for_training)\n")
     (finding,) = check_source(source, codes=["TV002"])
-    assert finding.message.endswith("use `with torch.set_grad_enabled(for_training):`")
+    assert finding.message.endswith(
+        "where `for_training` is false, run the code that uses what `as_tensor()` returns "
+        "under `with torch.no_grad():`")
     assert finding.fix is None
+    source = source.replace("return Variable(x, volatile=not for_training)",
+                            "print(Variable(x, volatile=not for_training))")
+    (finding,) = check_source(source, codes=["TV002"])
+    assert "set_grad_enabled(for_training)" in finding.message
 
 
 # ---------------------------------------------------------------------------
@@ -613,6 +620,126 @@ def test_a_helper_passing_its_volatile_parameter_on_sends_the_advice_to_its_call
         "where a caller of `to_var()` passes `volatile=True`, run the code that uses what "
         "it returns under `with torch.no_grad():`"), messages
     assert "set_grad_enabled(not volatile)" in messages[1], messages
+
+
+def test_a_helper_whose_callers_pass_no_true_volatile_drops_it():
+    """Every call of ``to_var`` is in the file and none passes a true ``volatile``:
+    the keyword never did anything (dropped, safe; TV001 drops the wrap).  Where
+    calls pass ``volatile=True``, the message names the functions that do."""
+    helper = dedent("""
+        import torch
+        from torch.autograd import Variable
+
+
+        def to_var(x, volatile=False):
+            if torch.cuda.is_available():
+                x = x.cuda()
+            return Variable(x, volatile=volatile)
+
+
+        def train(model, a):
+            return model(to_var(a)), model(to_var(a, volatile=False))
+    """)
+    (tv002,) = check_source(helper, codes=["TV002"])
+    assert tv002.message.endswith(
+        "and no call of `to_var()` passes a true `volatile`; drop the argument"), tv002.message
+    assert tv002.fix is not None and tv002.fix.safety == SAFE
+    (tv001,) = check_source(helper, codes=["TV001"])
+    assert tv001.message.endswith("use `x`") and tv001.fix.safety == SAFE
+    evaluates = helper + dedent("""
+
+
+        def evaluate(model, a):
+            return model(to_var(a, volatile=True))
+    """)
+    (tv002,) = check_source(evaluates, codes=["TV002"])
+    assert tv002.fix is None
+    assert tv002.message.endswith(
+        "`evaluate()` passes `volatile=True` to `to_var()`: run the code there that uses "
+        "what it returns under `with torch.no_grad():`"), tv002.message
+    (tv001,) = check_source(evaluates, codes=["TV001"])
+    assert tv001.fix is None
+    unknown = helper + "\n\ny = to_var(torch.ones(2), volatile=not training)\n"
+    (tv002,) = check_source(unknown, codes=["TV002"])
+    assert tv002.fix is None and "where a caller of `to_var()` passes" in tv002.message
+
+
+@pytest.mark.parametrize("source, advice", [
+    pytest.param("""
+        class Batches(object):
+            def __init__(self, data, test=False):
+                self.data, self.test = data, test
+
+            def __iter__(self):
+                return self
+
+            def __next__(self):
+                def pad(insts):
+                    batch = Variable(torch.LongTensor(insts), volatile=self.test)
+                    return batch.cuda()
+                return pad(self.data)
+    """, ("`pad()` hands the value back, so a region here would do nothing: where "
+          "`self.test` is true, run the code that uses these batches under "
+          "`with torch.no_grad():`"), id="iterator-volatile-attribute"),
+    pytest.param("""
+        def batches(xs):
+            for x in xs:
+                yield Variable(x, volatile=True), x
+    """, ("`batches()` hands the value back, so a region here would do nothing: run the "
+          "code that uses these batches under `with torch.no_grad():`"), id="generator"),
+    pytest.param("""
+        def as_input(x):
+            x = torch.from_numpy(x)
+            return Variable(x, volatile=True)
+    """, ("`as_input()` hands the value back, so a region here would do nothing: run the "
+          "code that uses what `as_input()` returns under `with torch.no_grad():`"),
+         id="helper-returns-it"),
+    pytest.param("""
+        pad = lambda x: Variable(x.unsqueeze(0), volatile=True).data.squeeze()
+    """, ("the lambda's body runs where it is called, not where it is defined: run the "
+          "calls of `pad` under `with torch.no_grad():`"), id="lambda-bound-to-a-name"),
+    pytest.param("""
+        with torch.no_grad():
+            transform = Compose([Lambda(lambda x: Variable(x, volatile=True).data)])
+    """, ("the lambda's body runs where it is called, not where it is defined: run the "
+          "code that calls the lambda under `with torch.no_grad():`"), id="lambda-in-a-call"),
+    pytest.param("""
+        def build(flag):
+            return lambda x: Variable(x, volatile=flag)
+    """, ("the lambda's body runs where it is called, not where it is defined: where `flag` "
+          "is true, run the code that calls the lambda under `with torch.no_grad():`"),
+         id="lambda-volatile-expression"),
+])
+def test_volatile_used_elsewhere_gets_advice_for_where_it_is_used(source, advice):
+    """A ``Variable`` handed back (a batch iterator's, a helper's) or made in a
+    lambda is used by other code: a region (or a decorator) at the constructor
+    would do nothing; the message sends the user to that code, without a fix."""
+    (finding,) = check_source(HEAD_03 + dedent(source), codes=["TV002"])
+    assert finding.message.endswith(advice), finding.message
+    assert finding.fix is None
+
+
+@pytest.mark.parametrize("source, advice", [
+    pytest.param("""
+        def predict(model, x):
+            out = model(Variable(x, volatile=True))
+            return out.data
+    """, "decorate `predict()` with `@torch.no_grad()`", id="consumed-in-the-function"),
+    pytest.param("""
+        def step(model, xs, flag):
+            for x in xs:
+                print(model(Variable(x, volatile=flag)))
+    """, "run the `for` loop of line 6 under `with torch.set_grad_enabled(not flag):`",
+                 id="expression-consumed-in-a-loop"),
+    pytest.param("""
+        f = lambda x: x
+        y = model(Variable(x, volatile=True))
+    """, ("run this statement, which computes `y`, and the code that uses `y` under "
+          "`with torch.no_grad():`"), id="not-in-the-lambda"),
+])
+def test_volatile_used_where_it_is_made_keeps_its_region(source, advice):
+    findings = check_source(HEAD_03 + dedent(source), codes=["TV002"])
+    assert findings[0].message.endswith(advice), findings[0].message
 
 
 def test_a_tuple_of_volatile_variables_names_each_target():

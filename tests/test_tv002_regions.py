@@ -260,5 +260,9 @@ def test_messages_name_the_region():
         "run the `for` loop of line 3 under `with torch.set_grad_enabled(not flag):`")
     assert body.message.endswith(
         "run the body of `f()` under `with torch.set_grad_enabled(not flag):`")
-    assert returned.message.endswith("use `with torch.set_grad_enabled(not flag):`")
+    # (the value is handed back: the model runs on it elsewhere, a region at the
+    # constructor would do nothing)
+    assert returned.message.endswith(
+        "`g()` hands the value back, so a region here would do nothing: where `flag` is "
+        "true, run the code that uses what `g()` returns under `with torch.no_grad():`")
     assert returned.fix is None

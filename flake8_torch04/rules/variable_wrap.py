@@ -14,6 +14,7 @@ from ..analysis.reaching import params_of
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from .shared.blocks import drop_statement
+from .shared.consumers import never_true
 from ..source.text import Edit, has_comment, needs_parens, one_line, shorten
 
 #: torch factories that take ``requires_grad=``
@@ -81,14 +82,19 @@ def variable_wrap(ctx: Context, node: ast.Call) -> Iterator[Report]:
     is exactly what ``Variable(x)`` does since 0.4; so it is where the wrap's
     result is changed in place (``inp = Variable(images)`` then ``inp.requires_grad
     = True``, ``inp.add_(1)``, ``inp.data[0] = 1``): dropping the wrap would change
-    ``images`` itself.  Moving
+    ``images`` itself; only where the change can run after the wrap (later in
+    the same flow, or in a loop around both, the name not rebound in between):
+    ``target.sub_(1)`` then ``target = Variable(target)`` changed the plain
+    tensor before the wrap, and dropping it is exact.  Moving
     ``requires_grad=True`` into a torch factory call is *safe*.  Any other
     ``requires_grad=`` becomes ``x.requires_grad_()``: *unsafe*, because ``x``
     itself now requires grad; where the tensor ``x`` names is used again (read
     elsewhere in the function, a parameter, or wrapped in a loop) it becomes
     the exact form ``x.detach().requires_grad_()``, a new leaf as 0.3 made.
     A wrap with ``volatile=`` other than ``False`` gets no fix: TV002 asks for a
-    ``torch.no_grad()`` region first.  A wrap whose text holds a comment is
+    ``torch.no_grad()`` region first; but a helper's ``volatile=volatile``
+    (its own parameter) counts as ``False`` where every call of the helper is
+    in view and none passes a true value (TV002 says which).  A wrap whose text holds a comment is
     unsafe to rewrite.
     """
     if ctx.resolve(node.func) == VARIABLE:
@@ -187,9 +193,79 @@ def _mutated(ctx: Context, node: ast.Call) -> bool:
             found = any(text.startswith(name, at) and _changes(
                 text, _MUTATION_AT.match(text, at + len(name)), name, at)
                 for at in _name_starts(ctx, text, first))
-        if found:
+        if found and _changed_after(ctx, parent, name):
             return True
     return False
+
+
+def _changed_after(ctx: Context, statement: ast.stmt, name: str) -> bool:
+    """Whether one of the in-place changes of ``name`` the text shows can act on
+    what ``statement`` (the wrap's assignment) binds: that binding reaches the
+    change's read of ``name`` (later in the same flow, or in a loop around both
+    where nothing rebinds the name in between).  ``target.sub_(1)`` then
+    ``target = Variable(target)`` changed the plain tensor before the wrap:
+    dropping the wrap is exact.  A change whose reach is not known (in a
+    lambda), or none found in the tree (the text matched inside a string),
+    counts as one that follows."""
+    flow = ctx.flow()
+    cache = ctx.memo.setdefault("TV001 changes", {})
+    reads = cache.get((flow.node, name))  # type: ignore[union-attr]
+    if reads is None:
+        reads = cache[(flow.node, name)] = _change_reads(flow.node, name)  # type: ignore
+    if not reads:
+        return True
+    for read in reads:  # type: ignore[union-attr]
+        defs = flow.reaching(read)
+        if defs is None or any(d.node is statement for d in defs):
+            return True
+    return False
+
+
+def _change_reads(scope: ast.AST, name: str) -> List[ast.AST]:
+    """The reads of ``name`` that a change in place of its tensor starts from, in
+    ``scope`` outside nested functions and classes: ``name.add_(...)``,
+    ``name.data.copy_(...)``, ``name[i] = v``, ``name.data = v``,
+    ``name.requires_grad = v``, ``name += v``."""
+    found: List[ast.AST] = []
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        if node.__class__ in _DEFINITIONS:
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+        targets: List[ast.AST] = []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            attr = node.func.attr
+            if attr.endswith("_") and not attr.endswith("__"):
+                base = _through_data(node.func.value)
+                if key(base) == name:
+                    found.append(base)
+        elif isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        while targets:
+            target = targets.pop()
+            if isinstance(target, (ast.Tuple, ast.List)):
+                targets += target.elts
+                continue
+            if isinstance(target, ast.Starred):
+                targets.append(target.value)
+                continue
+            base = target
+            while isinstance(base, ast.Subscript) or (
+                    isinstance(base, ast.Attribute) and base.attr in ("data", "requires_grad")):
+                base = base.value
+            if key(base) == name and (base is not target or isinstance(node, ast.AugAssign)):
+                found.append(base)
+    return found
+
+
+def _through_data(node: ast.AST) -> ast.AST:
+    """``x`` for ``x.data`` (and ``x.data.data``), else ``node``."""
+    while isinstance(node, ast.Attribute) and node.attr == "data":
+        node = node.value
+    return node
 
 
 _WORD = re.compile(r"\w+")
@@ -392,7 +468,8 @@ def _wrap_report(ctx: Context, node: ast.Call) -> Report:
             new = _suffix(ctx, data, data_text, f"{detach}.requires_grad_({rg_text})")
             safety = UNSAFE
     suggestion = one_line(new)
-    if volatile is not None and not _is_const(volatile, False):
+    if volatile is not None and not _is_const(volatile, False) and never_true(
+            ctx, volatile) is None:
         return Report(node, f"{what}; use `{suggestion}` (see TV002 for `volatile`)")
     outside = src.text(node).replace(data_text, "", 1)
     if has_comment(outside):

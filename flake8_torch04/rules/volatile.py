@@ -14,6 +14,10 @@ from ..analysis.resolve import key
 from ..analysis.values import MODULE, value_of
 from ..source.text import Edit, has_comment, one_line, shorten
 from .shared.blocks import drop_statement, docstring, pass_through_wrappers, wrap_statements
+from .shared.consumers import (
+    handed_back_advice, lambda_around, lambda_calls, never_true, true_callers,
+)
+from .shared.escapes import escapes, escaping_names, function_body, handed_back, returned
 
 _SINCE = "has no effect since PyTorch 0.4"
 
@@ -74,7 +78,12 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ```
 
     ## Fix safety
-    ``volatile=False`` is dropped: *safe*, it never did anything.
+    ``volatile=False`` is dropped: *safe*, it never did anything; so is a
+    helper's ``volatile=volatile`` (its own parameter, not rebound) where every
+    call of the helper is in view (in the file, and no other file of the
+    project names it) and none passes a true value: each passes ``False`` or
+    nothing, the default being ``False`` (``def to_var(x, volatile=False):
+    ... return Variable(x, volatile=volatile)`` called as ``to_var(x)``).
     ``volatile=True`` inside a function that only reads the results is
     dropped, and the function is decorated with ``@torch.no_grad()`` (added
     right above the ``def``, below other decorators; ``import torch`` is added
@@ -108,9 +117,18 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     0.3's flag on (``volatile=x.volatile``: a region would turn grad back on
     under a caller's ``no_grad``).  Elsewhere (module level outside a loop, a
     training loop, a lambda, an ``async def``) there is no automatic fix: the
-    region is the user's choice (a helper that passes its own ``volatile``
-    parameter on to the ``Variable`` it returns, ``to_var(x, volatile=True)``,
-    is told that its callers' code is what runs under ``no_grad``).  A
+    region is the user's choice.  0.3's ``volatile`` took effect where the
+    model ran on the value, so where that is other code the message sends the
+    user there, and no region is offered at the constructor (there it would
+    do nothing: a new tensor does not require grad): a helper that passes its
+    own ``volatile`` parameter on to the ``Variable`` it returns
+    (``to_var(x, volatile=True)``) names the functions of the file whose calls
+    pass ``True`` where every call is in view, else its callers; a function
+    that returns or yields the ``Variable`` (a batch iterator's ``__next__``,
+    a generator, a helper; ``volatile=True`` or ``volatile=self.test``) sends
+    the user to the code that uses its batches (what it returns); a
+    ``Variable`` made in a ``lambda``, whose body runs where it is called, to
+    the calls of the lambda (named where it is bound to a name).  A
     ``.volatile`` read becomes
     ``not torch.is_grad_enabled()`` (``not x.volatile`` becomes
     ``torch.is_grad_enabled()``): *unsafe*, as it changes which branch runs
@@ -217,20 +235,46 @@ def _keyword(ctx: Context, node: ast.Call) -> Iterator[Report]:
             enabled = f"not {expr}"
         what = f"`volatile={shorten(src.text(value), 30)}` {_SINCE}"
         header = f"with torch.set_grad_enabled({enabled}):"
+        helper = never_true(ctx, value)
+        if helper is not None:  # (every call of the helper is in view: none passes True)
+            fix = _drop_argument(ctx, node, where) if where is not value else None
+            yield Report(where, f"{what}, and no call of `{helper}()` passes a true "
+                                f"`{src.text(value)}`; drop the argument", fix)
+            return
+        if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not):
+            condition = f"`{shorten(one_line(src.text(value.operand)), 30)}` is false"
+        else:
+            condition = f"`{shorten(one_line(src.text(value)), 30)}` is true"
+        lam = lambda_around(ctx)
+        if lam is not None:
+            yield Report(where, f"{what}; {lambda_calls(ctx, lam, condition)}")
+            return
         fix, region = None, None
         if isinstance(where, ast.keyword) and "\n" not in enabled:
             fix, region = _set_grad_fix(ctx, node, value, header)
         function = _enclosing_def(ctx)
         if fix is not None:
             yield Report(where, f"{what}; run {region} under `{header}`", fix)
-        elif isinstance(value, ast.Name) and function is not None and value.id in {
+        elif function is not None and isinstance(value, ast.Name) and value.id in {
                 a.arg for a in (*function.args.posonlyargs, *function.args.args,
-                                *function.args.kwonlyargs)} and _handed_back(ctx, function, node):
+                                *function.args.kwonlyargs)} and handed_back(ctx, function, node):
             # (``def to_var(x, volatile=False): return Variable(x, volatile=volatile)``:
             # a region here would end before the caller's forward pass)
-            yield Report(where, f"{what}; where a caller of `{function.name}()` passes "
-                                f"`{value.id}=True`, run the code that uses what it returns "
-                                f"under `with torch.no_grad():`")
+            callers = true_callers(ctx, value)
+            if callers:
+                verb = "passes" if len(callers) == 1 else "pass"
+                advice = (f"{' and '.join(callers)} {verb} `{value.id}=True` to "
+                          f"`{function.name}()`: run the code there that uses what it "
+                          f"returns under `with torch.no_grad():`")
+            else:
+                advice = (f"where a caller of `{function.name}()` passes `{value.id}=True`, "
+                          f"run the code that uses what it returns under "
+                          f"`with torch.no_grad():`")
+            yield Report(where, f"{what}; {advice}")
+        elif function is not None and returned(ctx, function, node):
+            # (a batch iterator's ``Variable(..., volatile=self.test)``: the model runs
+            # on the value elsewhere)
+            yield Report(where, f"{what}; {handed_back_advice(ctx, function, condition)}")
         else:
             yield Report(where, f"{what}; use `{header}`")
 
@@ -398,15 +442,13 @@ _TRAINING_FUNCTIONS = frozenset((
 ))
 #: words of a callee's name that say it trains
 _TRAINING_WORDS = frozenset(("train", "fit", "optimize", "backward", "step", "update"))
-#: nodes through which a value stays the same tensor (or a container of it)
-_CARRIERS = (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.Starred, ast.IfExp, ast.ListComp,
-             ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.comprehension)
-_STORES = frozenset(("append", "extend", "insert", "add", "appendleft", "put", "setdefault",
-                     "update", "setattr"))
 
 
 def _volatile_true(ctx: Context, call: ast.Call, where: ast.AST) -> Report:
     what = f"`volatile=True` {_SINCE} (autograd records the graph)"
+    lam = lambda_around(ctx)
+    if lam is not None:  # (its body runs where it is called)
+        return Report(where, f"{what}; {lambda_calls(ctx, lam)}")
     function = _enclosing_def(ctx)
     if function is not None and isinstance(where, ast.keyword):
         fix = _no_grad_fix(ctx, function)
@@ -424,6 +466,8 @@ def _volatile_true(ctx: Context, call: ast.Call, where: ast.AST) -> Report:
             if drop is not None:
                 return Report(where, f"{what}; the code already runs without grad: drop it",
                               drop)
+    if function is not None and returned(ctx, function, call):
+        return Report(where, f"{what}; {handed_back_advice(ctx, function)}")
     loop = _evaluation_loop(ctx)
     names = _target_names(ctx, call)
     if loop is not None:
@@ -524,16 +568,10 @@ def _target_names(ctx: Context, call: ast.Call) -> List[str]:
     return []
 
 
-def _handed_back(ctx: Context, function: ast.AST, call: ast.Call) -> bool:
-    """Whether the ``Variable`` ``call`` makes leaves ``function`` (returned, stored)."""
-    nodes, parents = _body(ctx, function)
-    return _escapes(call, parents, _escaping_names(nodes))
-
-
 def _volatile_calls(ctx: Context, function: ast.AST) -> List[Tuple[ast.Call, ast.AST]]:
     """``(call, keyword)`` of every ``Variable(..., volatile=True)`` of the function's own body."""
     found = []
-    for sub in _body(ctx, function)[0]:
+    for sub in function_body(ctx, function)[0]:
         if not isinstance(sub, ast.Call):
             continue
         kw = _true_volatile(sub)
@@ -631,24 +669,12 @@ def _only_reads(ctx: Context, function: ast.AST, calls: List[Tuple[ast.Call, ast
     no wrapped value leaves it: the whole function may run without autograd."""
     if _trains(ctx, function):
         return False
-    nodes, parents = _body(ctx, function)
-    escaped = _escaping_names(nodes)
+    nodes, parents = function_body(ctx, function)
+    escaped = escaping_names(nodes)
     for call, _ in calls:
-        if _escapes(call, parents, escaped):
+        if escapes(call, parents, escaped):
             return False
     return True
-
-
-def _body(ctx: Context, function: ast.AST) -> Tuple[List[ast.AST], dict]:
-    """The nodes of the function's own body and ``id(node) -> parent`` for them
-    (a top statement's parent is the function), made once per function."""
-    from ..analysis.nodes import body_parents
-
-    bodies = ctx.memo.setdefault("TV002-bodies", {})
-    found = bodies.get(id(function))  # type: ignore[union-attr]
-    if found is None:
-        found = bodies[id(function)] = body_parents(function)  # type: ignore[index]
-    return found  # type: ignore[no-any-return]
 
 
 def _training_functions(ctx: Context) -> Set[str]:
@@ -680,94 +706,6 @@ def _training_functions(ctx: Context) -> Set[str]:
 
 #: text every line spelling one of :data:`_TRAINING_METHODS` holds
 _TRAINING_TEXT = re.compile("|".join(sorted(_TRAINING_METHODS)))
-
-
-def _escaping_names(nodes: List[ast.AST]) -> Set[str]:
-    """Names whose value leaves the function as it is: returned, yielded, stored
-    in an attribute, item or container, or declared ``global``/``nonlocal``
-    (``nodes``: those of the function's own body)."""
-    names: Set[str] = set()
-    for sub in nodes:
-        roots: List[ast.AST] = []
-        if isinstance(sub, (ast.Global, ast.Nonlocal)):
-            names.update(sub.names)  # bound here, seen outside
-        elif isinstance(sub, (ast.Return, ast.Yield, ast.YieldFrom)) and sub.value is not None:
-            roots.append(sub.value)
-        elif isinstance(sub, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
-            if sub.value is not None and not all(_names_only(t) for t in targets):
-                roots.append(sub.value)
-        elif (isinstance(sub, ast.Call) and isinstance(sub.func, (ast.Attribute, ast.Name))
-              and (sub.func.attr if isinstance(sub.func, ast.Attribute) else sub.func.id)
-              in _STORES):
-            roots.extend(sub.args)
-        for root in roots:
-            names.update(_carried_names(root))
-    return names
-
-
-def _names_only(target: ast.AST) -> bool:
-    if isinstance(target, ast.Name):
-        return True
-    if isinstance(target, (ast.Tuple, ast.List)):
-        return all(_names_only(elt) for elt in target.elts)
-    if isinstance(target, ast.Starred):
-        return _names_only(target.value)
-    return False
-
-
-def _carried_names(expr: ast.AST) -> Set[str]:
-    """Names whose value ``expr`` is or holds (``x``, ``(x, y)``, ``[x]``, ``x.cuda()``)."""
-    names: Set[str] = set()
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Name):
-            names.add(node.id)
-        elif isinstance(node, _CARRIERS):
-            stack.extend(ast.iter_child_nodes(node))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            stack.append(node.func.value)  # x.cuda(), x.float(): the same tensor
-        elif isinstance(node, ast.Attribute) and node.attr == "data":
-            stack.append(node.value)
-    return names
-
-
-def _escapes(call: ast.Call, parents: dict, escaped: Set[str]) -> bool:
-    """Whether the wrapped value itself leaves the function (``return Variable(...)``,
-    ``self.x = Variable(...)``, a bound name that does)."""
-    child: ast.AST = call
-    while True:
-        parent = parents.get(id(child))
-        if parent is None:
-            return True
-        if isinstance(parent, _CARRIERS):
-            child = parent
-            continue
-        if isinstance(parent, ast.Attribute):  # Variable(...).cuda()
-            child = parent
-            continue
-        if isinstance(parent, ast.Call):
-            if parent.func is child:
-                child = parent
-                continue
-            func = parent.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            return name in _STORES  # consumed by the call, unless stored
-        if isinstance(parent, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await)):
-            return True
-        if isinstance(parent, (ast.Assign, ast.AnnAssign)):
-            targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
-            if not all(_names_only(t) for t in targets):
-                return True
-            bound: Set[str] = set()
-            for target in targets:
-                bound |= _carried_names(target)
-            return bool(bound & escaped)
-        if isinstance(parent, (ast.BinOp, ast.Compare, ast.UnaryOp, ast.BoolOp, ast.Expr,
-                               ast.keyword, ast.Subscript)):
-            return False
-        return True
 
 
 # ---------------------------------------------------------------------------
@@ -879,8 +817,8 @@ def _set_grad_fix(ctx: Context, call: ast.Call, value: ast.AST,
                                       *parent.args.kwonlyargs)}
             body = parent.body[1:] if docstring(parent.body[0]) else parent.body
             if not (body and names <= params and uniform(parent)
-                    and not any(_escapes(c, _body(ctx, parent)[1],
-                                         _escaping_names(_body(ctx, parent)[0]))
+                    and not any(escapes(c, function_body(ctx, parent)[1],
+                                        escaping_names(function_body(ctx, parent)[0]))
                                 for c in every_node(parent) if isinstance(c, ast.Call)
                                 and same(c) and _makes_variable(ctx, c.func))):
                 return None, None
