@@ -7,6 +7,7 @@ import pytest
 
 from flake8_torch04.analysis import foreign
 from flake8_torch04.analysis.run import check_source
+from flake8_torch04.fix.edits import apply_edits
 
 HELPERS = """\
 import torch
@@ -373,3 +374,50 @@ first = predictions(out)
 print(first.data[0])
 """})
     assert found(tmp_path / "train.py", ["TV003"]) == [("TV003", 7)]
+
+
+LAYERS = """\
+import torch.nn as nn
+
+
+class Bottle(nn.Module):
+    def forward(self, input):
+        size = input.size()[:2]
+        out = super(Bottle, self).forward(input.view(size[0] * size[1], -1))
+        return out.view(size[0], size[1], -1)
+
+
+class BottleSoftmax(Bottle, nn.Softmax):
+    pass
+
+
+class DimSoftmax(nn.Softmax):
+    def __init__(self):
+        super(DimSoftmax, self).__init__(dim=1)
+"""
+
+
+@pytest.mark.parametrize("imports, built, fixed", [
+    ("from layers import BottleSoftmax", "BottleSoftmax()", "BottleSoftmax(dim=1)"),
+    ("import layers", "layers.BottleSoftmax()", "layers.BottleSoftmax(dim=1)"),
+    ("from layers import *", "BottleSoftmax()", "BottleSoftmax(dim=1)"),
+    # (a class of the file on a mixin of another module)
+    ("from layers import Bottle\n\n\nclass LogSoftmax2(Bottle, nn.LogSoftmax):\n    pass",
+     "LogSoftmax2()", "LogSoftmax2(dim=1)"),
+    ("from layers import DimSoftmax", "DimSoftmax()", None),
+    ("from layers import BottleSoftmax", "BottleSoftmax(dim=1)", None),
+])
+def test_a_class_on_softmax_of_another_module(tmp_path, imports, built, fixed):
+    """TV123: the class's chain, and the rank its ``forward`` passes torch's, are
+    read in the module that defines it (analysis/hierarchy.py)."""
+    write(tmp_path, {"layers.py": LAYERS})
+    source = f"import torch.nn as nn\n{imports}\n\n\nsoftmax = {built}\n"
+    (tmp_path / "model.py").write_text(source, encoding="utf-8")
+    findings = check_source(source, str(tmp_path / "model.py"), ["TV123"])
+    if fixed is None:
+        assert findings == []
+        return
+    (finding,) = findings
+    assert finding.line == source.count("\n") and "2-D here, so torch picks dim=1" in \
+        finding.message
+    assert apply_edits(source, finding.fix.edits) == source.replace(built, fixed)

@@ -14,7 +14,8 @@ from hypothesis import given, settings, strategies as st
 
 from flake8_torch04.analysis import markers
 from flake8_torch04.analysis.markers import (
-    CORE_MARKERS, Words, _whole_words, import_aliases, match_offsets, searcher, text_imports_torch
+    CORE_MARKERS, Words, _whole_words, class_aliases, import_aliases, match_offsets, searcher,
+    text_imports_torch,
 )
 from flake8_torch04.analysis.registry import all_rules, gates
 from flake8_torch04.analysis.run import check_source
@@ -131,6 +132,25 @@ def test_an_alias_of_a_module_is_announced_for_the_markers_it_holds():
     )
     seen, findings = _dispatched("TV123", source)
     assert [(f.code, f.line) for f in findings] == [("TV123", 3)]
+
+
+def test_a_class_of_the_file_is_announced_for_the_markers_its_bases_hold():
+    """``class Flat(nn.Softmax)`` (and ``class Deep(Flat)``) spell ``Softmax``:
+    ``Deep()`` on a line of its own is checked by TV123."""
+    source = (
+        "import torch.nn as nn\n"
+        "class Flat(nn.Softmax):\n    pass\n"
+        "class Deep(Flat):\n    pass\n"
+        "s = Deep()\n"
+    )
+    assert class_aliases(source) == {"Flat": {"nn.Softmax"}, "Deep": {"Flat", "nn.Softmax"}}
+    seen, findings = _dispatched("TV123", source)
+    assert [(f.code, f.line) for f in findings] == [("TV123", 6)]
+
+
+def test_class_aliases_after_a_decoy():
+    text = "x = 'class A(B)'\n  class C(nn.Softmax, object): pass\nclassify(x)\n"
+    assert class_aliases(text) == {"C": {"nn.Softmax, object"}}
 
 
 def test_a_statement_announced_only_by_plus_is_not_walked():

@@ -110,6 +110,28 @@ FIXES = [
     # a parameter may hold a whole shape: the rank is unknown, the fix unsafe
     ("TV123", "def f(n):\n    return F.softmax(torch.zeros(n))\n",
      "def f(n):\n    return F.softmax(torch.zeros(n), dim=1)\n", True),
+    # a class on nn.Softmax: the rank its own forward passes to torch's (2-D: dim 1) ...
+    ("TV123",
+     "class FlatSoftmax(nn.Softmax):\n    def forward(self, x):\n"
+     "        return super(FlatSoftmax, self).forward(x.view(-1, x.size(-1)))\n\n\n"
+     "s = FlatSoftmax()\n",
+     "class FlatSoftmax(nn.Softmax):\n    def forward(self, x):\n"
+     "        return super(FlatSoftmax, self).forward(x.view(-1, x.size(-1)))\n\n\n"
+     "s = FlatSoftmax(dim=1)\n"),
+    # ... through a mixin's forward (``super()`` there is nn.LogSoftmax's) ...
+    ("TV123",
+     "class Flat(nn.Module):\n    def forward(self, x):\n"
+     "        return super().forward(x.view(-1, 6))\n\n\n"
+     "class FlatLog(Flat, nn.LogSoftmax):\n    pass\n\n\ns = FlatLog(None)\n",
+     "class Flat(nn.Module):\n    def forward(self, x):\n"
+     "        return super().forward(x.view(-1, 6))\n\n\n"
+     "class FlatLog(Flat, nn.LogSoftmax):\n    pass\n\n\ns = FlatLog(1)\n"),
+    # ... or, without a forward of its own, what its instance is called with (3-D: dim 0)
+    ("TV123",
+     "class Soft(nn.Softmin):\n    pass\n\n\ndef f(x):\n    s = Soft()\n"
+     "    return s(x.view(2, 3, -1))\n",
+     "class Soft(nn.Softmin):\n    pass\n\n\ndef f(x):\n    s = Soft(dim=0)\n"
+     "    return s(x.view(2, 3, -1))\n"),
     # TV124
     ("TV124", "y = F.upsample(x, size=s, mode='bilinear')\n",
      "y = F.interpolate(x, size=s, mode='bilinear', align_corners=True)\n"),
@@ -206,6 +228,13 @@ NOOPS = [
     ("TV133", "g = F.affine_grid(theta, size, False)\n"),
     ("TV133", "y = F.grid_sample(*args, **kwargs)\n"),
     ("TV123", "y = F.softmax(x, 1)\n"),
+    # a class on nn.Softmax whose forward passes torch's a value of unknown rank, or
+    # whose own ``__init__`` calls nn.Softmax's without dim: a message, no fix
+    ("TV123", "class B(nn.Module):\n    def forward(self, x):\n"
+     "        return super(B, self).forward(x)\n\n\nclass S(B, nn.Softmax):\n    pass\n\n\n"
+     "s = S()\n"),
+    ("TV123", "class S(nn.Softmax):\n    def __init__(self):\n        super().__init__()\n\n\n"
+     "s = S()\n"),
     ("TV125", "r = torch.range(0, 5)\n"),  # unsafe only
     ("TV126", "p.add_(g, alpha=-lr)\n"),
     ("TV126", "p.add_(-lr,  # step\n       g)\n"),

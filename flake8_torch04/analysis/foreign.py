@@ -63,14 +63,8 @@ def class_value(ctx: Context, name):
     ``ast.Attribute`` of an imported project module: ``models.Discriminator``
     after ``import models``), the :data:`~.objects.OBJECT` where it is a plain
     class there (:func:`~.objects.plain_class`), or ``None``."""
-    if isinstance(name, ast.Attribute):  # (asked of every unknown method call: cheap first)
-        if not ctx.project or not isinstance(name.value, ast.Name):
-            return None
-        name = f"{name.value.id}.{name.attr}"
-        if _imported(ctx, name) is None:
-            return None
-    found = _definition(ctx, name, r"class[ \t]+", r"\b")
-    if found is None or not isinstance(found[1], ast.ClassDef):
+    found = project_class(ctx, name)
+    if found is None:
         return None
     from .objects import OBJECT, plain_class
     from .values import MODULE, Value, values
@@ -81,6 +75,26 @@ def class_value(ctx: Context, name):
         return Value(OBJECT, name=definition.name) if plain_class(other, definition.name) \
             else None
     return Value(MODULE, name=f"{FOREIGN_CLASS}{other.filename}\0{definition.name}")
+
+
+def project_class(ctx: Context, name) -> Optional[Tuple[Context, ast.ClassDef]]:
+    """The context of the project module that defines the class ``name`` is bound
+    to at the top of ``ctx``'s file by an import (``from models import Net``; or an
+    ``ast.Attribute`` of an imported project module: ``models.Net`` after ``import
+    models``), and its ``class`` statement there (defined once at its top), or
+    ``None``."""
+    if isinstance(name, ast.Attribute):  # (asked of every unknown method call: cheap first)
+        if not ctx.project or not isinstance(name.value, ast.Name):
+            return None
+        name = f"{name.value.id}.{name.attr}"
+        if _imported(ctx, name) is None:
+            return None
+    elif isinstance(name, ast.Name):
+        name = name.id
+    found = _definition(ctx, name, r"class[ \t]+", r"\b")
+    if found is None or not isinstance(found[1], ast.ClassDef):
+        return None
+    return found  # type: ignore[return-value]
 
 
 def project_assignments(ctx: Context, name: str) -> Optional[Tuple[Context, tuple]]:

@@ -5,7 +5,8 @@ from bisect import bisect_right
 from itertools import accumulate, chain, repeat
 from typing import Dict, List, Sequence, Tuple
 
-from .markers import CORE_MARKERS, Search, Words, import_aliases, match_offsets, searcher
+from .markers import CORE_MARKERS, Search, Words, class_aliases, import_aliases, match_offsets, \
+    searcher
 from .registry import Gate
 from .walker import cache_get
 
@@ -147,11 +148,15 @@ def open_gate(selected: List[Gate], lines: Sequence[str], text: str):
     for marker in CORE_MARKERS:
         announced.append((1, match_offsets(text, marker, words)))
     aliases = import_aliases(text)
+    if "class" in text:
+        for name, sources in class_aliases(text).items():
+            aliases.setdefault(name, set()).update(sources)
     if aliases:
         # an alias is a spelling of what it stands for: its uses are announced
         # for the rules whose markers match that (``Seq`` for ``Sequential``
         # of ``from torch.nn import Sequential as Seq``, ``ce`` for ``ffi``
-        # of ``from torch.utils.ffi import create_extension as ce``)
+        # of ``from torch.utils.ffi import create_extension as ce``; ``Flat``
+        # for ``Softmax`` of ``class Flat(nn.Softmax)``)
         searches = plan.searches
         for alias, sources in aliases.items():
             bits = 0

@@ -53,6 +53,40 @@ def import_aliases(text: str) -> Dict[str, Set[str]]:
     return aliases
 
 
+_CLASS = re.compile(r"class[ \t]+([A-Za-z_]\w*)[ \t]*\(([^)]*)\)")
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def class_aliases(text: str) -> Dict[str, Set[str]]:
+    """Names bound by ``class NAME(BASES):``, each with the text of its bases and of
+    theirs where a base is such a class of the file (``class Flat(nn.Softmax)``,
+    ``class Deep(Flat)``: ``Deep`` stands for ``nn.Softmax`` too).
+
+    A class on a torch class is a spelling of it for a rule that follows
+    subclasses (TV123: ``Flat()`` builds an ``nn.Softmax``), as an import alias is.
+    """
+    bases: Dict[str, Set[str]] = {}
+    start = text.find("class")
+    while start != -1:
+        match = _CLASS.match(text, start) if at_line_start(text, start) else None
+        if match is not None:
+            bases.setdefault(match.group(1), set()).add(match.group(2))
+            start = text.find("class", match.end())
+        else:
+            start = text.find("class", start + 1)
+    for _ in range(4):  # (a chain of classes of the file, a few deep)
+        grown = False
+        for name, sources in bases.items():
+            for word in {w for source in list(sources) for w in _WORD.findall(source)}:
+                more = bases.get(word)
+                if more is not None and word != name and not more <= sources:
+                    sources |= more
+                    grown = True
+        if not grown:
+            break
+    return bases
+
+
 def text_imports_torch(text: str) -> bool:
     """Whether a line starts with ``import torch`` or ``from torch``."""
     for match in re.finditer(r"torch\b", text):
