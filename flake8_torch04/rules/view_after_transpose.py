@@ -230,12 +230,11 @@ def _rank_floor(ctx: Context, node: ast.AST, scope: Optional[ast.AST] = None,
         parts = index.elts if isinstance(index, ast.Tuple) else [index]
         kept = sum(1 for p in parts if isinstance(p, ast.Slice) or
                    isinstance(p, ast.Constant) and p.value is None)
-        if all(isinstance(p, (ast.Slice, ast.Constant)) for p in parts):
-            whole = _rank_floor(ctx, node.value, scope, depth) - sum(
-                1 for p in parts if isinstance(p, ast.Constant) and p.value is not None)
-            return max(kept, whole)
-        return kept if any(isinstance(p, ast.Constant) and p.value is Ellipsis
-                           for p in parts) else 0
+        if all(isinstance(p, ast.Slice) or isinstance(p, ast.Constant) and (
+                p.value is None or p.value is Ellipsis or type(p.value) is int) for p in parts):
+            return max(kept, _rank_floor(ctx, node.value, scope, depth) - sum(
+                1 for p in parts if isinstance(p, ast.Constant) and type(p.value) is int))
+        return kept  # (a tensor index: each slice and ``None`` still gives one)
     if isinstance(node, ast.BinOp):
         return max(_rank_floor(ctx, node.left, scope, depth),
                    _rank_floor(ctx, node.right, scope, depth))
