@@ -344,9 +344,11 @@ def view_after_transpose(ctx: Context, node: ast.Call) -> Iterator[Report]:
     moving = ctx.memo.get("TV115 moving")
     if moving is None:
         moving = ctx.memo["TV115 moving"] = bool(_MOVING.search(ctx.text))
+    if not moving:
+        return  # (no moved tensor in the file)
     sizes = _sizes(ctx, node)
     receiver = values(ctx).of(func.value)
-    if not moving or not sizes or receiver.kind == NDARRAY or \
+    if not sizes or receiver.kind == NDARRAY or \
             sizes > 1 and receiver.rank is not None and sizes >= receiver.rank or \
             not _strided(ctx, func.value):
         return
