@@ -521,16 +521,16 @@ class Values:
             if owner is not None and name.startswith(FILE_CLASS) else None
         return (owner, found) if found is not None else None
 
-    def callee(self, call: ast.Call) -> Optional[ast.AST]:
-        """The definition ``call`` evidently runs where the value facts can read it (a
-        function of the file or the project, a method of a module class of the
-        file), or ``None``."""
+    def callee(self, call: ast.Call, scope=None) -> Optional[ast.AST]:
+        """The definition ``call`` (read in ``scope``) evidently runs where the value
+        facts can read it (a function of the file or the project, a method of a
+        module class of the file), or ``None``."""
         func = call.func
         if isinstance(func, ast.Name):
-            found = self._definition(func, None)
+            found = self._definition(func, scope)
             return found[1] if found is not None else None
         if isinstance(func, ast.Attribute):
-            found = self._method_def(self.of(func.value), func.attr)
+            found = self._method_def(self.of(func.value, scope), func.attr)
             return found[1] if found is not None else None
         return None
 
