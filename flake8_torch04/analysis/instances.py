@@ -71,8 +71,12 @@ def _bound_to(call: ast.Call, parents: Dict[int, ast.AST]) -> Optional[Tuple[str
 
 
 def _instance_calls(ctx, cls: ast.ClassDef) -> Optional[List[Site]]:
-    nodes = _walk(ctx.tree)
-    parents = {id(node): parent for node, parent, _ in nodes}
+    walked = ctx.memo.get("instance walk")  # (one walk of the file for every class)
+    if walked is None:
+        nodes = _walk(ctx.tree)
+        walked = ctx.memo["instance walk"] = (
+            nodes, {id(node): parent for node, parent, _ in nodes})
+    nodes, parents = walked
     instances: Set[Tuple[str, str]] = set()
     for node, parent, _ in nodes:
         if isinstance(node, ast.Name) and node.id == cls.name and \

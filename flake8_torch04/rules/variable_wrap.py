@@ -209,9 +209,10 @@ def _changed_after(ctx: Context, statement: ast.stmt, name: str) -> bool:
     counts as one that follows."""
     flow = ctx.flow()
     cache = ctx.memo.setdefault("TV001 changes", {})
-    reads = cache.get((flow.node, name))  # type: ignore[union-attr]
-    if reads is None:
-        reads = cache[(flow.node, name)] = _change_reads(flow.node, name)  # type: ignore
+    by_name = cache.get(id(flow.node))  # type: ignore[union-attr]
+    if by_name is None:  # (one walk of the scope for every name)
+        by_name = cache[id(flow.node)] = _change_reads(flow.node)  # type: ignore
+    reads = by_name.get(name)  # type: ignore[union-attr]
     if not reads:
         return True
     for read in reads:  # type: ignore[union-attr]
@@ -221,12 +222,12 @@ def _changed_after(ctx: Context, statement: ast.stmt, name: str) -> bool:
     return False
 
 
-def _change_reads(scope: ast.AST, name: str) -> List[ast.AST]:
-    """The reads of ``name`` that a change in place of its tensor starts from, in
-    ``scope`` outside nested functions and classes: ``name.add_(...)``,
+def _change_reads(scope: ast.AST) -> Dict[str, List[ast.AST]]:
+    """The reads of each name that a change in place of its tensor starts from,
+    in ``scope`` outside nested functions and classes: ``name.add_(...)``,
     ``name.data.copy_(...)``, ``name[i] = v``, ``name.data = v``,
-    ``name.requires_grad = v``, ``name += v``."""
-    found: List[ast.AST] = []
+    ``name.requires_grad = v``, ``name += v``; by the name's key."""
+    found: Dict[str, List[ast.AST]] = {}
     stack = list(ast.iter_child_nodes(scope))
     while stack:
         node = stack.pop()
@@ -238,8 +239,9 @@ def _change_reads(scope: ast.AST, name: str) -> List[ast.AST]:
             attr = node.func.attr
             if attr.endswith("_") and not attr.endswith("__"):
                 base = _through_data(node.func.value)
-                if key(base) == name:
-                    found.append(base)
+                k = key(base)
+                if k is not None:
+                    found.setdefault(k, []).append(base)
         elif isinstance(node, ast.Assign):
             targets = list(node.targets)
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
@@ -256,8 +258,9 @@ def _change_reads(scope: ast.AST, name: str) -> List[ast.AST]:
             while isinstance(base, ast.Subscript) or (
                     isinstance(base, ast.Attribute) and base.attr in ("data", "requires_grad")):
                 base = base.value
-            if key(base) == name and (base is not target or isinstance(node, ast.AugAssign)):
-                found.append(base)
+            k = key(base)
+            if k is not None and (base is not target or isinstance(node, ast.AugAssign)):
+                found.setdefault(k, []).append(base)
     return found
 
 
