@@ -652,6 +652,8 @@ show(o4)
 show(h4)
 o5, h5 = gru(torch.randn(5, 4))
 show(h5)
+o6, (h6, c6) = lstm(x, (h, c))
+show(h6)
 a = x.view(-1).tolist()[0]
 show(a)
 show(x.tolist()[0])
@@ -674,6 +676,8 @@ show(out[idx])
     ("h4", (TENSOR, 3, "float")),
     # an unbatched input (not 0.3's): 2-D states
     ("h5", (TENSOR, 2, "float")),
+    # the first state passed too
+    ("h6", (TENSOR, 3, "float")),
     # ``tolist()`` of a 1-D tensor holds numbers; of more dimensions, lists
     ("a", (NUMBER, None, "float")),
     ("x.tolist()[0]", (None, None, None)),

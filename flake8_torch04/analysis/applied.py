@@ -75,8 +75,9 @@ def module_output(values: Values, module: Value, node: ast.Call, scope, depth: i
             return found
         return forward_of(name, depth) if len(node.args) == 1 and not node.keywords \
             else UNKNOWN
-    if len(node.args) != 1 or node.keywords or name is None:
-        return UNKNOWN
+    if not node.args or len(node.args) > (2 if name in _RECURRENT else 1) or node.keywords \
+            or name is None:
+        return UNKNOWN  # (a recurrent layer also takes its first state: ``lstm(x, hidden)``)
     return layer_output(module, values.of(node.args[0], scope, depth))
 
 
