@@ -351,10 +351,18 @@ def _constructed(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Site]]:
     sites = callers.class_sites(cls)
     if not sites:
         return None
+    return method_arguments(ctx, sites, func, param)
+
+
+def method_arguments(ctx, sites: List[Site], method: ast.AST,
+                     param: ast.arg) -> Optional[List[Site]]:
+    """What the calls ``sites`` of ``method`` (bound: its first parameter is the
+    receiver) pass for ``param``, or ``None`` where one passes nothing evident,
+    or leaves a default other than a constant (read in the class body)."""
     found: List[Site] = []
     for call, scope in sites:
-        got = argument(call, func, param, method=True)
+        got = argument(call, method, param, method=True)
         if got is None or got[1] and not isinstance(got[0], ast.Constant):
-            return None  # (a default other than a constant: read in the class body)
+            return None
         found.append((got[0], scope if not got[1] else ctx.tree))
     return found

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional, Set, Tuple
 
-from .callers import Site, argument
+from .callers import Site, method_arguments
 from .nodes import children
 from .value_tables import MODULE_ITSELF
 
@@ -124,10 +124,4 @@ def forward_arguments(ctx, param: ast.arg, forward: ast.FunctionDef,
     sites = memo[id(cls)]
     if not sites:
         return None
-    found: List[Site] = []
-    for call, scope in sites:
-        got = argument(call, forward, param, method=True)
-        if got is None or got[1] and not isinstance(got[0], ast.Constant):
-            return None
-        found.append((got[0], scope if not got[1] else ctx.tree))
-    return found
+    return method_arguments(ctx, sites, forward, param)
