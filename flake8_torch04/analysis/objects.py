@@ -167,7 +167,7 @@ def self_attribute(values, node: ast.Attribute, function: ast.AST, depth: int):
     """``self.x`` read in ``function``: what every ``self.x = value`` in the class's
     methods makes it (for the value facts: ``values`` asks)."""
     from .nodes import enclosing
-    from .values import UNKNOWN, join
+    from .values import UNKNOWN
 
     ctx = values.ctx
     if isinstance(function, ast.Lambda):
@@ -176,10 +176,25 @@ def self_attribute(values, node: ast.Attribute, function: ast.AST, depth: int):
         cls = enclosing(ctx.statement_parents(), function, ast.ClassDef)
     if cls is None:
         return UNKNOWN
-    bound = values.attributes(cls).get(node.attr)
+    return _attribute_value(values, cls, node.attr, depth)
+
+
+def _attribute_value(values, cls: ast.ClassDef, attr: str, depth: int):
+    """What every ``self.attr = value`` in the methods of ``cls`` makes ``attr``."""
+    from .values import UNKNOWN, join
+
+    bound = values.attributes(cls).get(attr)
     if not bound:  # (``None``: written so that it is not followed)
         return UNKNOWN
     return join([values.of(value, method, depth) for value, method in bound])
+
+
+def _derived_in_file(ctx, cls: ast.ClassDef) -> bool:
+    """Whether a class at the top of the file names ``cls`` as a base (it may
+    override what ``cls`` defines or binds)."""
+    return any(isinstance(c, ast.ClassDef) and any(
+        isinstance(b, ast.Name) and b.id == cls.name for b in c.bases)
+        for c in ctx.tree.body)
 
 
 def instance_attribute(values, node: ast.Attribute, scope, depth: int):
@@ -187,7 +202,7 @@ def instance_attribute(values, node: ast.Attribute, scope, depth: int):
     what every ``self.trans = value`` in the class's methods makes it, where no
     class of the file derives from it (a subclass may bind it otherwise).  Only
     an attribute some module class of the file binds has its owner asked about."""
-    from .values import FILE_CLASS, MODULE, UNKNOWN, join
+    from .values import FILE_CLASS, MODULE, UNKNOWN
 
     bound_names = values.ctx.memo.get("values instance attributes")
     if bound_names is None:
@@ -202,14 +217,9 @@ def instance_attribute(values, node: ast.Attribute, scope, depth: int):
     if owner.kind != MODULE or not name.startswith(FILE_CLASS):
         return UNKNOWN
     cls = values.module_classes().get(name[len(FILE_CLASS):])
-    if cls is None or any(isinstance(c, ast.ClassDef) and any(
-            isinstance(b, ast.Name) and b.id == cls.name for b in c.bases)
-            for c in values.ctx.tree.body):
+    if cls is None or _derived_in_file(values.ctx, cls):
         return UNKNOWN
-    bound = values.attributes(cls).get(attr)
-    if not bound:
-        return UNKNOWN
-    return join([values.of(value, method, depth) for value, method in bound])
+    return _attribute_value(values, cls, attr, depth)
 
 
 def self_method(values, name: str, function: ast.AST) -> Optional[ast.FunctionDef]:
@@ -220,11 +230,8 @@ def self_method(values, name: str, function: ast.AST) -> Optional[ast.FunctionDe
 
     ctx = values.ctx
     cls = enclosing(ctx.statement_parents(), function, ast.ClassDef)
-    if cls is None or values.module_classes().get(cls.name) is not cls:
-        return None
-    if any(isinstance(c, ast.ClassDef) and any(
-            isinstance(b, ast.Name) and b.id == cls.name for b in c.bases)
-            for c in ctx.tree.body):
+    if cls is None or values.module_classes().get(cls.name) is not cls \
+            or _derived_in_file(ctx, cls):
         return None
     return values._forward_def(cls.name, name)
 
