@@ -104,7 +104,7 @@ def _zero_dim_parts(ctx: Context, node: ast.Call, first: ast.AST):
     """``torch.cat`` of tensors the value facts make 0-dim: ``torch.stack`` where
     every one is (a comprehension, a list built by ``append``), ``.view(1)`` on
     each where some are (``torch.cat((history, loss.data / n))``)."""
-    dims = [a for a in node.args[1:]] + [k.value for k in node.keywords if k.arg == "dim"]
+    dims = [*node.args[1:], *(k.value for k in node.keywords if k.arg == "dim")]
     if len(node.args) + len(node.keywords) > 2 or any(
             not (isinstance(d, ast.Constant) and d.value in (0, -1)) for d in dims):
         return None  # (0.3's one-element tensors joined along their one dimension)
@@ -121,15 +121,14 @@ def _zero_dim_parts(ctx: Context, node: ast.Call, first: ast.AST):
         if not any(zero):
             return None
         if not all(zero):
-            edits = tuple(
-                src.replace(e, f"({src.text(e)}).view(1)" if needs_parens(e, ast.Attribute, src)
-                            else f"{src.text(e)}.view(1)")
-                for e, z in zip(parts, zero) if z)
-            shown = next(e for e, z in zip(parts, zero) if z)
-            text = src.quote(shown, 30)
-            suggestion = f"({text}).view(1)" if needs_parens(shown, ast.Attribute, src) \
-                else f"{text}.view(1)"
-            return Report(node, f"{why}; use `{suggestion}`", Fix(edits, SAFE))
+            def viewed(e: ast.AST, text: str) -> str:
+                return f"({text}).view(1)" if needs_parens(e, ast.Attribute, src) \
+                    else f"{text}.view(1)"
+
+            zeros = [e for e, z in zip(parts, zero) if z]
+            edits = tuple(src.replace(e, viewed(e, src.text(e))) for e in zeros)
+            shown = viewed(zeros[0], src.quote(zeros[0], 30))
+            return Report(node, f"{why}; use `{shown}`", Fix(edits, SAFE))
     elif isinstance(first, (ast.ListComp, ast.GeneratorExp)):
         if not _zero_dim(facts.of(first.elt)):
             return None
