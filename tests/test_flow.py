@@ -10,7 +10,7 @@ import pytest
 from flake8_torch04.analysis import scalars as analysis_scalars
 from flake8_torch04.analysis.flow import Flow, tokenizer_lines
 from flake8_torch04.analysis.grad import enclosing_loop, grad_disabled
-from flake8_torch04.analysis.nodes import body_nodes, spans_hit, walk_hits
+from flake8_torch04.analysis.nodes import body_nodes, innermost, spans_hit, walk_hits
 from flake8_torch04.analysis.reaching import MANY
 from flake8_torch04.analysis.resolve import key
 from flake8_torch04.analysis.run import check
@@ -532,3 +532,20 @@ def test_a_definition_spans_the_lines_of_its_decorators():
     assert not spans_hit(definition, [6])
     found = [n for n in walk_hits(tree, [2]) if isinstance(n, ast.NamedExpr)]
     assert [n.target.id for n in found] == ["loader"]
+
+
+def test_innermost_stops_at_its_barriers():
+    """``innermost``: the nearest ancestor of a kind, unless a barrier (a ``def``
+    around a ``lambda``...) comes first."""
+    tree = ast.parse("class C:\n    def f(self):\n        g = lambda: (1, 2)\n")
+    cls = tree.body[0]
+    func = cls.body[0]
+    assign = func.body[0]
+    lam = assign.value
+    chain = [tree, cls, func, assign, lam, lam.body]
+    assert innermost(chain, ast.Lambda, (ast.FunctionDef,)) is lam
+    assert innermost(chain[:4], ast.Lambda, (ast.FunctionDef,)) is None
+    assert innermost(chain, ast.ClassDef) is cls
+    assert innermost(chain, ast.ClassDef, (ast.FunctionDef,)) is None
+    assert innermost(chain, ast.stmt) is assign
+    assert innermost([], ast.stmt) is None

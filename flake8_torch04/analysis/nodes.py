@@ -235,6 +235,18 @@ def enclosing(parents: Dict[int, ast.AST], node: ast.AST, kinds) -> Optional[ast
     return node
 
 
+def innermost(parents: Sequence[ast.AST], kinds, barriers=()) -> Optional[ast.AST]:
+    """The innermost of ``parents`` (the walker's chain of ancestors, outermost
+    first) that is one of ``kinds``, or ``None`` where one of ``barriers`` (a
+    ``def``, a ``class``...) comes before it."""
+    for parent in reversed(parents):
+        if isinstance(parent, kinds):
+            return parent
+        if isinstance(parent, barriers):
+            return None
+    return None
+
+
 def defined_once(tree: ast.AST) -> Dict[str, ast.AST]:
     """The functions and classes defined at the top of a module, by name: those
     that one ``def`` or ``class`` statement there defines (a name two of them

@@ -7,6 +7,7 @@ from typing import Iterator, List, Optional
 from ..analysis.canonical import VARIABLE
 from ..analysis.context import Context
 from ..analysis.findings import Report
+from ..analysis.nodes import innermost
 from ..analysis.registry import rule
 from ..analysis.resolve import builtin_call, key
 
@@ -348,9 +349,5 @@ def _recursion(ctx: Context, node: ast.If, subject: ast.AST, negated: bool) -> O
 
 
 def _enclosing_function(ctx: Context) -> Optional[ast.AST]:
-    for parent in reversed(ctx.parents):
-        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return parent
-        if isinstance(parent, (ast.ClassDef, ast.Lambda)):
-            return None
-    return None
+    return innermost(ctx.parents, (ast.FunctionDef, ast.AsyncFunctionDef),
+                     (ast.ClassDef, ast.Lambda))

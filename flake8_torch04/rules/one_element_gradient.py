@@ -8,6 +8,7 @@ from ..analysis.canonical import LEGACY_TENSOR_TYPES, VARIABLE
 from ..analysis.context import Context
 from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.flow import Flow
+from ..analysis.nodes import innermost
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..analysis.scalars import Evidence
@@ -254,7 +255,7 @@ def _assigned(ctx: Context, k: str) -> Optional[List[ast.AST]]:
             return None  # a parameter, a loop variable...
         return _module_flow(ctx).assignments_to(k)
     if k.count(".") == 1 and k.startswith("self."):
-        cls = next((p for p in reversed(ctx.parents) if isinstance(p, ast.ClassDef)), None)
+        cls = innermost(ctx.parents, ast.ClassDef)
         if cls is None:
             return None
         values: List[ast.AST] = []

@@ -7,6 +7,7 @@ from typing import Iterator, Optional
 
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.nodes import innermost
 from ..analysis.project.importers import mentioned_by
 from ..analysis.registry import rule
 from ..source.text import shorten
@@ -249,12 +250,9 @@ def _backend(ctx: Context, node: ast.Attribute) -> Optional[Report]:
 
 
 def _in_module_class(ctx: Context) -> bool:
-    for parent in reversed(ctx.parents):
-        if isinstance(parent, ast.ClassDef):
-            return any(
-                (ctx.resolve(base) or "").startswith("torch.nn.") for base in parent.bases
-            )
-    return False
+    cls = innermost(ctx.parents, ast.ClassDef)
+    return cls is not None and any(
+        (ctx.resolve(base) or "").startswith("torch.nn.") for base in cls.bases)  # type: ignore
 
 
 def _method(ctx: Context, node: ast.Call) -> Optional[Report]:

@@ -7,6 +7,7 @@ from typing import Iterator, List, Optional, Tuple
 from ..analysis.context import Context
 from ..analysis.hierarchy import constructed, hierarchy
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
+from ..analysis.nodes import innermost
 from ..analysis.registry import rule
 from ..analysis.resolve import key, resolve
 from ..analysis.values import TENSOR, values
@@ -28,10 +29,7 @@ _MODULES = {
 
 
 def _enclosing_class(ctx: Context) -> Optional[ast.ClassDef]:
-    for parent in reversed(ctx.parents):
-        if isinstance(parent, ast.ClassDef):
-            return parent
-    return None
+    return innermost(ctx.parents, ast.ClassDef)  # type: ignore[return-value]
 
 
 def implicit_dim(rank: int) -> int:

@@ -9,7 +9,7 @@ from ..analysis.canonical import VARIABLE
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.markers import at_line_start
-from ..analysis.nodes import LOOPS
+from ..analysis.nodes import LOOPS, innermost
 from ..analysis.reaching import params_of
 from ..analysis.registry import rule
 from ..analysis.resolve import key
@@ -596,7 +596,7 @@ def _reused(ctx: Context, node: ast.Call, data: ast.AST) -> bool:
             return True
     if any(isinstance(p, LOOPS) for p in ctx.parents):
         return True  # the next round reads what this one flipped (or the loop's source does)
-    statement = next((p for p in reversed(ctx.parents) if isinstance(p, ast.stmt)), None)
+    statement = innermost(ctx.parents, ast.stmt)
     if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
             and key(statement.targets[0]) == key(data)):
         return False  # ``x = Variable(x, requires_grad=True)``: later reads see the new leaf

@@ -9,6 +9,7 @@ from ..analysis.canonical import VARIABLE
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.markers import match_offsets
+from ..analysis.nodes import innermost
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..analysis.values import MODULE, value_of
@@ -521,12 +522,8 @@ def _true_volatile(call: ast.Call) -> Optional[ast.keyword]:
 def _enclosing_def(ctx: Context) -> Optional[ast.AST]:
     """The innermost ``def`` around the node (not an ``async def``: ``no_grad``
     as a decorator would cover only the making of the coroutine)."""
-    for parent in reversed(ctx.parents):
-        if isinstance(parent, ast.FunctionDef):
-            return parent
-        if isinstance(parent, (ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            return None
-    return None
+    return innermost(ctx.parents, ast.FunctionDef,
+                     (ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
 
 
 def _bound_itself(value: Optional[ast.AST], call: ast.Call) -> bool:
@@ -537,10 +534,7 @@ def _bound_itself(value: Optional[ast.AST], call: ast.Call) -> bool:
 
 def _statement_value(ctx: Context) -> Optional[ast.AST]:
     """The value of the assignment statement around the node."""
-    for parent in reversed(ctx.parents):
-        if isinstance(parent, ast.stmt):
-            return getattr(parent, "value", None)
-    return None
+    return getattr(innermost(ctx.parents, ast.stmt), "value", None)
 
 
 def _target_names(ctx: Context, call: ast.Call) -> List[str]:

@@ -13,6 +13,7 @@ from typing import List, Optional, Tuple
 
 from ...analysis.callers import reaching_arguments
 from ...analysis.context import Context
+from ...analysis.nodes import innermost
 from ...analysis.reaching import params_of
 
 #: methods that hand out a data loader's batches
@@ -122,12 +123,8 @@ def _iterator(ctx: Context, function: ast.AST) -> bool:
 
 def lambda_around(ctx: Context) -> Optional[ast.Lambda]:
     """The innermost ``lambda`` around the node in its function (or module)."""
-    for parent in reversed(ctx.parents):
-        if isinstance(parent, ast.Lambda):
-            return parent
-        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            return None
-    return None
+    return innermost(ctx.parents, ast.Lambda,
+                     (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))  # type: ignore
 
 
 def lambda_calls(ctx: Context, lam: ast.Lambda, condition: str = "") -> str:
