@@ -22,14 +22,11 @@ from typing import Dict, Tuple
 
 from .foreign import FOREIGN_CLASS, forward_of
 from .value_tables import FIXED_RANK_MODULES, SAME_SHAPE_MODULES
-from .remembered import CUT
+from .remembered import CUT, remembered
 from .values import FILE_CLASS, TENSOR, TUPLE, UNKNOWN, Value, Values, _ranked
 
 #: recurrent layers: their states come as a pair (LSTM) or alone
 _RECURRENT = {"torch.nn.LSTM": 2, "torch.nn.GRU": 1, "torch.nn.RNN": 1}
-
-#: the answer of a reading under way (a forward that calls its own class)
-_READING = Value(None, name="<reading>")
 
 #: the most arguments' worth of readings kept per file
 _MOST = 64
@@ -102,20 +99,13 @@ def forward_applied(values: Values, forward: ast.FunctionDef, call: ast.Call, sc
         return UNKNOWN
     memo: Dict[Tuple[int, tuple], Value] = owner.ctx.memo.setdefault("applied", {})
     key = (id(forward), passed)
-    found = memo.get(key)
-    if found is None:
-        if len(memo) >= _MOST:
-            return UNKNOWN
-        memo[key] = _READING  # (a forward that calls its own class)
-        cut = CUT[0]
-        bound = {id(p): v for p, v in zip(params, passed)}
-        found = memo[key] = Applied(owner.ctx, bound)._returns_of(forward, depth + 1)
-        if CUT[0] != cut:
-            del memo[key]  # (cut short: not an answer for the next call)
-    elif found is _READING:
-        CUT[0] += 1
+    if key not in memo and len(memo) >= _MOST:
+        CUT[0] += 1  # (the file's readings are full: this answer depends on the others)
         return UNKNOWN
-    return found
+    # (a reading cut short waits with the asker's cut-short returns, see :mod:`.remembered`)
+    return remembered(memo, values._pending_returns, key, 0, lambda: Applied(
+        owner.ctx, {id(p): v for p, v in zip(params, passed)})._returns_of(forward, depth + 1),
+        UNKNOWN)
 
 
 def layer_output(module: Value, inner: Value) -> Value:

@@ -7,8 +7,7 @@ does not depend on which rule asked first (see :func:`remembered`).
 """
 from __future__ import annotations
 
-import ast
-from typing import Any, Callable, Dict, Set, Tuple
+from typing import Any, Callable, Dict, Hashable, Set, Tuple
 
 #: the most steps an answer may take through definitions and calls
 DEPTH = 16
@@ -19,21 +18,22 @@ DEPTH = 16
 #: facts, as a question may go through another module's; a count that grows for
 #: another reason (another thread's questions) only remembers less.
 CUT = [0]
-#: the questions being answered: (node, the memo they are answered for)
-_ASKING: Set[Tuple[int, int]] = set()
+#: the questions being answered: (key, the memo they are answered for)
+_ASKING: Set[Tuple[Hashable, int]] = set()
 
 
-def remembered(memo: Dict[int, Any], pending: Dict[int, Any], node: ast.AST, depth: int,
+def remembered(memo: Dict[Any, Any], pending: Dict[Any, Any], k: Hashable, depth: int,
                answer: Callable[[], Any], unknown: Any) -> Any:
-    """``memo[id(node)]``, answered by ``answer()`` when missing: remembered in
-    ``memo`` where no step of it was cut short, else only in ``pending``, which
+    """``memo[k]`` (``k``: a node's ``id``, or another key of the question),
+    answered by ``answer()`` when missing: remembered in ``memo`` where no step
+    of it was cut short, else only in ``pending``, which
     :meth:`.values.Values.of` empties once the question asked at depth 0 is
     answered.  ``unknown`` is the answer past the depth limit, and to a question
-    met while it is being answered (a definition that reaches itself)."""
+    met while it is being answered (a definition that reaches itself, a
+    ``forward`` that calls its own class)."""
     if depth > DEPTH:
         CUT[0] += 1
         return unknown
-    k = id(node)
     found = memo.get(k)
     if found is not None:
         return found

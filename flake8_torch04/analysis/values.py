@@ -146,7 +146,7 @@ class Values:
     def of(self, node: ast.AST, scope: Optional[ast.AST] = None, depth: int = 0) -> Value:
         """The value of ``node``, read in ``scope`` (the innermost function around
         the node being visited by default)."""
-        found = remembered(self._memo, self._pending, node, depth,
+        found = remembered(self._memo, self._pending, id(node), depth,
                            lambda: self._of(node, scope, depth + 1), UNKNOWN)
         if depth == 0 and (self._pending or self._pending_returns):
             self._pending.clear()
@@ -838,7 +838,7 @@ class Values:
         return inner._replace(plain=False) if inner.tensor else value
 
     def _returns_of(self, definition: ast.AST, depth: int) -> Value:
-        return remembered(self._returns, self._pending_returns, definition, 0,
+        return remembered(self._returns, self._pending_returns, id(definition), 0,
                           lambda: self._read_returns(definition, depth), UNKNOWN)
 
     def _read_returns(self, definition: ast.AST, depth: int) -> Value:
