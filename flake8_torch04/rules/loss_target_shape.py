@@ -62,10 +62,9 @@ def _pair(node: ast.Call) -> Optional[Tuple[ast.AST, ast.AST]]:
 def mismatch(ctx: Context, node: ast.Call, scope=None) -> Optional[Tuple[Value, Value]]:
     """The input and target values of a loss call whose input is evidently
     ``(..., 1)`` and whose target is 1-D, or ``None``."""
-    if len(node.args) + len(node.keywords) < 2 or _loss(ctx, node) is None:
-        return None
-    pair = _pair(node)
-    if pair is None:
+    # (what the call passes first: it is read from the call alone)
+    pair = _pair(node) if len(node.args) + len(node.keywords) >= 2 else None
+    if pair is None or _loss(ctx, node) is None:
         return None
     facts = values(ctx)
     inner, target = (facts.of(e, scope) for e in pair)
