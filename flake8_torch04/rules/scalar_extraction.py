@@ -12,7 +12,8 @@ from ..analysis.grad import enclosing_loop, grad_disabled
 from ..analysis.registry import rule
 from ..analysis.resolve import Scope, builtin_call, key
 from ..analysis.scalars import Evidence, is_zero, peel
-from ..source.text import Edit, has_comment, needs_parens, one_line
+from ..source.text import Edit, has_comment, one_line
+from .shared.calls import method_call
 
 
 @rule("TV003")
@@ -139,7 +140,6 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
                         or _tested_as_sequence(ctx, node, tensor)):
         return None
     src = ctx.source
-    text = src.text(tensor)
     graph = not any(step in ("data", "numpy", "tolist") for step in steps)
     target = _backpropagated_target(ctx, node) if graph else None
     if target is not None:
@@ -153,9 +153,7 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
             f"`{target}` is backpropagated later, so keep the tensor: use `{one_line(kept)}`",
             Fix((src.replace(node, kept),), UNSAFE if has_comment(dropped) else SAFE),
         )
-    if needs_parens(tensor, ast.Attribute, src):
-        text = f"({text})"
-    fixed = f"{text}.item()"
+    fixed = method_call(src, tensor, "item")
     if "tolist" in steps:
         why = "raises TypeError since PyTorch 0.4 (`.tolist()` gives a float)"
     elif "numpy" in steps:
@@ -389,10 +387,7 @@ def _accumulation(ctx: Context, node: ast.AST) -> Optional[Report]:
     if grad_disabled(ctx.parents, ctx.resolve):
         return None
     src = ctx.source
-    text = src.text(leak)
-    if needs_parens(leak, ast.Attribute, src):
-        text = f"({text})"
-    fixed = f"{text}.item()"
+    fixed = method_call(src, leak, "item")
     whole = src.between(src.start(node), src.start(leak)) + fixed + src.between(
         src.end(leak), src.end(node))
     message = (f"`{src.quote(node)}` keeps every iteration's autograd graph alive (losses "
