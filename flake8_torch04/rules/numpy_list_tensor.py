@@ -10,6 +10,7 @@ from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.nodes import body_nodes
 from ..analysis.registry import rule
 from ..analysis.resolve import key
+from ..analysis.values import NDARRAY, values
 from .shared.calls import keyword
 from .type_comparison import name_bound_to
 
@@ -36,6 +37,9 @@ _MUTATORS = frozenset(("extend", "insert", "__setitem__", "__iadd__"))
 def _numpy_array(ctx: Context, node: ast.AST, depth: int = 0) -> bool:
     """Whether ``node`` is evidently a numpy array of one dimension or more."""
     if observation(ctx, node):  # (``env.reset()`` of a gym environment with a shape)
+        return True
+    found = values(ctx).of(node)  # (``env.reset()`` of ``gym.make('CartPole-v1')``,
+    if found.kind == NDARRAY and found.rank:  # ``t.numpy()`` of a 1-D ``t``)
         return True
     if isinstance(node, ast.Call):
         func = node.func
@@ -207,7 +211,10 @@ def numpy_list_tensor(ctx: Context, node: ast.Call) -> Iterator[Report]:
     whose ``observation_space.shape`` the file reads (``env.reset()``, the
     first of what ``env.step(a)`` returns: a ``Box`` space's arrays; a
     ``Discrete`` space's ints are not flagged, and the file must import
-    gym), or a name bound only to those.  Lists of
+    gym), or a name bound only to those; or what the value facts know to be
+    an array of one dimension or more (``analysis/values.py``): an
+    observation of ``gym.make('CartPole-v1')`` and the other ids whose
+    observations are fixed arrays, ``t.numpy()`` of a tensor of known rank.  Lists of
     numpy *scalars* (``np.mean(x)``, ``np.random.randn()``) are not flagged:
     they do not warn.  (``np.array(x)`` of a name counts: were ``x`` a number,
     the list of 0-d arrays would raise ``TypeError: len() of unsized object``
