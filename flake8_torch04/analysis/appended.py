@@ -24,12 +24,14 @@ def appended(function: ast.AST, name: str,
              resolve: Optional[Callable[[ast.AST], Optional[str]]] = None
              ) -> Optional[List[ast.AST]]:
     """What ``function`` appends to its local list ``name`` (``name.append(v)``,
-    each a statement of its own, or ``name += [v]``), or ``None`` where anything else could change
-    the list or what is in it: another binding or method of it, a nested
-    function, lambda or class that names it, or a use that hands it on (an
-    argument, an alias, a yield).  Reads that keep it are allowed: ``return
-    name``, ``name[i]``, ``for x in name``, ``a, b = name``, ``len(name)``, and,
-    with ``resolve``, an argument of a torch function (``torch.cat(name)``)."""
+    each a statement of its own, or ``name += [v]``), or ``None`` where anything
+    else could change the list or what is in it: another binding or method of
+    it, a nested function, lambda or class that names it, or a use that hands
+    it on (an argument, an alias, a yield).  It is bound once (``name = []``,
+    also ``name, other = [], []``).  Reads that keep it are allowed: ``return
+    name`` (also ``return name, other``), ``name[i]``, ``for x in name``, ``a, b
+    = name``, ``len(name)``, and, with ``resolve``, an argument of a torch
+    function (``torch.cat(name)``)."""
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None  # (a module's list: any function may append to it)
     nodes, parents = body_parents(function)
@@ -51,6 +53,8 @@ def appended(function: ast.AST, name: str,
             continue
         if not isinstance(node.ctx, ast.Load):
             stores += 1
+            if isinstance(parent, ast.Tuple):  # (``states, rewards = [], []``)
+                parent = _paired(parent, parents.get(id(parent)))
             if stores > 1 or not isinstance(parent, ast.Assign) or len(parent.targets) != 1:
                 return None
             continue
@@ -67,6 +71,8 @@ def appended(function: ast.AST, name: str,
                 return None
         elif isinstance(parent, _READS) and getattr(parent, "iter", node) is node:
             continue  # (``return name``; ``for x in name``, not the loop's body)
+        elif isinstance(parent, ast.Tuple) and isinstance(parents.get(id(parent)), ast.Return):
+            continue  # (``return name, other``: handed back as ``return name`` is)
         elif isinstance(parent, ast.Assign) and parent.value is node:
             if not all(isinstance(t, (ast.Tuple, ast.List)) for t in parent.targets):
                 return None  # (an alias; ``first, second = name`` keeps none)
@@ -76,6 +82,17 @@ def appended(function: ast.AST, name: str,
                 and (resolve(parent.func) or "").startswith("torch."))):
             return None
     return found
+
+
+def _paired(target: ast.Tuple, stmt: Optional[ast.AST]) -> Optional[ast.AST]:
+    """``stmt`` where it assigns a tuple of as many values to ``target`` (each name
+    gets its own), else ``None``."""
+    value = getattr(stmt, "value", None)
+    if isinstance(stmt, ast.Assign) and isinstance(value, (ast.Tuple, ast.List)) \
+            and len(value.elts) == len(target.elts) and not any(
+                isinstance(e, ast.Starred) for e in (*value.elts, *target.elts)):
+        return stmt
+    return None
 
 
 def comprehended(values, node: ast.ListComp, scope, depth: int) -> Value:

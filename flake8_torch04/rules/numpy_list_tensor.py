@@ -10,7 +10,7 @@ from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.nodes import body_nodes
 from ..analysis.registry import rule
 from ..analysis.resolve import key
-from ..analysis.values import NDARRAY, values
+from ..analysis.values import LIST, NDARRAY, values
 from .shared.calls import keyword
 from .type_comparison import name_bound_to
 
@@ -158,6 +158,10 @@ def _list_of_arrays(ctx: Context, seq: ast.AST) -> bool:
         return _arrays(ctx, seq)
     if not isinstance(seq, ast.Name):
         return False
+    found = values(ctx).of(seq)  # (``states, returns = episode()``: a list it appended to)
+    if found.kind == LIST and found.parts and found.parts[0].kind == NDARRAY \
+            and found.parts[0].rank:
+        return True
     defs = ctx.flow().reaching(seq)
     if not defs:
         return False
