@@ -99,6 +99,9 @@ TABLE = {
          (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript)), (r"\btorch\b",),
     ),
     "TV146": ("sparse_constructor", (ast.Call,), (r"\bsparse\b",)),
+    # a ``zero_grad`` call, in a file that assigns a gradient (``p._grad = q.grad``)
+    "TV147": ("shared_gradients", (ast.Call,), (r"\bzero_grad\b",),
+              (r"\.[\s\\]*_?grad[ \t\\]*=(?!=)",)),
     "TV145": ("pairwise_keepdim", (ast.Call,), (r"\b(?:pairwise_distance|PairwiseDistance)\b",)),
     "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),
     # a class that defines ``forward`` (its Function base may be another class of the
