@@ -589,3 +589,26 @@ def test_tv003_leaves_per_sample_losses_alone_with_reduction_none():
     assert [f.line for f in Analysis(source, ["TV003"]).findings] == [26]
     assert fixed(source, ["TV001", "TV003"], unsafe=True).text == PER_SAMPLE_FIXED.replace(
         "reduce=False", "reduction='none'")
+
+
+def test_tv119_makes_a_generator_a_list_comprehension():
+    """A generator with its own parentheses gets brackets instead; one that shares
+    the call's gets brackets inside them; 0-dim parts also get ``torch.stack``.
+    Only the generator changes: what else the call passes is kept."""
+    source = dedent("""
+        import torch
+        from torch.autograd import Variable
+
+
+        def join(states, n):
+            a = torch.cat((s for s in states), 0)
+            b = torch.cat(s for s in states)
+            v = Variable(torch.randn(n, 4))
+            c = torch.cat(v[i, 0] for i in range(n))
+            return a, b, c
+    """)
+    out = fixed(source, ["TV119"]).text
+    assert "a = torch.cat([s for s in states], 0)\n" in out
+    assert "b = torch.cat([s for s in states])\n" in out
+    assert "c = torch.stack([v[i, 0] for i in range(n)])\n" in out
+    assert fixed(out, ["TV119"]).text == out

@@ -25,7 +25,11 @@ def cat_of_tensor(ctx: Context, node: ast.Call) -> Iterator[Report]:
     facts (``_, top = scores.topk(1)`` then ``torch.cat(top)``; a ``Variable``,
     ``.data``, a constructor, the result of a torch operation: see "How values
     are followed" in docs/how-it-works.md), not a list or tuple of them.  A
-    first argument of unknown kind is left alone.
+    first argument of unknown kind is left alone, and so is a call that is no
+    ``cat(seq, dim)``: ``torch.cat(a, b, 1)`` (an error on 0.3 too).
+
+    Also flags ``torch.cat``/``torch.stack`` of a generator expression
+    (``torch.cat((s for s in states), 0)``), whatever its parts are.
 
     Also flags ``torch.cat(parts)`` (no ``dim``, or ``0``/``-1``) where the value
     facts make parts 0-dim tensors that had one element on 0.3: elements of a
@@ -46,7 +50,9 @@ def cat_of_tensor(ctx: Context, node: ast.Call) -> Iterator[Report]:
     Tensors, not Tensor`` (``stack`` says the same).  An element or a reduction
     of a 0.3 ``Variable`` was a one-element 1-D tensor, which ``cat`` joined; it
     is 0-dim since 0.4 and ``torch.cat`` raises ``RuntimeError: zero-dimensional
-    tensor (at position 0) cannot be concatenated``.
+    tensor (at position 0) cannot be concatenated``.  0.3 took any iterable, a
+    generator too; on 2.13 ``TypeError: cat(): argument 'tensors' (position 1)
+    must be tuple of Tensors, not generator``.
 
     ## Example
     ```python
@@ -66,7 +72,9 @@ def cat_of_tensor(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ``torch.stack(parts)`` gives 0.3's ``(N,)`` result (*safe*); where some are,
     ``part.view(1)`` on each gives 0.3's one-element tensor (*safe*).  A ``cat``
     imported by its own name (``from torch import cat``) gets the message
-    without a fix (``stack`` may not be imported).
+    without a fix (``stack`` may not be imported).  A generator becomes the
+    list comprehension of the same expression (*safe*: ``cat`` read it whole
+    on 0.3 as well).
     """
     name = ctx.resolve(node.func)
     if name not in _JOINS or not node.args:
@@ -74,14 +82,21 @@ def cat_of_tensor(ctx: Context, node: ast.Call) -> Iterator[Report]:
     first = node.args[0]
     if isinstance(first, ast.Starred):
         return
+    if isinstance(first, ast.GeneratorExp):
+        yield _generator(ctx, node, first)
+        return
     if name == "torch.cat":
         report = _zero_dim_parts(ctx, node, first)
         if report is not None:
             yield report
             return
-    if isinstance(first, (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)):
+    if isinstance(first, (ast.List, ast.Tuple, ast.ListComp)):
         return
-    if not values(ctx).of(first).tensor:
+    facts = values(ctx)
+    if len(node.args) + len(node.keywords) > 2 or len(node.args) == 2 and (
+            facts.of(node.args[1]).tensor):
+        return  # (``torch.cat(a, b, 1)``: not ``cat(seq, dim)``, and no 0.3 call either)
+    if not facts.of(first).tensor:
         return
     src = ctx.source
     text = src.text(first)
@@ -92,6 +107,26 @@ def cat_of_tensor(ctx: Context, node: ast.Call) -> Iterator[Report]:
         f"0.4; use `list({src.quote(first, 30)})`",
         Fix((src.replace(first, f"list({text})"),), SAFE),
     )
+
+
+def _generator(ctx: Context, node: ast.Call, first: ast.GeneratorExp) -> Report:
+    """``torch.cat(t for t in ts)``: a list comprehension of the same tensors (and
+    ``torch.stack`` where they are 0-dim, as for a list of them)."""
+    src = ctx.source
+    text = src.text(first)  # (with its parentheses: its own, or the call's)
+    name = src.text(node.func)
+    why = (f"`{name}` of a generator: PyTorch 0.3 took any iterable, since 0.4 it raises "
+           f"TypeError (it must be a tuple or list of tensors); use a list comprehension")
+    stacked = _zero_dim_parts(ctx, node, first)
+    if stacked is not None:
+        why += ", and `torch.stack` (its parts are 0-dim tensors since 0.4)"
+    if not (text.startswith("(") and text.endswith(")")) or (
+            stacked is not None and stacked.fix is None):
+        return Report(first, why)
+    own = src.end(first) != src.end(node)  # (``cat(t for t in ts)`` shares the call's)
+    listed = f"[{text[1:-1]}]" if own else f"([{text[1:-1]}])"
+    edits = (src.replace(first, listed), *(stacked.fix.edits if stacked else ()))
+    return Report(first, why, Fix(edits, SAFE))
 
 
 def _zero_dim(value: Value) -> bool:
