@@ -128,3 +128,28 @@ def comprehended(values, node: ast.ListComp, scope, depth: int) -> Value:
             return _INT
         return None
     return number(node.elt) or UNKNOWN
+
+
+def builtin_of(values, name: str, node: ast.Call, scope, depth: int) -> Value:
+    """``abs(x)`` and ``round(x, n)`` of a number: a number; ``sum(seq)`` (with no
+    ``start`` or a number's) of a sequence whose elements are tensors of one
+    rank: a tensor of that rank (``0 + t`` keeps ``t``'s rank, dtype and
+    plainness), of numbers: a number (see :mod:`.values`)."""
+    from .values import LIST, NUMBER, UNKNOWN
+
+    first = node.args[0]
+    if name != "sum":
+        inner = values.of(first, scope, depth)
+        return inner if inner.kind == NUMBER else UNKNOWN
+    start = node.args[1:] or [k.value for k in node.keywords if k.arg == "start"]
+    if len(node.args) > 2 or any(k.arg != "start" for k in node.keywords) or isinstance(
+            first, ast.Starred) or start and values.of(start[0], scope, depth).kind != NUMBER:
+        return UNKNOWN
+    if isinstance(first, (ast.GeneratorExp, ast.ListComp)):
+        element = values.of(first.elt, scope, depth)
+    else:
+        whole = values.of(first, scope, depth)
+        element = whole.parts[0] if whole.kind == LIST and whole.parts else UNKNOWN
+    if element.tensor and element.rank is not None:
+        return element
+    return element if element.kind == NUMBER else UNKNOWN

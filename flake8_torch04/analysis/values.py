@@ -29,7 +29,7 @@ import ast
 from typing import Dict, List, Optional, Sequence
 
 from ..source.record import record
-from .appended import appended, comprehended
+from .appended import appended, builtin_of, comprehended
 from .callers import reaching_arguments
 from .environments import MAKERS as ENVIRONMENT_MAKERS, environment
 from .foreign import (
@@ -546,9 +546,8 @@ class Values:
             return _INT
         if name == "float":
             return _FLOAT
-        if name in ("abs", "round") and args:
-            inner = self.of(args[0], scope, depth)
-            return inner if inner.kind == NUMBER else UNKNOWN
+        if name in ("abs", "round", "sum") and args:  # (``sum(t ** 2 for t in grads)``)
+            return builtin_of(self, name, node, scope, depth)
         if name in ("list", "sorted"):
             return Value(LIST, parts=(UNKNOWN,))
         if name == "str":

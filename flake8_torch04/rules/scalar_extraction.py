@@ -215,12 +215,15 @@ def _may_make_zero_dim(ctx: Context, value: ast.AST) -> bool:
     """``x.data``, an element (``x[i]``), arithmetic, a method's result
     (``x.sum()``), or what a function of the file or of the project returns
     (``loss, bce, kld = loss_function(...)``, ``acc = accuracy(out, y)`` with
-    ``accuracy`` imported from the project's ``utils``): what a 0-dim tensor is
-    bound from (not a literal, a comprehension, another call)."""
+    ``accuracy`` imported from the project's ``utils``), the builtin ``sum`` of
+    reductions (``sum(torch.sum(g ** 2) for g in grads)``): what a 0-dim tensor
+    is bound from (not a literal, a comprehension, another call)."""
     if isinstance(value, ast.Attribute):
         return value.attr == "data"
     if isinstance(value, ast.Call):
         func = value.func
+        if isinstance(func, ast.Name) and func.id == "sum" and not ctx.scope.binds("sum"):
+            return True
         if isinstance(func, ast.Name) and func.id not in ctx.defined_once():
             from ..analysis.values import values  # (a helper of another module)
 
