@@ -519,6 +519,100 @@ def test_gym_observations_distributions_and_applied_modules(expression, expected
     assert facts(GYM)[expression] == expected
 
 
+LOADERS = HEAD + """\
+import torch.utils.data as data
+from torch.utils.data import DataLoader, TensorDataset
+from torchvision import datasets, transforms
+
+kwargs = {'num_workers': 1, 'pin_memory': True} if cuda else {}
+features = torch.randn(100, 8)
+labels = torch.zeros(100).long()
+pairs = TensorDataset(features, labels)
+loader = DataLoader(pairs, batch_size=4, shuffle=True, **kwargs)
+normalized = transforms.Compose([transforms.RandomCrop(28, padding=2), transforms.ToTensor(),
+                                 transforms.Normalize((0.1307,), (0.3081,))])
+mnist = torch.utils.data.DataLoader(
+    datasets.MNIST('data', train=True, download=True, transform=normalized), batch_size=64)
+cifar = data.DataLoader(datasets.CIFAR10('data', True, transforms.ToTensor()), 32, True)
+folder = DataLoader(datasets.ImageFolder('dir', transforms.ToTensor()), batch_size=8)
+single = DataLoader(pairs, batch_size=None)
+old = DataLoader(TensorDataset(data_tensor=features, target_tensor=labels), batch_size=4)
+
+
+def train():
+    for x, y in loader:
+        show(x)
+        show(y)
+    for i, (images, classes) in enumerate(mnist):
+        show(i)
+        show(images)
+        show(classes)
+    for batch in cifar:
+        show(batch[0])
+        show(batch[1])
+    show(next(iter(folder))[0])
+    batches = iter(loader)
+    show(next(batches)[1])
+    show(batches.next()[0])
+    for row, label in single:
+        show(row)
+        show(label)
+    show(next(iter(old))[1])
+    # unknown: a collate_fn, a batch_sampler, **kwargs of unknown keys, a dataset of
+    # the program, an ImageFolder with its own loader, a target_transform, a Lambda
+    # transform, no transform (PIL images), a loader iterated without iter()
+    show(next(iter(DataLoader(pairs, batch_size=4, collate_fn=merge)))[0])
+    show(next(iter(DataLoader(pairs, batch_sampler=sampler)))[0])
+    show(next(iter(DataLoader(pairs, batch_size=4, **options)))[0])
+    show(next(iter(DataLoader(Pairs(), batch_size=4)))[0])
+    show(next(iter(DataLoader(datasets.ImageFolder('d', transforms.ToTensor(),
+                                                   loader=read)))))
+    show(next(iter(DataLoader(datasets.ImageFolder('d', transforms.ToTensor(),
+                                                   loader=read))))[1])
+    show(next(iter(DataLoader(datasets.MNIST('d', transform=transforms.ToTensor(),
+                                             target_transform=one_hot))))[1])
+    show(next(iter(DataLoader(datasets.MNIST('d', transform=transforms.Compose([
+        transforms.ToTensor(), transforms.Lambda(lambda t: t.view(-1))])))))[0])
+    show(next(iter(DataLoader(datasets.MNIST('d'))))[0])
+    show(next(loader))
+"""
+
+
+@pytest.mark.parametrize("expression, expected", [
+    # the default collate: a tensor part gains a batch dimension, an int becomes 1-D
+    ("x", (TENSOR, 2, "float")),
+    ("y", (TENSOR, 1, "int")),
+    ("i", (NUMBER, None, "int")),
+    ("images", (TENSOR, 4, "float")),  # (ToTensor: a 3-D float image, then a batch)
+    ("classes", (TENSOR, 1, "int")),
+    ("batch[0]", (TENSOR, 4, "float")),
+    ("batch[1]", (TENSOR, 1, "int")),
+    ("next(iter(folder))[0]", (TENSOR, 4, "float")),
+    ("next(batches)[1]", (TENSOR, 1, "int")),
+    ("batches.next()[0]", (TENSOR, 2, "float")),
+    # batch_size=None: the items as they are
+    ("row", (TENSOR, 1, "float")),
+    ("label", (TENSOR, 0, "int")),
+    ("next(iter(old))[1]", (TENSOR, 1, "int")),  # (0.3's keywords)
+    ("next(iter(DataLoader(pairs, batch_size=4, collate_fn=merge)))[0]", (None, None, None)),
+    ("next(iter(DataLoader(pairs, batch_sampler=sampler)))[0]", (None, None, None)),
+    ("next(iter(DataLoader(pairs, batch_size=4, **options)))[0]", (None, None, None)),
+    ("next(iter(DataLoader(Pairs(), batch_size=4)))[0]", (None, None, None)),
+    ("next(iter(DataLoader(datasets.ImageFolder('d', transforms.ToTensor(), loader=read))))",
+     (TUPLE, None, None)),
+    ("next(iter(DataLoader(datasets.ImageFolder('d', transforms.ToTensor(), loader=read))))[1]",
+     (TENSOR, 1, "int")),  # (its own loader: the image is unknown, the class is not)
+    ("next(iter(DataLoader(datasets.MNIST('d', transform=transforms.ToTensor(), "
+     "target_transform=one_hot))))[1]", (None, None, None)),
+    ("next(iter(DataLoader(datasets.MNIST('d', transform=transforms.Compose([transforms."
+     "ToTensor(), transforms.Lambda(lambda t: t.view(-1))])))))[0]", (None, None, None)),
+    ("next(iter(DataLoader(datasets.MNIST('d'))))[0]", (None, None, None)),
+    ("next(loader)", (None, None, None)),
+])
+def test_what_a_data_loader_yields(expression, expected):
+    assert facts(LOADERS)[expression] == expected
+
+
 def test_elementwise_functions_of_plain_tensors_give_plain_tensors():
     """``torch.abs(bits - target.data)`` of 0.3 tensors is a 0.3 tensor: its sum was a
     Python number on 0.3 (TV144); a functional op (``F.relu``) is not followed so."""

@@ -20,6 +20,7 @@ import weakref
 from typing import Dict, List, Optional, Tuple
 
 from .environments import ENVIRONMENT, environment_method
+from .loaders import BATCHES, batches_method
 from .nodes import statements
 
 OBJECT = "object"
@@ -93,6 +94,8 @@ def object_method(receiver, attr: str, call: ast.Call):
         return Value(LIST) if attr == "tolist" else Value(NDARRAY)
     if receiver.name == ENVIRONMENT:
         return environment_method(receiver, attr, call)
+    if receiver.name == BATCHES:  # (``data_iter.next()``)
+        return batches_method(receiver, attr, call)
     if receiver.name in DISTRIBUTIONS:
         if attr in ("sample", "rsample") and not call.args and not call.keywords:
             return Value(TENSOR, receiver.rank, receiver.dtype)

@@ -91,7 +91,7 @@ MADE = frozenset(("torch.tensor", "torch.arange", "torch.from_numpy", "torch.ran
                   "torch.randperm"))
 LIKE = frozenset(f"torch.{f}_like" for f in ("zeros", "ones", "rand", "randn", "empty"))
 BUILTINS = frozenset(("len", "int", "float", "round", "abs", "list", "sorted", "str", "zip",
-                      "enumerate", "range", "sum"))
+                      "enumerate", "range", "sum", "iter", "next"))
 
 
 # ---------------------------------------------------------------------------

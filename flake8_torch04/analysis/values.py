@@ -32,6 +32,7 @@ from ..source.record import record
 from .appended import appended, builtin_of, comprehended
 from .callers import reaching_arguments
 from .environments import MAKERS as ENVIRONMENT_MAKERS, environment
+from .loaders import LOADER, MADE as LOADED, made as loaded
 from .foreign import (
     FOREIGN_CLASS, assigned_value, class_value, module_context, project_function
 )
@@ -163,13 +164,8 @@ class Values:
             value = node.value
             if isinstance(value, bool) or value is None:
                 return UNKNOWN
-            if isinstance(value, int):
-                return _INT
-            if isinstance(value, float):
-                return _FLOAT
-            if isinstance(value, str):
-                return Value(STRING)
-            return UNKNOWN
+            return _INT if isinstance(value, int) else _FLOAT if isinstance(value, float) \
+                else Value(STRING) if isinstance(value, str) else UNKNOWN
         if isinstance(node, ast.JoinedStr):
             return Value(STRING)
         if isinstance(node, ast.List):
@@ -338,9 +334,14 @@ class Values:
         return None
 
     def _iterated(self, iterable: ast.AST, scope, depth: int) -> Value:
+        if isinstance(iterable, ast.Call) and iterable.args and self._callee(iterable.func) \
+                == "enumerate":  # (``for i, (x, y) in enumerate(loader)``)
+            return Value(TUPLE, parts=(_INT, self._iterated(iterable.args[0], scope, depth)))
         whole = self.of(iterable, scope, depth)
         if whole.kind in (TENSOR, NDARRAY, LIST):
             return whole.element()
+        if whole.name == LOADER and whole.parts:  # (its batches: :mod:`.loaders`)
+            return whole.parts[0]
         if isinstance(iterable, ast.Call) and self._callee(iterable.func) == "range":
             return _INT
         return UNKNOWN
@@ -556,6 +557,8 @@ class Values:
             return distribution(self, name, node, scope, depth)
         if name in ENVIRONMENT_MAKERS:  # (``gym.make('CartPole-v0')``)
             return environment(node)
+        if name in LOADED:  # (a ``DataLoader``, its dataset, ``next(iter(loader))``)
+            return loaded(self, name, node, scope, depth)
         if name.split(".")[0] in ARRAY_MODULES or name in OBJECTS:  # (``np.zeros(3)``)
             return Value(OBJECT, name=OBJECTS[name]) if name in OBJECTS else Value(NDARRAY)
         if name in SIZED:
@@ -596,10 +599,9 @@ class Values:
                 return _tensor(None)
             rank = part.rank if name == "torch.cat" or part.rank is None else part.rank + 1
             return Value(TENSOR, rank, part.dtype, plain=part.plain)
-        if name == "torch.arange":
-            return _tensor(1, self._dtype_keyword(node))
-        if name == "torch.randperm":
-            return _tensor(1, self._dtype_keyword(node) or "int")
+        if name in ("torch.arange", "torch.randperm"):
+            return _tensor(1, self._dtype_keyword(node) or (
+                "int" if name.endswith("perm") else None))
         if name == "torch.from_numpy" and args:
             inner = self.of(args[0], scope, depth)
             return _tensor(inner.rank if inner.kind == NDARRAY else None)
@@ -698,9 +700,7 @@ class Values:
             at = at.value if isinstance(at, ast.Constant) and type(at.value) is int else None
             return _tensor(rank + 1 if rank is not None else None, dtype,
                            1 if at == -1 or at is not None and at == rank else None)
-        if attr == "squeeze":
-            if args or "dim" in keywords:
-                return _tensor(None, dtype)  # (a dim of size 1 goes, other dims stay)
+        if attr == "squeeze":  # (``squeeze(d)``: a dim of size 1 goes, other dims stay)
             return _tensor(None, dtype)
         if attr == "t" and not args:
             return _tensor(2 if rank is None or rank == 2 else rank, dtype)
