@@ -27,6 +27,8 @@ from .values import FILE_CLASS, TENSOR, TUPLE, UNKNOWN, Value, Values, _ranked
 
 #: recurrent layers: their states come as a pair (LSTM) or alone
 _RECURRENT = {"torch.nn.LSTM": 2, "torch.nn.GRU": 1, "torch.nn.RNN": 1}
+#: their cells (one step): the new state as a pair (LSTMCell) or alone
+_CELLS = {"torch.nn.LSTMCell": 2, "torch.nn.GRUCell": 1, "torch.nn.RNNCell": 1}
 
 #: the most arguments' worth of readings kept per file
 _MOST = 64
@@ -72,7 +74,8 @@ def module_output(values: Values, module: Value, node: ast.Call, scope, depth: i
             return found
         return forward_of(name, depth) if len(node.args) == 1 and not node.keywords \
             else UNKNOWN
-    if not node.args or len(node.args) > (2 if name in _RECURRENT else 1) or node.keywords \
+    stateful = name in _RECURRENT or name in _CELLS
+    if not node.args or len(node.args) > (2 if stateful else 1) or node.keywords \
             or name is None:
         return UNKNOWN  # (a recurrent layer also takes its first state: ``lstm(x, hidden)``)
     return layer_output(module, values.of(node.args[0], scope, depth))
@@ -128,6 +131,9 @@ def layer_output(module: Value, inner: Value) -> Value:
         return Value(TENSOR, rank + 1 if rank is not None else None, "float")
     if name in _RECURRENT:
         return _recurrent_output(_RECURRENT[name], inner, rank)
+    if name in _CELLS:  # (``h, c = cell(x, (h, c))``: as the input, 2-D on 0.3)
+        state = Value(TENSOR, 1 if rank == 1 else 2, "float")
+        return state if _CELLS[name] == 1 else Value(TUPLE, parts=(state, state))
     return UNKNOWN
 
 

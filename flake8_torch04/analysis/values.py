@@ -723,6 +723,8 @@ class Values:
             if target in TYPED:
                 return _tensor(rank, TYPED[target], last)
             return _tensor(rank, None, last)
+        if attr == "multinomial":  # (``(N, k)`` indices of a 2-D ``p``; 0.3's default k: 1)
+            return _tensor(rank, "int", literal_size(args[0]) if args else 1)
         if attr in INDEX:
             if not args and "dim" not in keywords:
                 return _tensor(0, "int")

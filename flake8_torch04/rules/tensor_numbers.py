@@ -96,8 +96,10 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     It also flags ``x.data[i]`` wherever it is read, when ``x`` is evidently 1-D
     (``action = q_value.max(1)[1].data[0]`` with ``q_value`` the ``(1, n)`` output of a
     ``Linear``): nobody reads an element through ``.data`` but for a number, and 0.3
-    gave one (``env.step(action)`` gets a 0-dim tensor now).  Left alone: a tensor of
-    unknown or higher rank (``x.data[0]`` is a row), an element used as a tensor
+    gave one (``env.step(action)`` gets a 0-dim tensor now); so is ``x.data[i, j]``
+    with an index for each dimension of ``x`` (``policy.multinomial(1).data[0, 0]``).
+    Left alone: a tensor of unknown or higher rank (``x.data[0]`` of a 2-D ``x`` is
+    a row), an element used as a tensor
     (``x.data[i].fill_(0)``, ``x.data[i][j]``), written, sliced, or a loss's
     ``.data[0]`` (TV003's).  And it flags ``json.dumps(history)``/``json.dump``
     where ``history`` holds such values: a dict or list literal of them, a list a
@@ -310,7 +312,8 @@ def _read_through_data(ctx: Context, node: ast.AST) -> bool:
 
 
 def _data_element(ctx: Context, node: ast.Subscript, facts) -> Iterator[Report]:
-    """``x.data[i]`` of an evidently 1-D tensor: 0.3 gave a Python number (nobody
+    """``x.data[i]`` of an evidently 1-D tensor, ``x.data[i, j]`` of a 2-D one (an
+    index per dimension): 0.3 gave a Python number (nobody
     reads an element through ``.data`` for a tensor), and ``.item()`` gives it
     back.  Left to the other branches: an element accumulated or printed; left
     alone: an element used as a tensor (``x.data[i].fill_(0)``, ``x.data[i][j]``),
@@ -324,11 +327,13 @@ def _data_element(ctx: Context, node: ast.Subscript, facts) -> Iterator[Report]:
             isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
             and parent.func.id in _SHOWN):
         return
-    index = node.slice
-    if isinstance(index, (ast.Slice, ast.Tuple)) or facts.of(index).kind != NUMBER:
+    # one number per dimension: ``x.data[i]`` of a 1-D ``x``, ``x.data[0, 0]`` of a 2-D one
+    indexes = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if any(isinstance(i, (ast.Slice, ast.Starred)) or facts.of(i).kind != NUMBER
+           for i in indexes):
         return
     whole = facts.of(data)
-    if not (whole.tensor and whole.rank == 1 and _number_in_03(facts.of(node))):
+    if not (whole.tensor and whole.rank == len(indexes) and _number_in_03(facts.of(node))):
         return
     evidence = Evidence(ctx)
     if evidence.may_be_scalar(data.value, True) and evidence.scalar(data.value, True):
@@ -347,7 +352,7 @@ def _data_element(ctx: Context, node: ast.Subscript, facts) -> Iterator[Report]:
     yield Report(
         node,
         f"`{src.quote(node, 40)}` was a Python number on PyTorch 0.3 (an element of the "
-        f"1-D `{shorten(src.text(data.value), 20)}`) and is a 0-dim tensor since 0.4; "
+        f"{whole.rank}-D `{shorten(src.text(data.value), 20)}`) and is a 0-dim tensor since 0.4; "
         f"add `.item()`",
         Fix((edit,), SAFE if safe else UNSAFE) if edit is not None else None,
     )
