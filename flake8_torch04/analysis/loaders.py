@@ -36,6 +36,8 @@ from typing import FrozenSet, Optional
 #: the class name of a loader's value, of a dataset's, and of a loader's iterator
 LOADER = "torch.utils.data.DataLoader"
 DATASET = "torch.utils.data.Dataset"
+#: a ``TensorDataset``'s (a :data:`DATASET` too)
+TENSOR_DATASET = "torch.utils.data.TensorDataset"
 BATCHES = "torch.utils.data.DataLoader.__iter__"
 #: the class name of a transform's value: one whose output is a float image
 #: tensor, one that maps a PIL image to a PIL image, one that keeps a float tensor
@@ -110,7 +112,7 @@ def made(values, name: str, call: ast.Call, scope, depth: int):
         given = [*call.args, *(kw.value for kw in sorted(
             call.keywords, key=lambda kw: kw.arg != "data_tensor"))]
         tensors = [values.of(a, scope, depth) for a in given]
-        return Value(OBJECT, name=DATASET, parts=(Value(TUPLE, parts=tuple(
+        return Value(OBJECT, name=TENSOR_DATASET, parts=(Value(TUPLE, parts=tuple(
             t.element() if t.tensor else UNKNOWN for t in tensors)),)) if tensors else UNKNOWN
     if name in IMAGE_DATASETS:
         return _image_dataset(values, IMAGE_DATASETS[name], call, scope, depth)
@@ -166,7 +168,7 @@ def _loader(values, call: ast.Call, scope, depth: int):
             return UNKNOWN
     dataset = args[0] if args else keywords.get("dataset")
     items = values.of(dataset, scope, depth) if dataset is not None else UNKNOWN
-    if items.name != DATASET:
+    if items.name not in (DATASET, TENSOR_DATASET):
         return UNKNOWN
     size = args[1] if len(args) > 1 else keywords.get("batch_size")
     batched = not (size is not None and _none(size))

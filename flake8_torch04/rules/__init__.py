@@ -44,7 +44,7 @@ TABLE = {
     # and the rule itself visits nothing
     "TV101": ("async_keyword", (), ()),
     "TV102": ("retain_variables", (ast.Call,), ("retain_variables",)),
-    "TV105": ("tensor_dataset", (ast.Call,), ("data_tensor", "target_tensor")),
+    "TV105": ("tensor_dataset", (ast.Call, ast.Attribute), ("data_tensor", "target_tensor")),
     "TV108": ("multinomial", (ast.Call,), ("multinomial",)),
     "TV109": ("normal_means", (ast.Call,), ("means",)),
     "TV110": ("iterator_next", (ast.Call,), (r"\.[\s\\]*next\b",)),

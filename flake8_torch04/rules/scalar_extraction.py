@@ -187,13 +187,14 @@ def _item_after(ctx: Context, node: ast.Subscript) -> ast.AST:
 def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST, by_name: bool) -> bool:
     """A name whose value is evidently a 0-dim tensor by the value facts (a
     reduction returned by a callback: ``fval = f(True).data`` with ``f`` the
-    ``get_loss`` every caller passes), or an element written in place read
-    through ``.data`` (``z[i, 0].data[0]`` of a 2-D ``z``: a number on 0.3)."""
+    ``get_loss`` every caller passes), or an element written in place or a
+    call read through ``.data`` (``z[i, 0].data[0]`` of a 2-D ``z``: a number
+    on 0.3; ``evaluate(loader).data[0]`` of a function returning a mean)."""
     if not ctx.uses_torch:
         return False
     k = key(tensor)
     if k is None:
-        if not (by_name and isinstance(tensor, ast.Subscript)):
+        if not (by_name and isinstance(tensor, (ast.Subscript, ast.Call))):
             return False
         from ..analysis.values import values
 

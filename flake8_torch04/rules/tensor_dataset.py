@@ -5,9 +5,11 @@ import ast
 from typing import Iterator, Optional
 
 from ..analysis.context import Context
-from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.findings import SAFE, UNSAFE, Fix, Report
+from ..analysis.loaders import TENSOR_DATASET
 from ..analysis.registry import rule
-from ..source.text import Edit, has_comment
+from ..analysis.values import values
+from ..source.text import Edit, has_comment, needs_parens
 
 _TENSOR_DATASET = ("torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset")
 #: 0.3's keywords, in the order of its positional arguments
@@ -15,22 +17,29 @@ _KEYWORDS = ("data_tensor", "target_tensor")
 
 
 @rule("TV105")
-def tensor_dataset(ctx: Context, node: ast.Call) -> Iterator[Report]:
-    """Flags ``TensorDataset(data_tensor=X, target_tensor=Y)``.
+def tensor_dataset(ctx: Context, node: ast.AST) -> Iterator[Report]:
+    """Flags ``TensorDataset(data_tensor=X, target_tensor=Y)`` and 0.3's attributes.
 
     ## What it does
     Flags the keywords ``data_tensor=`` and ``target_tensor=`` given to
     ``torch.utils.data.TensorDataset`` (also spelled
     ``torch.utils.data.dataset.TensorDataset``, resolved through imports: a
     project's own ``TensorDataset`` class is left alone).  The finding is at
-    the first of the two keywords.
+    the first of the two keywords.  Also flags the reads of 0.3's attributes
+    ``ds.data_tensor`` and ``ds.target_tensor`` in files that use torch
+    (``loader.dataset.data_tensor``): 0.3's ``TensorDataset`` was their
+    common owner; not in a file that assigns an attribute of that name (a
+    dataset class of its own, ``self.data_tensor = data``).  Position: the
+    attribute.
 
     ## Why is this bad?
     PyTorch 0.3's ``TensorDataset(data_tensor, target_tensor)`` became
     ``TensorDataset(*tensors)`` in 0.4: it takes any number of tensors, by
     position only.  ``TensorDataset(data_tensor=x, target_tensor=y)`` raises
     ``TypeError: TensorDataset.__init__() got an unexpected keyword argument
-    'data_tensor'`` and the program stops.
+    'data_tensor'`` and the program stops.  Its tensors are kept in
+    ``.tensors`` (a tuple): ``ds.data_tensor`` raises ``AttributeError:
+    'TensorDataset' object has no attribute 'data_tensor'``.
 
     ## Example
     ```python
@@ -46,8 +55,16 @@ def tensor_dataset(ctx: Context, node: ast.Call) -> Iterator[Report]:
     Passing the tensors by position, data first, is *safe*: the dataset holds
     the same tensors in the same order (``dataset[i]`` is ``(x[i], y[i])`` as
     before).  A call with other keywords, ``*args``/``**kwargs``, or comments
-    among its arguments gets no automatic fix.
+    among its arguments gets no automatic fix.  ``ds.data_tensor`` becomes
+    ``ds.tensors[0]`` and ``ds.target_tensor`` ``ds.tensors[1]``: *safe* where
+    the value facts make ``ds`` a ``TensorDataset`` (built in the file), else
+    *unsafe* (a class of the project may have attributes of those names).
     """
+    if isinstance(node, ast.Attribute):
+        yield from _attribute(ctx, node)
+        return
+    if not isinstance(node, ast.Call):
+        return
     found = [kw for kw in node.keywords if kw.arg in _KEYWORDS]
     if not found or ctx.resolve(node.func) not in _TENSOR_DATASET:
         return
@@ -59,6 +76,37 @@ def tensor_dataset(ctx: Context, node: ast.Call) -> Iterator[Report]:
         f"TypeError; use `TensorDataset({_new_args(ctx, node) or 'data, target'})`",
         fix,
     )
+
+
+def _attribute(ctx: Context, node: ast.Attribute) -> Iterator[Report]:
+    """``ds.data_tensor`` -> ``ds.tensors[0]``, ``ds.target_tensor`` -> ``ds.tensors[1]``."""
+    if node.attr not in _KEYWORDS or not isinstance(node.ctx, ast.Load) or not ctx.uses_torch:
+        return
+    if node.attr in _stored(ctx):
+        return  # (``self.data_tensor = data``: a class of the file keeps its own)
+    src = ctx.source
+    owner = src.text(node.value)
+    if needs_parens(node.value, ast.Attribute, src):
+        owner = f"({owner})"
+    new = f"{owner}.tensors[{_KEYWORDS.index(node.attr)}]"
+    evident = values(ctx).of(node.value).name == TENSOR_DATASET
+    yield Report(
+        node,
+        f"`{src.quote(node, 40)}` was TensorDataset's attribute on PyTorch 0.3; since 0.4 "
+        f"its tensors are in `.tensors` (AttributeError); use `{src.quote(node.value, 30)}"
+        f".tensors[{_KEYWORDS.index(node.attr)}]`",
+        Fix((src.replace(node, new),), SAFE if evident else UNSAFE) if "\n" not in new else None,
+    )
+
+
+def _stored(ctx: Context) -> frozenset:
+    """The attributes of :data:`_KEYWORDS` the file assigns (once per file)."""
+    found = ctx.memo.get("TV105 stored")
+    if found is None:
+        found = ctx.memo["TV105 stored"] = frozenset(
+            n.attr for n in ast.walk(ctx.tree) if isinstance(n, ast.Attribute)
+            and n.attr in _KEYWORDS and not isinstance(n.ctx, ast.Load))
+    return found
 
 
 def _ordered(node: ast.Call):

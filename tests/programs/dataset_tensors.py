@@ -1,0 +1,32 @@
+"""A 2017 regression on a TensorDataset: trained from a DataLoader's batches, then
+evaluated on the whole dataset read back through loader.dataset.data_tensor."""
+# needs: TV001 TV003 TV105
+# flags: --unsafe-fixes
+# before-error: AttributeError: 'TensorDataset' object has no attribute 'data_tensor'
+import torch
+import torch.nn as nn
+import torch.utils.data as data_utils
+from torch.autograd import Variable
+
+torch.manual_seed(0)
+inputs = torch.randn(32, 3)
+targets = inputs.sum(1, keepdim=True) * 0.5
+train = data_utils.TensorDataset(inputs, targets)
+loader = data_utils.DataLoader(train, batch_size=8, shuffle=False)
+model = nn.Linear(3, 1)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def evaluate(data_loader):
+    x = Variable(data_loader.dataset.data_tensor)
+    y = Variable(data_loader.dataset.target_tensor)
+    return ((model(x) - y) ** 2).mean()
+
+
+for epoch in range(3):
+    for x, y in loader:
+        loss = ((model(Variable(x)) - Variable(y)) ** 2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    print('epoch %d loss %.5f' % (epoch, evaluate(loader).data[0]))
