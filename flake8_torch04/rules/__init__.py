@@ -99,6 +99,10 @@ TABLE = {
          (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript)), (r"\btorch\b",),
     ),
     "TV146": ("sparse_constructor", (ast.Call,), (r"\bsparse\b",)),
+    # an indexed assignment or an in-place method, in a file that expands
+    "TV150": ("expanded_write", (ast.Subscript, ast.Call),
+              ((r"\][\s\\]*=(?!=)", ast.Subscript), (r"_[\s\\]*\(", ast.Call)),
+              (r"\bexpand(?:_as)?\b",)),
     # a ``zero_grad`` call, in a file that assigns a gradient (``p._grad = q.grad``)
     "TV147": ("shared_gradients", (ast.Call,), (r"\bzero_grad\b",),
               (r"\.[\s\\]*_?grad[ \t\\]*=(?!=)",)),
