@@ -101,7 +101,11 @@ TABLE = {
     "TV146": ("sparse_constructor", (ast.Call,), (r"\bsparse\b",)),
     # an indexed assignment or an in-place method, in a file that expands
     "TV150": ("expanded_write", (ast.Subscript, ast.Call),
-              ((r"\][\s\\]*=(?!=)", ast.Subscript), (r"_[\s\\]*\(", ast.Call)),
+              ((r"\][\s\\]*=(?!=)", ast.Subscript),
+               (r"\.[\s\\]*(?:add|sub|mul|div|pow|clamp|copy|neg|abs|exp|log|sqrt|sign"
+                r"|addcmul|addcdiv|uniform|normal|bernoulli|random|floor|ceil|round|sigmoid"
+                r"|tanh|relu|masked_fill|index_fill|index_put|masked_scatter|index_copy"
+                r"|index_add|scatter|scatter_add)_[\s\\]*\(", ast.Call)),
               (r"\bexpand(?:_as)?\b",)),
     # a ``zero_grad`` call, in a file that assigns a gradient (``p._grad = q.grad``)
     "TV147": ("shared_gradients", (ast.Call,), (r"\bzero_grad\b",),

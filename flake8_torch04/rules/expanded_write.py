@@ -99,9 +99,8 @@ def expanded_write(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``[-1, 1]`` before, the mask is empty and they agree).
     """
     if isinstance(node, ast.Subscript):
-        if not isinstance(node.ctx, ast.Store):
-            return
-        if _single_element(ctx, node.slice):
+        if not isinstance(node.ctx, ast.Store) or _expanded(ctx, node.value) is None \
+                or _single_element(ctx, node.slice):
             return
         target, what = node.value, "an indexed assignment into it " + (
             "raises " + _RAISE if isinstance(node.slice, ast.Slice) else
