@@ -9,7 +9,8 @@ from ..analysis.context import Context
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.registry import rule
 from ..analysis.values import MODULE, NUMBER, Value, values
-from ..source.text import Edit
+from ..analysis.resolve import key
+from ..source.text import Edit, needs_parens, one_line
 
 #: loss modules and functions that compare their input and target element-wise
 #: (``torch.nn.<Loss>`` -> its functional name); BCE raises, the others broadcast
@@ -61,20 +62,31 @@ def _pair(node: ast.Call) -> Optional[Tuple[ast.AST, ast.AST]]:
 
 def mismatch(ctx: Context, node: ast.Call, scope=None) -> Optional[Tuple[Value, Value]]:
     """The input and target values of a loss call whose input is evidently
-    ``(..., 1)`` and whose target is 1-D, or ``None``."""
+    ``(..., 1)`` and whose target is 1-D, or whose input and target have
+    evident ranks that differ, or ``None``."""
     # (what the call passes first: it is read from the call alone)
     pair = _pair(node) if len(node.args) + len(node.keywords) >= 2 else None
     if pair is None or _loss(ctx, node) is None:
         return None
     facts = values(ctx)
     inner, target = (facts.of(e, scope) for e in pair)
-    if not (inner.tensor and inner.last == 1 and inner.rank != 1):
+    if not (inner.tensor and target.tensor):
         return None
-    if not (target.tensor and target.rank == 1):
+    if inner.rank and target.rank and inner.rank != target.rank:
+        higher = inner if inner.rank > target.rank else target
+        # (``(N, 1, 1, 1)`` against ``(N,)`` or ``(N, 1)``; not ``(N, 2)`` against
+        # ``(N,)``, whose element counts differ: an error on 0.3 too)
+        return (inner, target) if higher.last in (None, 1) else None
+    if not (inner.last == 1 and inner.rank != 1 and target.rank == 1):
         return None
     if target.last == 1 and inner.rank is None:
         return None  # (an input ``(1,)`` and a target ``(1,)`` agree)
     return inner, target
+
+
+def _column(inner: Value, target: Value) -> bool:
+    """The first case: an ``(N, 1)`` (or ``(..., 1)``) input and a 1-D target."""
+    return inner.last == 1 and inner.rank in (None, 2) and target.rank == 1
 
 
 def _peel(ctx: Context, node: ast.AST) -> ast.AST:
@@ -167,8 +179,11 @@ def loss_target_shape(ctx: Context, node: ast.Call) -> Iterator[Report]:
     whose ``forward`` ends in one, of ``.view(-1, 1)`` - and whose target is
     evidently 1-D: ``torch.ones(n)``, ``torch.zeros(n)``,
     ``torch.FloatTensor(n).fill_(1)``, through ``Variable(...)`` and
-    ``.cuda()``.  Shapes are the value facts of the file (``analysis/values.py``):
-    an input whose shape is not evident is not flagged.  Position: the loss call.
+    ``.cuda()``.  Also flags such a call whose input and target have evident
+    ranks that differ: a DCGAN-style discriminator's ``(N, 1, 1, 1)`` output
+    against an ``(N,)`` or ``(N, 1)`` target.  Shapes are the value facts of
+    the file (``analysis/values.py``): an input whose shape is not evident is
+    not flagged.  Position: the loss call.
 
     ## Why is this bad?
     PyTorch 0.3's losses compared the elements in order, whatever the shapes.
@@ -204,16 +219,24 @@ def loss_target_shape(ctx: Context, node: ast.Call) -> Iterator[Report]:
     (``(N, 1)``), *unsafe* when only its last size is evident (the output of a
     module whose input is a parameter of ``forward``): a 1-D input ``(1,)``
     would then need no change.  Elsewhere the message says what to write
-    (``torch.ones(n, 1)``, or ``out.view(-1)`` for the input).
+    (``torch.ones(n, 1)``, or ``out.view(-1)`` for the input).  For ranks that
+    differ otherwise the fix is ``target.view_as(input)`` (where the input is a
+    name or an attribute, read once more): 0.3's pairing of the elements in
+    order, *safe* for ``BCELoss`` and ``BCEWithLogitsLoss`` (the call raises
+    otherwise; it ran on 0.3 only where the element counts agreed), *unsafe*
+    for the losses that broadcast.
     """
     found = mismatch(ctx, node)
     if found is None:
         return
-    inner, _ = found
+    inner, target = found
     pair = _pair(node)
     assert pair is not None
     src = ctx.source
     loss = _loss(ctx, node)
+    if not _column(inner, target):
+        yield _ranks(ctx, node, pair, inner, target, loss)
+        return
     what = ("raises ValueError" if loss in _RAISES else
             "warns and broadcasts them to (N, N): wrong numbers")
     call = _built(ctx, pair[1])
@@ -229,4 +252,28 @@ def loss_target_shape(ctx: Context, node: ast.Call) -> Iterator[Report]:
         f"`{src.quote(pair[1])}` is 1-D and `{src.quote(pair[0])}` is {shape}: since "
         f"PyTorch 0.4 `{loss}` {what}; {advice}",
         _fix(ctx, call, inner),
+    )
+
+
+def _ranks(ctx: Context, node: ast.Call, pair, inner: Value, target: Value,
+           loss: Optional[str]) -> Report:
+    """Input and target of evident, different ranks: ``target.view_as(input)``,
+    0.3's pairing of the elements in order (the input named, read twice)."""
+    src = ctx.source
+    what = ("raises ValueError" if loss in _RAISES else
+            "warns and broadcasts them: other numbers")
+    given, made = pair
+    fixed = f"{src.text(made)}.view_as({src.text(given)})"
+    if needs_parens(made, ast.Attribute, src):
+        fixed = f"({src.text(made)}).view_as({src.text(given)})"
+    fix = None
+    if key(given) is not None and "\n" not in fixed:
+        fix = Fix((src.replace(made, fixed),), SAFE if loss in _RAISES else UNSAFE)
+    return Report(
+        node,
+        f"`{src.quote(made)}` is {target.rank}-D and `{src.quote(given)}` is "
+        f"{inner.rank}-D: PyTorch 0.3 compared their elements in order; since 0.4 "
+        f"`{loss}` {what}; use `{one_line(src.quote(made, 30))}.view_as("
+        f"{src.quote(given, 30)})`",
+        fix,
     )
