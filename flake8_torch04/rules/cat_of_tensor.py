@@ -117,7 +117,8 @@ def _generator(ctx: Context, node: ast.Call, first: ast.GeneratorExp) -> Report:
     name = src.text(node.func)
     why = (f"`{name}` of a generator: PyTorch 0.3 took any iterable, since 0.4 it raises "
            f"TypeError (it must be a tuple or list of tensors); use a list comprehension")
-    stacked = _zero_dim_parts(ctx, node, first)
+    stacked = _zero_dim_parts(ctx, node, first) if ctx.resolve(node.func) == "torch.cat" \
+        else None  # (``stack`` of 0-dim parts is 0.3's ``cat`` of one-element ones)
     if stacked is not None:
         why += ", and `torch.stack` (its parts are 0-dim tensors since 0.4)"
     if not (text.startswith("(") and text.endswith(")")) or (
