@@ -612,3 +612,24 @@ def test_tv119_makes_a_generator_a_list_comprehension():
     assert "b = torch.cat([s for s in states])\n" in out
     assert "c = torch.stack([v[i, 0] for i in range(n)])\n" in out
     assert fixed(out, ["TV119"]).text == out
+
+
+def test_tv002_names_the_lines_that_use_the_variable():
+    """"Run the code that uses `hx`" says where that code is: the lines after the
+    ``Variable`` that read the name."""
+    source = dedent("""
+        import torch
+        from torch.autograd import Variable
+
+
+        def test(model, x, steps):
+            hx = Variable(torch.zeros(1, 8), volatile=True)
+            total = 0
+            for t in range(steps):
+                out, hx = model(Variable(x), hx)
+                total += 1
+            x.train()
+            print(total, out)
+    """)
+    [finding] = Analysis(source, ["TV002"]).findings
+    assert "run the code that uses `hx` (line 9) under `with torch.no_grad():`" in finding.message

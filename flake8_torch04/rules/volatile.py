@@ -479,10 +479,12 @@ def _volatile_true(ctx: Context, call: ast.Call, where: ast.AST) -> Report:
         if fix is not None:
             return Report(where, f"{what}; {advice}", fix)
     elif names and _bound_itself(_statement_value(ctx), call):
-        advice = f"run the code that uses `{names[0]}` under `with torch.no_grad():`"
+        advice = (f"run the code that uses `{names[0]}`{_read_on(ctx, names[0], call)} "
+                  f"under `with torch.no_grad():`")
     elif names:  # (``mu = self.actor(Variable(state, volatile=True))``: ``mu`` is computed
         advice = (f"run this statement, which computes `{names[0]}`, and the code that "
-                  f"uses `{names[0]}` under `with torch.no_grad():`")
+                  f"uses `{names[0]}`{_read_on(ctx, names[0], call)} under "
+                  f"`with torch.no_grad():`")
     else:
         advice = "run the code under `with torch.no_grad():`"
     return Report(where, f"{what}; {advice}")
@@ -524,6 +526,19 @@ def _enclosing_def(ctx: Context) -> Optional[ast.AST]:
     as a decorator would cover only the making of the coroutine)."""
     return innermost(ctx.parents, ast.FunctionDef,
                      (ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
+
+
+def _read_on(ctx: Context, name: str, call: ast.Call) -> str:
+    """`` (lines 45 and 50)``: the lines after the call's where its function (or
+    module) reads ``name``, the first three; ``""`` when there are none."""
+    scope = ctx.flow().node
+    lines = sorted({n.lineno for n in ast.walk(scope) if isinstance(n, ast.Name)
+                    and n.id == name and isinstance(n.ctx, ast.Load)
+                    and n.lineno > (call.end_lineno or call.lineno)})
+    if not lines:
+        return ""
+    shown = ", ".join(str(n) for n in lines[:3]) + (", ..." if len(lines) > 3 else "")
+    return f" (line{'s' if len(lines) > 1 else ''} {shown})"
 
 
 def _bound_itself(value: Optional[ast.AST], call: ast.Call) -> bool:
