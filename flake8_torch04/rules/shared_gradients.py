@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Iterator, Optional
 
 from ..analysis.context import Context
 from ..analysis.era import file_is_legacy
 from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.lines import lines_matching
+from ..analysis.nodes import walk_hits
 from ..analysis.registry import rule
 from ..analysis.values import DICT, LIST, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, values
 from .shared.calls import append_arguments
@@ -14,6 +17,8 @@ from .shared.calls import append_arguments
 #: value kinds that have no ``zero_grad``: a receiver of one of them is not torch's
 _NOT_RECEIVERS = frozenset((TENSOR, NUMBER, NDARRAY, LIST, DICT, STRING, TUPLE))
 _GRADS = ("grad", "_grad")
+#: a line that may assign a gradient (the rule's ``requires`` pattern)
+_ASSIGNS_GRAD = re.compile(r"\.[\s\\]*_?grad[ \t\\]*=(?!=)")
 
 
 def _aliasing(ctx: Context) -> Optional[ast.Assign]:
@@ -23,7 +28,8 @@ def _aliasing(ctx: Context) -> Optional[ast.Assign]:
     memo = ctx.memo
     if "TV147 alias" not in memo:
         found = None
-        for node in ast.walk(ctx.tree):
+        hits = lines_matching(ctx.text, _ASSIGNS_GRAD)  # (only the lines that may assign one)
+        for node in walk_hits(ctx.tree, hits):
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
                     node.targets[0], ast.Attribute) and node.targets[0].attr in _GRADS \
                     and isinstance(node.value, ast.Attribute) and node.value.attr in _GRADS:
@@ -41,7 +47,7 @@ def _own_zero_grad(ctx: Context) -> bool:
     if "TV147 own" not in memo:
         memo["TV147 own"] = any(
             isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "zero_grad"
-            for node in ast.walk(ctx.tree))
+            for node in walk_hits(ctx.tree, lines_matching(ctx.text, "zero_grad")))
     return bool(memo["TV147 own"])
 
 

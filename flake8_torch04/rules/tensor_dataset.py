@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Iterator, Optional
 
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
+from ..analysis.lines import lines_matching
 from ..analysis.loaders import TENSOR_DATASET
+from ..analysis.nodes import walk_hits
 from ..analysis.registry import rule
 from ..analysis.values import values
 from ..source.text import Edit, has_comment, needs_parens
@@ -14,6 +17,7 @@ from ..source.text import Edit, has_comment, needs_parens
 _TENSOR_DATASET = ("torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset")
 #: 0.3's keywords, in the order of its positional arguments
 _KEYWORDS = ("data_tensor", "target_tensor")
+_SPELLED = re.compile(r"\b(?:data|target)_tensor\b")
 
 
 @rule("TV105")
@@ -103,8 +107,9 @@ def _stored(ctx: Context) -> frozenset:
     """The attributes of :data:`_KEYWORDS` the file assigns (once per file)."""
     found = ctx.memo.get("TV105 stored")
     if found is None:
+        hits = lines_matching(ctx.text, _SPELLED)
         found = ctx.memo["TV105 stored"] = frozenset(
-            n.attr for n in ast.walk(ctx.tree) if isinstance(n, ast.Attribute)
+            n.attr for n in walk_hits(ctx.tree, hits) if isinstance(n, ast.Attribute)
             and n.attr in _KEYWORDS and not isinstance(n.ctx, ast.Load))
     return found
 

@@ -531,9 +531,12 @@ def _enclosing_def(ctx: Context) -> Optional[ast.AST]:
 def _read_on(ctx: Context, name: str, call: ast.Call) -> str:
     """`` (lines 45 and 50)``: the lines after the call's where its function (or
     module) reads ``name``, the first three; ``""`` when there are none."""
-    scope = ctx.flow().node
-    lines = sorted({n.lineno for n in ast.walk(scope) if isinstance(n, ast.Name)
-                    and n.id == name and isinstance(n.ctx, ast.Load)
+    from ..analysis.lines import lines_matching
+    from ..analysis.nodes import walk_hits
+
+    scope = ctx.flow().node  # (only the statements on lines that spell the name)
+    lines = sorted({n.lineno for n in walk_hits(scope, lines_matching(ctx.text, name))
+                    if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
                     and n.lineno > (call.end_lineno or call.lineno)})
     if not lines:
         return ""
