@@ -30,7 +30,7 @@ from typing import Dict, List, Optional, Sequence
 
 from ..source.record import record
 from .appended import appended, comprehended
-from .callers import reaching_arguments
+from .callers import passed_arguments
 from .environments import MAKERS as ENVIRONMENT_MAKERS, environment
 from .foreign import (
     FOREIGN_CLASS, assigned_value, class_value, module_context, project_function
@@ -293,10 +293,10 @@ class Values:
         if kind == "import" and isinstance(d.node, ast.ImportFrom):
             return assigned_value(self.ctx, d.key, depth)
         if kind == "param":
-            sites = reaching_arguments(self.ctx, d.node, self._flow(scope).node)
+            sites = passed_arguments(self.ctx, d.node, self._flow(scope).node)
             if not sites:
                 return UNKNOWN
-            return join([self.of(expr, at, depth + 1) for expr, at in sites])
+            return join([values(c).of(expr, at, depth + 1) for c, expr, at in sites])
         if kind == "for" and d.value is not None or kind == "comp":
             return self._loop_element(d, scope, depth)
         return UNKNOWN
@@ -807,10 +807,10 @@ class Values:
                 and not node.decorator_list else None
         if hops > 2 or len(reaching) != 1 or reaching[0].kind != "param":
             return None
-        sites = reaching_arguments(self.ctx, reaching[0].node, self._flow(scope).node)
+        sites = passed_arguments(self.ctx, reaching[0].node, self._flow(scope).node)
         found = None
-        for expr, at in sites or ():
-            one = self._definition(expr, at, hops + 1) if isinstance(expr, ast.Name) \
+        for c, expr, at in sites or ():
+            one = values(c)._definition(expr, at, hops + 1) if isinstance(expr, ast.Name) \
                 else None
             if one is None or found is not None and one[1] is not found[1]:
                 return None
