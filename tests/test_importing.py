@@ -5,7 +5,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from cli_runner import in_process
 
+from flake8_torch04.analysis import foreign
 from flake8_torch04.analysis.project import importers
 from flake8_torch04.analysis.run import check_source
 
@@ -195,3 +197,13 @@ def test_a_constructor_parameter_takes_what_another_module_builds(tmp_path, main
     write(tmp_path, {"trainer.py": TRAINER, "model.py": MODEL, "main.py": main})
     assert found(tmp_path / "trainer.py", ["TV117"]) == ([("TV117", 13)] if flagged else [])
 
+
+def test_fix_reads_the_other_modules_as_they_were(tmp_path):
+    """``--fix`` writes the files once every one is checked: ``main.py``'s
+    ``Variable`` fix (checked first) does not hide the value ``search.py`` takes
+    from it."""
+    write(tmp_path, {"search.py": SEARCH, "main.py": caller()})
+    status, out, _ = in_process("check", "--fix", "-j1", "--isolated", ".", cwd=tmp_path)
+    assert "fval.item()" in (tmp_path / "search.py").read_text(encoding="utf-8"), out
+    assert "Variable" not in (tmp_path / "main.py").read_text(encoding="utf-8")
+    foreign.forget()
