@@ -136,8 +136,12 @@ def test_two_importers_join_as_two_callers_do(tmp_path, second, flagged):
     {"main.py": caller(), "broken.py": "from search import step\nstep(lambda v: v\n"},
     {"pkg/__init__.py": "", "pkg/search.py": SEARCH,
      "main.py": caller("from pkg import search", "search.step(get_loss)\n    run(search)")},
+    # (a module that re-exports it by a star import, passed around)
+    {"utils.py": "from search import *\n",
+     "main.py": caller("import utils", "utils.step(get_loss)\n    run(utils)")},
 ], ids=["passed", "stored", "rebound", "parameter", "renamed", "module-passed", "local-import",
-        "star-stored", "star-shadowed", "two-callbacks", "unreadable", "submodule-passed"])
+        "star-stored", "star-shadowed", "two-callbacks", "unreadable", "submodule-passed",
+        "re-exporter-passed"])
 def test_not_every_call_in_view_is_unknown(tmp_path, files):
     write(tmp_path, {"search.py": SEARCH, **files})
     target = tmp_path / ("pkg/search.py" if "pkg/search.py" in files else "search.py")

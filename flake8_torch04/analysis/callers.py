@@ -329,18 +329,16 @@ def _reaching(ctx, param: ast.arg, func: ast.AST, across: bool) -> Optional[List
         sites = methods.sites(func, owner)
         if not sites:
             return None
+    elsewhere = enclosing is None and bool(ctx.filename) and named_elsewhere(
+        ctx.filename, name, imported=owner is None)
+    if elsewhere and not (across and owner is None):
+        return None  # (another module may import it: its callers are not in view)
     if owner is None and enclosing is None:
         sites = _callers(ctx).sites(func)
-    if sites is None:
-        return None
-    remote: List[Remote] = []
-    if enclosing is None and ctx.filename and named_elsewhere(
-            ctx.filename, name, imported=owner is None):
-        found = importing_sites(ctx, func) if across and owner is None else None
-        if found is None:
-            return None  # (another module may import it: its callers are not in view)
-        remote = found
-    if not sites and not remote:
+    remote: Optional[List[Remote]] = []
+    if elsewhere and sites is not None:
+        remote = importing_sites(ctx, func)  # (read only where the file's calls are known)
+    if not sites and not remote or remote is None:
         return None
     return _arguments(ctx, sites, remote, func, param, owner is not None,
                       enclosing or ctx.tree)  # type: ignore[arg-type]
@@ -366,14 +364,12 @@ def _constructed(ctx, param: ast.arg, func: ast.AST, across: bool) -> Optional[L
     if not isinstance(cls, ast.ClassDef) or ctx.defined_once().get(cls.name) is not cls \
             or sum(1 for s in cls.body if getattr(s, "name", None) == "__init__") != 1:
         return None
-    remote: List[Remote] = []
-    if ctx.filename and named_elsewhere(ctx.filename, cls.name, imported=True):
-        found = importing_sites(ctx, cls) if across else None
-        if found is None:
-            return None
-        remote = found
+    elsewhere = bool(ctx.filename) and named_elsewhere(ctx.filename, cls.name, imported=True)
+    if elsewhere and not across:
+        return None
     sites = _callers(ctx).class_sites(cls)
-    if sites is None or not sites and not remote:
+    remote = importing_sites(ctx, cls) if elsewhere and sites is not None else []
+    if sites is None or remote is None or not sites and not remote:
         return None
     return _arguments(ctx, sites, remote, func, param, True, ctx.tree)
 

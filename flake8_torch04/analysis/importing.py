@@ -32,14 +32,16 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from typing import Dict, List, Optional, Set, Tuple
 
 from .canonical import PROJECT
 from .foreign import _top_imports, module_context
-from .nodes import children
+from .lines import lines_matching
+from .nodes import children, spans_hit
 from .project.importers import importers_spelling
 from .project.lookup import definition_site, star_lookup, translate
-from .project.summary import module
+from .project.summary import cached_text, module
 
 #: at most this many other files that spell the name are read
 MOST = 16
@@ -65,23 +67,55 @@ def _read(ctx, definition: ast.AST) -> Optional[List[Remote]]:
     name = definition.name  # type: ignore[attr-defined]
     if not ctx.filename:
         return None
-    paths = importers_spelling(ctx.filename, name)
-    if paths is None or len(paths) > MOST:
+    found_paths = importers_spelling(ctx.filename, name)
+    if found_paths is None or len(found_paths[0]) > MOST:
         return None
+    paths, every = found_paths
     target = os.path.abspath(ctx.filename)
+    words = {_stem(p) for p in [target, *every]}  # (the modules that may have it)
     found: List[Remote] = []
     try:
         for path in paths:
+            if not _may_only_call(path, name):
+                return None
             other = module_context(path)
             if other is None:
                 return None  # (it cannot be read: it may call it in any way)
-            sites = _Reader(other, target, name).sites()
+            sites = _Reader(other, target, name, words).sites()
             if sites is None:
                 return None
             found += [(other, call, scope) for call, scope in sites]
     except (OSError, ValueError, RecursionError):  # (an unreadable project: unknown)
         return None
     return found
+
+
+def _may_only_call(path: str, name: str) -> bool:
+    """Whether the text of ``path`` may read ``name`` only as a callee: every time
+    it spells it, ``name(``, on an import line, or maybe in a comment or a string
+    (cheap, before the module is read; a use it rules out would leave the
+    parameter unknown anyway)."""
+    text = cached_text(path)
+    if text is None:
+        return False
+    for match in re.finditer(rf"\b{re.escape(name)}\b(?!\s*\()", text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        line = text[start:match.start()]
+        if "import" not in line and not _LISTED.match(line) and not _QUOTED.search(line):
+            return False
+    return True
+
+
+#: the start of a line of a parenthesized import list (``from m import (a,``)
+_LISTED = re.compile(r"[\w \t,]*$")
+#: a comment or a string may hold the name
+_QUOTED = re.compile(r"[#'\"]")
+
+
+def _stem(path: str) -> str:
+    """The name an import of the module at ``path`` spells."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return os.path.basename(os.path.dirname(path)) if stem == "__init__" else stem
 
 
 def _module(qualname: str) -> Optional[str]:
@@ -112,10 +146,11 @@ def _origin(qualname: str) -> Optional[Tuple[str, str]]:
 class _Reader:
     """The calls of ``target``'s ``name`` in one importing module, or ``None``."""
 
-    def __init__(self, other, target: str, name: str) -> None:
+    def __init__(self, other, target: str, name: str, words: Set[str]) -> None:
         self.other = other
         self.target = target
         self.name = name
+        self.words = words
         #: project name -> whether it is the function (or a module that has it)
         self._ours: Dict[str, bool] = {}
 
@@ -123,6 +158,8 @@ class _Reader:
         """Whether the project name ``qualname`` is the function; ``None``: unknown."""
         if qualname is None or not qualname.startswith(PROJECT):
             return False
+        if qualname == f"{PROJECT}{self.target}.{self.name}":
+            return True  # (the definition: defined once at the top of its module)
         if qualname not in self._ours:
             site = _origin(qualname)
             self._ours[qualname] = None if site is None else (  # type: ignore[assignment]
@@ -153,9 +190,9 @@ class _Reader:
                                 return None
                             star = star or ours
                     continue
-                one = ast.Import(names=[alias]) if isinstance(node, ast.Import) else \
-                    ast.ImportFrom(module=node.module, names=[alias], level=node.level)
-                for bound, qualname in other.import_bindings(one)[0]:
+                if not self._may_take(alias):
+                    continue
+                for bound, qualname in self._bindings(node, alias):
                     if qualname is None or not qualname.startswith(PROJECT):
                         otherwise = otherwise or bound == name
                     elif _module(qualname) is not None:
@@ -177,39 +214,58 @@ class _Reader:
             if otherwise:
                 return None  # (which import binds it last is not followed)
             names.add(name)
-        if not self._local_imports(top):
-            return None
-        return self._walk(names, modules, allowed)
+        return self._walk(names, modules, allowed, {id(node) for node in top})
 
-    def _local_imports(self, top: list) -> bool:
-        """Whether no import but those at the top of the module takes the
-        function or a module that has it."""
-        at_top = {id(node) for node in top}
-        for node in ast.walk(self.other.tree):
-            if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in at_top:
-                pairs, stars = self.other.import_bindings(node)
-                for _, qualname in pairs:
-                    if qualname is None or not qualname.startswith(PROJECT):
-                        continue
-                    taken = _module(qualname)
-                    if self.has_it(taken) if taken else self.is_ours(qualname) is not False:
-                        return False
-                for taken in stars:
-                    if taken.startswith(PROJECT) and star_lookup(taken, self.name)[0]:
-                        return False
-        return True
+    def _may_take(self, alias: ast.alias) -> bool:
+        """Whether an import's ``alias`` may bind the function (by its name), a
+        module that has it (one of :attr:`words`), or the name otherwise: the
+        others are not resolved."""
+        name = self.name
+        return alias.name == name or alias.asname == name or \
+            any(part in self.words for part in alias.name.split("."))
 
-    def _walk(self, names: Set[str], modules: Set[str],
-              allowed: Set[int]) -> Optional[List[Tuple[ast.Call, ast.AST]]]:
-        """The plain calls, or ``None`` where a watched name is used otherwise."""
+    def _bindings(self, node: ast.AST, alias: ast.alias) -> List[tuple]:
+        one = ast.Import(names=[alias]) if isinstance(node, ast.Import) else \
+            ast.ImportFrom(module=node.module, names=[alias],  # type: ignore[attr-defined]
+                           level=node.level)  # type: ignore[attr-defined]
+        return self.other.import_bindings(one)[0]
+
+    def _takes_it(self, node: ast.AST) -> bool:
+        """Whether the import ``node`` (in a function) may take the function or a
+        module that has it."""
+        for alias in node.names:  # type: ignore[attr-defined]
+            if alias.name == "*":
+                return True  # (not valid in a function: not followed)
+            if not self._may_take(alias):
+                continue
+            for _, qualname in self._bindings(node, alias):
+                if qualname is None or not qualname.startswith(PROJECT):
+                    continue
+                taken = _module(qualname)
+                if self.has_it(taken) if taken else self.is_ours(qualname) is not False:
+                    return True
+        return False
+
+    def _walk(self, names: Set[str], modules: Set[str], allowed: Set[int],
+              top: Set[int]) -> Optional[List[Tuple[ast.Call, ast.AST]]]:
+        """The plain calls, or ``None`` where a watched name is used otherwise, or
+        an import in a function may take the function (the statements that spell
+        none of the names and import nothing are skipped)."""
         name = self.name
         watched = names | modules
         found: List[Tuple[ast.Call, ast.AST]] = []
         tree = self.other.tree
+        words = "|".join(sorted(watched | {name, "import"}))
+        hits = lines_matching(self.other.text, re.compile(rf"\b(?:{words})\b"))
         stack: List[tuple] = [(tree, None, tree)]
         while stack:
             node, parent, scope = stack.pop()
             cls = node.__class__
+            if hits is not None and isinstance(node, ast.stmt) and not spans_hit(node, hits):
+                continue
+            if (cls is ast.Import or cls is ast.ImportFrom) and id(node) not in top \
+                    and self._takes_it(node):
+                return None
             if cls is ast.Name:
                 if node.id not in watched:
                     continue

@@ -256,12 +256,12 @@ def named_elsewhere(filename: str, name: str, imported: bool = False) -> bool:
         return True
 
 
-def importers_spelling(filename: str, name: str) -> Optional[List[str]]:
+def importers_spelling(filename: str, name: str) -> Optional[Tuple[List[str], List[str]]]:
     """The other files of ``filename``'s project that may import from its module
-    (see :func:`named_elsewhere`'s ``imported``) and spell ``name``, sorted;
-    ``None`` when it cannot tell."""
+    (see :func:`named_elsewhere`'s ``imported``) and spell ``name``, and all of
+    those that may import from it, sorted; ``None`` when it cannot tell."""
     if not applies(filename):
-        return []
+        return [], []
     try:
         target = os.path.abspath(filename)
         root = root_of(target)
@@ -271,7 +271,8 @@ def importers_spelling(filename: str, name: str) -> Optional[List[str]]:
         if words is None:
             return None
         spelled = name.encode("utf-8", "surrogatepass")
-        return sorted(path for path in _importers(root, target, words) if spelled in words[path])
+        every = sorted(_importers(root, target, words))
+        return [path for path in every if spelled in words[path]], every
     except Exception:  # (never raise from a rule: "cannot tell")
         return None
 
