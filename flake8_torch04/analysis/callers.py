@@ -6,7 +6,10 @@ is defined once at the top of the module, undecorated, and its name is never
 read but as the callee of a plain call (not passed as a callback, stored, or
 rebound), and no other file of the project that can import from the module
 spells its name (asked of :func:`~.project.importers.named_elsewhere`: a file
-that spells the module's name, or a re-exporter's).
+that spells the module's name, or a re-exporter's).  For the value facts
+(:func:`passed_arguments`), the files that do may call it too, where each shows
+all its uses as plain calls (:mod:`.importing`): their calls are read in their
+own modules.
 
 A function defined in the body of another has its callers in view where the
 enclosing function names it only as the callee of plain calls (it cannot be
@@ -14,7 +17,8 @@ named anywhere else).
 
 The parameters of a module-level class's ``__init__`` have the arguments of
 the class's calls (``Trainer(g, d)``), where the class's name is read only as
-the callee of plain calls and no other file spells it (:func:`_constructed`).
+the callee of plain calls and no other file spells it, or (the value facts) the
+files that do only call it (:func:`_constructed`).
 
 A method's callers are in view where it is called only as ``self.method(...)``
 from the methods of its own class (:class:`MethodCallers`): ``obj.method(...)``
@@ -34,10 +38,13 @@ from typing import Dict, List, Optional, Tuple
 from .lines import lines_matching
 from .nodes import children, defined_once, spans_hit
 from .reaching import params_of
+from .importing import Remote, importing_sites
 from .resolve import key
 
 #: one call site: (the call, the scope the call is read in: a function or the module)
 Site = Tuple[ast.Call, ast.AST]
+#: what a call passes: (the context of its module, the expression, the scope it is read in)
+Passed = Tuple[object, ast.AST, ast.AST]
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 #: scopes whose calls are not followed
 _OPAQUE = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -279,6 +286,19 @@ def reaching_arguments(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Site
     """What reaches ``param`` of ``func`` from every caller: ``(expression, scope to
     read it in)`` per call site (a default is read at the top of the module), or
     ``None`` when not every caller is in view (see the module's docstring)."""
+    found = _reaching(ctx, param, func, False)
+    return None if found is None else [(expr, at) for _, expr, at in found]
+
+
+def passed_arguments(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Passed]]:
+    """:func:`reaching_arguments`, each with the context of the module to read it
+    in, and with the calls from the project's other modules that import a
+    module-level function or class (:mod:`.importing`) where another file can
+    import it."""
+    return _reaching(ctx, param, func, True)
+
+
+def _reaching(ctx, param: ast.arg, func: ast.AST, across: bool) -> Optional[List[Passed]]:
     from .project.importers import named_elsewhere
 
     name = getattr(func, "name", None)
@@ -287,7 +307,7 @@ def reaching_arguments(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Site
     owner = None
     enclosing = _enclosing(ctx, func)
     if name == "__init__" and enclosing is None:
-        return _constructed(ctx, param, func)
+        return _constructed(ctx, param, func, across)
     if enclosing is not None:
         inner = ctx.memo.setdefault("nested callers", {})
         callers = inner.get(id(enclosing))
@@ -309,49 +329,49 @@ def reaching_arguments(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Site
         sites = methods.sites(func, owner)
         if not sites:
             return None
-    if enclosing is None and ctx.filename and named_elsewhere(
-            ctx.filename, name, imported=owner is None):
+    elsewhere = enclosing is None and bool(ctx.filename) and named_elsewhere(
+        ctx.filename, name, imported=owner is None)
+    if elsewhere and not (across and owner is None):
         return None  # (another module may import it: its callers are not in view)
     if owner is None and enclosing is None:
-        callers = ctx.memo.get("callers")
-        if callers is None:
-            callers = ctx.memo["callers"] = Callers(ctx.tree, ctx.defined_once(), ctx.text)
-        sites = callers.sites(func)
-    if not sites:
+        sites = _callers(ctx).sites(func)
+    remote: Optional[List[Remote]] = []
+    if elsewhere and sites is not None:
+        remote = importing_sites(ctx, func)  # (read only where the file's calls are known)
+    if not sites and not remote or remote is None:
         return None
-    found: List[Site] = []
-    for call, scope in sites:
-        got = argument(call, func, param, method=owner is not None)
-        if got is None:
-            return None
-        expr, default = got
-        if default and owner is not None and not isinstance(expr, ast.Constant):
-            return None  # (a method's default is evaluated in the class body)
-        found.append((expr, scope if not default else enclosing or ctx.tree))  # type: ignore
-    return found
+    return _arguments(ctx, sites, remote, func, param, owner is not None,
+                      enclosing or ctx.tree)  # type: ignore[arg-type]
 
 
-def _constructed(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Site]]:
+def _callers(ctx) -> Callers:
+    callers = ctx.memo.get("callers")
+    if callers is None:
+        callers = ctx.memo["callers"] = Callers(ctx.tree, ctx.defined_once(), ctx.text)
+    return callers
+
+
+def _constructed(ctx, param: ast.arg, func: ast.AST, across: bool) -> Optional[List[Passed]]:
     """What reaches ``param`` of the ``__init__`` of a module-level class from
     every call of the class (``Trainer(g, d)`` for ``def __init__(self, G, D)``),
     where they are all in view: the class is read only as the callee of plain
     calls in the file (no subclass, no ``isinstance``), and no other file of the
-    project spells its name."""
+    project spells its name (``across``: or those that do call it only so,
+    :mod:`.importing`)."""
     from .project.importers import named_elsewhere
 
     cls = ctx.statement_parents().get(id(func))
     if not isinstance(cls, ast.ClassDef) or ctx.defined_once().get(cls.name) is not cls \
             or sum(1 for s in cls.body if getattr(s, "name", None) == "__init__") != 1:
         return None
-    if ctx.filename and named_elsewhere(ctx.filename, cls.name, imported=True):
+    elsewhere = bool(ctx.filename) and named_elsewhere(ctx.filename, cls.name, imported=True)
+    if elsewhere and not across:
         return None
-    callers = ctx.memo.get("callers")
-    if callers is None:
-        callers = ctx.memo["callers"] = Callers(ctx.tree, ctx.defined_once(), ctx.text)
-    sites = callers.class_sites(cls)
-    if not sites:
+    sites = _callers(ctx).class_sites(cls)
+    remote = importing_sites(ctx, cls) if elsewhere and sites is not None else []
+    if sites is None or remote is None or not sites and not remote:
         return None
-    return method_arguments(ctx, sites, func, param)
+    return _arguments(ctx, sites, remote, func, param, True, ctx.tree)
 
 
 def method_arguments(ctx, sites: List[Site], method: ast.AST,
@@ -359,10 +379,21 @@ def method_arguments(ctx, sites: List[Site], method: ast.AST,
     """What the calls ``sites`` of ``method`` (bound: its first parameter is the
     receiver) pass for ``param``, or ``None`` where one passes nothing evident,
     or leaves a default other than a constant (read in the class body)."""
-    found: List[Site] = []
-    for call, scope in sites:
-        got = argument(call, method, param, method=True)
-        if got is None or got[1] and not isinstance(got[0], ast.Constant):
+    found = _arguments(ctx, sites, [], method, param, True, ctx.tree)
+    return None if found is None else [(expr, at) for _, expr, at in found]
+
+
+def _arguments(ctx, sites: List[Site], remote: List[Remote], func: ast.AST, param: ast.arg,
+               method: bool, top: ast.AST) -> Optional[List[Passed]]:
+    """What the calls ``sites`` of the file and ``remote`` of other modules pass
+    for ``param`` of ``func``, each with the context to read it in; a default is
+    read in ``ctx`` at ``top`` (the module, or the function defining ``func``);
+    ``None`` where a call passes nothing evident, or leaves a ``method``'s
+    default other than a constant (evaluated in the class body)."""
+    found: List[Passed] = []
+    for other, call, scope in [(ctx, call, scope) for call, scope in sites] + remote:
+        got = argument(call, func, param, method=method)
+        if got is None or got[1] and method and not isinstance(got[0], ast.Constant):
             return None
-        found.append((got[0], scope if not got[1] else ctx.tree))
+        found.append((ctx, got[0], top) if got[1] else (other, got[0], scope))
     return found

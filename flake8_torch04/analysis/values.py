@@ -16,12 +16,11 @@ Values are followed through what one file makes evident:
   (``.long()``, ``.byte()``, ...), comparisons, ``.data``, ``.item()``, ``.numpy()``;
 - the returns of functions defined in the file, ``self.x`` bound in the methods of
   the enclosing class, dict literals' entries, objects (:mod:`.objects`);
-- a parameter, where every caller is in view (:mod:`.callers`).
+- a parameter, where every caller is in view (:mod:`.callers`, :mod:`.importing`).
 
-What is not followed stays unknown, on purpose: a parameter of a method or of a function
-another file may call, a value from another module, a name bound more than once with
-different facts, a call of anything unresolved.  Rules ask, and say nothing (or offer
-no safe fix) where the answer is unknown.
+What is not followed stays unknown, on purpose: a parameter some caller of which is
+not in view, a name bound more than once with different facts, a call of anything
+unresolved.  Rules ask, and say nothing (or offer no safe fix) where it is unknown.
 """
 from __future__ import annotations
 
@@ -30,7 +29,7 @@ from typing import Dict, List, Optional, Sequence
 
 from ..source.record import record
 from .appended import appended, builtin_of, comprehended
-from .callers import reaching_arguments
+from .callers import passed_arguments
 from .environments import MAKERS as ENVIRONMENT_MAKERS, environment
 from .loaders import LOADER, MADE as LOADED, made as loaded
 from .foreign import (
@@ -289,10 +288,11 @@ class Values:
         if kind == "import" and isinstance(d.node, ast.ImportFrom):
             return assigned_value(self.ctx, d.key, depth)
         if kind == "param":
-            sites = reaching_arguments(self.ctx, d.node, self._flow(scope).node)
+            sites = passed_arguments(self.ctx, d.node, self._flow(scope).node)
             if not sites:
                 return UNKNOWN
-            return join([self.of(expr, at, depth + 1) for expr, at in sites])
+            return join([(self if c is self.ctx else values(c)).of(expr, at, depth + 1)
+                         for c, expr, at in sites])  # (an ``Applied`` keeps its own)
         if kind == "for" and d.value is not None or kind == "comp":
             return self._loop_element(d, scope, depth)
         return UNKNOWN
@@ -808,11 +808,11 @@ class Values:
                 and not node.decorator_list else None
         if hops > 2 or len(reaching) != 1 or reaching[0].kind != "param":
             return None
-        sites = reaching_arguments(self.ctx, reaching[0].node, self._flow(scope).node)
+        sites = passed_arguments(self.ctx, reaching[0].node, self._flow(scope).node)
         found = None
-        for expr, at in sites or ():
-            one = self._definition(expr, at, hops + 1) if isinstance(expr, ast.Name) \
-                else None
+        for c, expr, at in sites or ():
+            one = (self if c is self.ctx else values(c))._definition(expr, at, hops + 1) \
+                if isinstance(expr, ast.Name) else None
             if one is None or found is not None and one[1] is not found[1]:
                 return None
             found = one

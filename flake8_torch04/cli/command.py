@@ -435,19 +435,23 @@ def _run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     by_path = {}
     try:
         for result in _check_all(file_jobs, processes, progress):
-            if options.fix and not options.diff and result.new_data is not None:
-                try:
-                    write_atomically(result.name, result.new_data, original=result.original)
-                except (NotWritten, OSError) as exc:
-                    reason = (f"not written: {exc}" if isinstance(exc, NotWritten)
-                              else f"cannot write: {exc.strerror or exc}")
-                    # what is reported is the file as it stays: checked, not fixed
-                    result = check_file(result.name, options._replace(
-                        codes=resolver.for_path(result.name).codes_for(result.name),
-                        fix=False))._replace(error=reason)
             by_path[result.name] = result
     finally:
         progress.close()
+    # (written once every file is checked: what a file's findings read of the
+    # project's other modules, a caller's argument, is the code as it was, not
+    # half fixed)
+    for name, result in by_path.items():
+        if options.fix and not options.diff and result.new_data is not None:
+            try:
+                write_atomically(result.name, result.new_data, original=result.original)
+            except (NotWritten, OSError) as exc:
+                reason = (f"not written: {exc}" if isinstance(exc, NotWritten)
+                          else f"cannot write: {exc.strerror or exc}")
+                # what is reported is the file as it stays: checked, not fixed
+                by_path[name] = check_file(result.name, options._replace(
+                    codes=resolver.for_path(result.name).codes_for(result.name),
+                    fix=False))._replace(error=reason)
     for path, job_options in jobs:
         if path == "-":
             name = args.stdin_filename or "stdin"

@@ -256,6 +256,27 @@ def named_elsewhere(filename: str, name: str, imported: bool = False) -> bool:
         return True
 
 
+def importers_spelling(filename: str, name: str) -> Optional[Tuple[List[str], List[str]]]:
+    """The other files of ``filename``'s project that may import from its module
+    (see :func:`named_elsewhere`'s ``imported``) and spell ``name``, and all of
+    those that may import from it, sorted; ``None`` when it cannot tell."""
+    if not applies(filename):
+        return [], []
+    try:
+        target = os.path.abspath(filename)
+        root = root_of(target)
+        words = _WORDS.get(root, ())
+        if words == ():
+            words = _WORDS[root] = _read_words(root)
+        if words is None:
+            return None
+        spelled = name.encode("utf-8", "surrogatepass")
+        every = sorted(_importers(root, target, words))
+        return [path for path in every if spelled in words[path]], every
+    except Exception:  # (never raise from a rule: "cannot tell")
+        return None
+
+
 #: root -> (module name -> the files that spell it), and (root, module name) ->
 #: the files that may import that module, directly or re-exported
 _SPELLERS: Dict[str, Dict[bytes, List[str]]] = {}
