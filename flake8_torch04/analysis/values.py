@@ -51,7 +51,7 @@ from .value_tables import (
 )
 from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
     DICT, LIST, MODULE, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, binop_dtype as _binop_dtype,
-    broadcast as _broadcast, sum_dtype as _sum_dtype
+    broadcast as _broadcast, sampled, sum_dtype as _sum_dtype
 )
 
 #: the ``name`` prefix of a module whose class is defined in the file
@@ -699,10 +699,10 @@ class Values:
             at = at.value if isinstance(at, ast.Constant) and type(at.value) is int else None
             return _tensor(rank + 1 if rank is not None else None, dtype,
                            1 if at == -1 or at is not None and at == rank else None)
-        if attr == "squeeze":
-            if args or "dim" in keywords:
-                return _tensor(None, dtype)  # (a dim of size 1 goes, other dims stay)
+        if attr == "squeeze":  # (with a dim or not: which dims have size 1 is not known)
             return _tensor(None, dtype)
+        if attr == "multinomial":  # (a row of samples for each row of probabilities)
+            return _tensor(rank, "int", sampled(args, keywords))
         if attr == "t" and not args:
             return _tensor(2 if rank is None or rank == 2 else rank, dtype)
         if attr == "flatten" and not keywords:
