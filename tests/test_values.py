@@ -708,7 +708,7 @@ def _parses(path):
 
 PROGRAMS = [p for p in sorted((Path(__file__).parent / "programs").glob("*.py")) if _parses(p)]
 #: the rules that ask the value facts most
-ASKING = ("TV003", "TV107", "TV119", "TV143", "TV144", "TV117")
+ASKING = ("TV003", "TV107", "TV119", "TV143", "TV144", "TV117", "TV148")
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)

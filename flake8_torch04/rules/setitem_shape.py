@@ -54,8 +54,11 @@ def setitem_shape(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``T[idx]`` has ``T``'s rank less its integer indices), ``V``'s rank is the larger
     and, for an assignment, ``V`` is evidently a ``(N, 1)`` column written into a 1-D
     target (``samples[:, i] = torch.multinomial(probs, 1)``: one sample a row).
-    Left alone: a value or target of unknown rank, equal ranks, a numpy array or a
-    list (numpy refused such a write on 0.3 too), modern code.  Position: the value.
+    Left alone: a value or target of unknown rank, equal ranks, an assignment of
+    any other value of higher rank (the value facts know no leading sizes, and a
+    ``(1, N)`` row still goes into an ``(N,)`` slice: ``jacobian[:, 0] =
+    x.grad.data`` of a ``(1, 2)`` ``x``), a target that is no tensor (a numpy
+    array, a list, a dict), modern code.  Position: the value.
 
     ## Why is this bad?
     PyTorch 0.3 wrote a tensor into a slice by copying its elements: a source of
