@@ -12,7 +12,7 @@ Values are followed through what one file makes evident:
 - loop targets: ``for t in x`` (an element of ``x``), ``zip``, ``enumerate``;
 - the torch operations that fix a rank or a dtype: constructors with sizes or data,
   reductions with and without ``dim``, ``max(d)``/``min(d)`` pairs, indexing,
-  ``view``/``reshape``/``unsqueeze``/``squeeze(d)``/``t()``, casts
+  ``view``/``reshape``/``unsqueeze``/``squeeze(d)``/``t()``, ``multinomial``, casts
   (``.long()``, ``.byte()``, ...), comparisons, ``.data``, ``.item()``, ``.numpy()``;
 - the returns of functions defined in the file, ``self.x`` bound in the methods of
   the enclosing class, dict literals' entries, objects (:mod:`.objects`);
