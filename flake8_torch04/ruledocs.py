@@ -142,6 +142,7 @@ ON_CURRENT_TORCH = {
     # (a TV1xx code outside its group: torchvision, not PyTorch, removed it)
     "TV138": "stops",  # make_grid(x, range=(0, 1)): TypeError on torchvision 0.16+
     "TV146": "warns",  # torch.sparse.FloatTensor(i, v, size): deprecated (the 12x group is full)
+    "TV148": "stops",  # samples[:, i] = (N, 1) column: RuntimeError (expand) (the 10x-11x are full)
     "TV150": "stops",  # a write into an expanded tensor: RuntimeError (index writes warn)
 }
 #: TV1xx groups: (first code, last code, what they do on current PyTorch)

@@ -68,7 +68,7 @@ def test_findings_exit_1_with_flake8_style_lines(tree):
         "pkg/legacy.py:5:5: TV001 `Variable(x, volatile=True)` is a no-op wrapper since "
         "PyTorch 0.4; use `x` (see TV002 for `volatile`)",
         "pkg/legacy.py:5:17: TV002 `volatile=True` has no effect since PyTorch 0.4 (autograd "
-        "records the graph); run the code that uses `y` under `with torch.no_grad():`",
+        "records the graph); run the code that uses `y` (line 6) under `with torch.no_grad():`",
         "pkg/legacy.py:6:4: TV002 `y.volatile` is always False since PyTorch 0.4; use "
         "`not torch.is_grad_enabled()`",
     ]

@@ -378,7 +378,8 @@ def test_messages_say_where_no_grad_goes():
     """)
     first, second = check_source(source, codes=["TV002"])
     assert first.message.endswith("decorate `evaluate()` with `@torch.no_grad()`")
-    assert second.message.endswith("run the code that uses `inputs` under `with torch.no_grad():`")
+    assert second.message.endswith(
+        "run the code that uses `inputs` (line 11) under `with torch.no_grad():`")
     assert second.fix is None
 
 
@@ -408,14 +409,14 @@ def test_messages_name_the_evaluation_loop():
         out = model(Variable(z, volatile=True))
     """)
     in_training, evaluation, dqn, in_while, alone = check_source(source, codes=["TV002"])
-    computed = ("run this statement, which computes `{0}`, and the code that uses `{0}` "
+    computed = ("run this statement, which computes `{0}`, and the code that uses `{0}`{1} "
                 "under `with torch.no_grad():`")
-    assert in_training.message.endswith(computed.format("out"))
+    assert in_training.message.endswith(computed.format("out", ""))
     assert evaluation.message.endswith("run the `for` loop of line 9 under `with torch.no_grad():`")
-    assert dqn.message.endswith(computed.format("t"))
+    assert dqn.message.endswith(computed.format("t", " (line 15)"))
     assert in_while.message.endswith(
         "run the `while` loop of line 16 under `with torch.no_grad():`")
-    assert alone.message.endswith(computed.format("out"))
+    assert alone.message.endswith(computed.format("out", ""))
 
 
 # ---------------------------------------------------------------------------
@@ -549,6 +550,13 @@ HEAD_03 = "import torch\nfrom torch.autograd import Variable\n\n\n"
      "    t += a.data.sum() * k\n    return t\n",
      "def f(a, k):\n    t = 0\n    t += (a.data.sum() * a.data.max()).item()\n"
      "    t += a.data.sum() * k\n    return t\n"),
+    # a (N, 1) column of samples written into a 1-D slice: its N elements, in order
+    ("TV148", "def f(p):\n    s = torch.zeros(4, 6).long()\n    for i in range(6):\n"
+     "        s[:, i] = torch.multinomial(torch.rand(4, 3), 1) + 1\n"
+     "        s[:, i].copy_(torch.rand(4, 3).multinomial(1))\n    return s\n",
+     "def f(p):\n    s = torch.zeros(4, 6).long()\n    for i in range(6):\n"
+     "        s[:, i] = (torch.multinomial(torch.rand(4, 3), 1) + 1).view(-1)\n"
+     "        s[:, i].copy_(torch.rand(4, 3).multinomial(1).view(-1))\n    return s\n"),
 ])
 def test_value_fixes(code, before, after):
     result = fixed(HEAD_03 + before, [code], unsafe=False)
@@ -566,10 +574,22 @@ def test_value_fixes_that_are_not_safe(code, source):
     assert fixed(HEAD_03 + source, [code], unsafe=True).text != HEAD_03 + source
 
 
+def test_a_value_of_higher_rank_that_is_no_column_gets_advice_only():
+    source = HEAD_03 + ("def f():\n    d = torch.zeros(4, 3)\n"
+                        "    d[:, 1].copy_(torch.randn(1, 4))\n    return d\n")
+    (finding,) = check_source(source, codes=["TV148"])
+    assert finding.fix is None
+    assert "`torch.randn(1, 4).view_as(d[:, 1])`" in finding.message
+    assert "RuntimeError" in finding.message
+
+
 def test_value_rules_say_nothing_in_modern_code():
     source = ("import torch\n\n\ndef f(out, y):\n    c = 0\n    _, p = torch.max(out, 1)\n"
               "    c += p.eq(y).sum()\n    return p / 2, c\n")
     assert check_source(source, codes=["TV143", "TV144"]) == []
+    source = ("import torch\n\n\ndef f():\n    s = torch.zeros(4, 6, dtype=torch.long)\n"
+              "    s[:, 0] = torch.multinomial(torch.rand(4, 3), 1)\n    return s\n")
+    assert check_source(source, codes=["TV148"]) == []
 
 
 def test_a_module_set_back_to_training_mode_does_not_train():

@@ -256,6 +256,10 @@ def g(y):
     show(torch.zeros(3, 1).t())
     show(torch.zeros(6).view(-1, 1))
     show(torch.zeros(6).view(3, -1))
+    show(torch.multinomial(torch.exp(head(x)), 1))
+    show(torch.rand(3).multinomial(2))
+    show(torch.rand(5, 3).multinomial())
+    show(x.multinomial(num_samples=y))
 """
 
 
@@ -280,6 +284,11 @@ def g(y):
     ("torch.zeros(3, 1).t()", (TENSOR, 2, None)),
     ("torch.zeros(6).view(-1, 1)", (TENSOR, 2, 1)),
     ("torch.zeros(6).view(3, -1)", (TENSOR, 2, None)),
+    # samples: a row of them for each row of probabilities (0.3's default: one)
+    ("torch.multinomial(torch.exp(head(x)), 1)", (TENSOR, 2, 1)),
+    ("torch.rand(3).multinomial(2)", (TENSOR, 1, 2)),
+    ("torch.rand(5, 3).multinomial()", (TENSOR, 2, 1)),
+    ("x.multinomial(num_samples=y)", (TENSOR, 2, None)),
 ])
 def test_last_sizes_and_modules(expression, expected):
     assert last_sizes(MODULES)[expression] == expected
@@ -793,7 +802,7 @@ def _parses(path):
 
 PROGRAMS = [p for p in sorted((Path(__file__).parent / "programs").glob("*.py")) if _parses(p)]
 #: the rules that ask the value facts most
-ASKING = ("TV003", "TV107", "TV119", "TV143", "TV144", "TV117")
+ASKING = ("TV003", "TV107", "TV119", "TV143", "TV144", "TV117", "TV148")
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)

@@ -79,7 +79,7 @@ MODULE_ITSELF = frozenset(("cuda", "cpu", "to", "train", "eval", "float", "doubl
 TORCH_METHODS = frozenset(f"torch.{f}" for f in (
     "max", "min", "sum", "mean", "prod", "argmax", "argmin", "sort", "topk", "squeeze",
     "unsqueeze", "t", "transpose", "eq", "ne", "lt", "gt", "le", "ge", "std", "var", "norm",
-    "mm", "bmm", "mv"))
+    "mm", "bmm", "mv", "multinomial"))
 #: ``torch.nn.functional``'s losses: 0-dim results unless asked per element
 LOSS_FUNCTIONS = frozenset(f"torch.nn.functional.{f}" for f in (
     "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
@@ -124,6 +124,13 @@ def literal_rank(node: ast.AST) -> Optional[int]:
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
         return rank
     return None
+
+
+def sampled(args: Sequence[ast.AST], keywords: dict) -> Optional[int]:
+    """The last size of ``p.multinomial(n)``: ``n`` where a constant (1 where none
+    is given: 0.3's default, one sample)."""
+    given = args[0] if args else keywords.get("num_samples")
+    return 1 if given is None else literal_size(given)
 
 
 def last_size(sizes: Sequence[ast.AST]) -> Optional[int]:

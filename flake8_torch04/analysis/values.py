@@ -12,7 +12,7 @@ Values are followed through what one file makes evident:
 - loop targets: ``for t in x`` (an element of ``x``), ``zip``, ``enumerate``;
 - the torch operations that fix a rank or a dtype: constructors with sizes or data,
   reductions with and without ``dim``, ``max(d)``/``min(d)`` pairs, indexing,
-  ``view``/``reshape``/``unsqueeze``/``squeeze(d)``/``t()``, casts
+  ``view``/``reshape``/``unsqueeze``/``squeeze(d)``/``t()``, ``multinomial``, casts
   (``.long()``, ``.byte()``, ...), comparisons, ``.data``, ``.item()``, ``.numpy()``;
 - the returns of functions defined in the file, ``self.x`` bound in the methods of
   the enclosing class, dict literals' entries, objects (:mod:`.objects`);
@@ -51,7 +51,7 @@ from .value_tables import (
 )
 from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
     DICT, LIST, MODULE, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, binop_dtype as _binop_dtype,
-    broadcast as _broadcast, sum_dtype as _sum_dtype
+    broadcast as _broadcast, sampled, sum_dtype as _sum_dtype
 )
 
 #: the ``name`` prefix of a module whose class is defined in the file
@@ -702,6 +702,8 @@ class Values:
                            1 if at == -1 or at is not None and at == rank else None)
         if attr == "squeeze":  # (``squeeze(d)``: a dim of size 1 goes, other dims stay)
             return _tensor(None, dtype)
+        if attr == "multinomial":  # (a row of samples for each row of probabilities)
+            return _tensor(rank, "int", sampled(args, keywords))
         if attr == "t" and not args:
             return _tensor(2 if rank is None or rank == 2 else rank, dtype)
         if attr == "flatten" and not keywords:
@@ -723,8 +725,6 @@ class Values:
             if target in TYPED:
                 return _tensor(rank, TYPED[target], last)
             return _tensor(rank, None, last)
-        if attr == "multinomial":  # (``(N, k)`` indices of a 2-D ``p``; 0.3's default k: 1)
-            return _tensor(rank, "int", literal_size(args[0]) if args else 1)
         if attr in INDEX:
             if not args and "dim" not in keywords:
                 return _tensor(0, "int")

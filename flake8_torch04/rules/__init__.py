@@ -98,6 +98,12 @@ TABLE = {
          (r"\b(?:print|str|repr|dumps?|list)[\s\\]*\(", ast.Call),
          (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript)), (r"\btorch\b",),
     ),
+    # a write into a subscript (``T[idx] = V``: a ``]`` then ``=``) or a ``copy_`` call,
+    # in 0.3 code (``analysis/era.py``)
+    "TV148": (
+        "setitem_shape", (ast.Assign, ast.Call),
+        ((r"\][\s\\]*=(?!=)", ast.Assign), (r"\bcopy_\b", ast.Call)), (r"\btorch\b",),
+    ),
     "TV146": ("sparse_constructor", (ast.Call,), (r"\bsparse\b",)),
     # an indexed assignment or an in-place method, in a file that expands
     "TV150": ("expanded_write", (ast.Subscript, ast.Call),
