@@ -142,6 +142,7 @@ ON_CURRENT_TORCH = {
     # (a TV1xx code outside its group: torchvision, not PyTorch, removed it)
     "TV138": "stops",  # make_grid(x, range=(0, 1)): TypeError on torchvision 0.16+
     "TV146": "warns",  # torch.sparse.FloatTensor(i, v, size): deprecated (the 12x group is full)
+    "TV149": "stops",  # nn.Linear(n, n / 2) on Python 3: TypeError (the 10x-11x group is full)
 }
 #: TV1xx groups: (first code, last code, what they do on current PyTorch)
 _GROUPS = ((100, 119, "stops"), (120, 139, "warns"), (140, 159, "silent"))

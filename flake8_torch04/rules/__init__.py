@@ -98,6 +98,8 @@ TABLE = {
          (r"\b(?:print|str|repr|dumps?|list)[\s\\]*\(", ast.Call),
          (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript)), (r"\btorch\b",),
     ),
+    # Python 2's ``/`` of two ints as a torch size: the statement holds a ``/``
+    "TV149": ("size_division", (ast.Call,), ("/",), (r"\btorch\b",)),
     "TV146": ("sparse_constructor", (ast.Call,), (r"\bsparse\b",)),
     "TV145": ("pairwise_keepdim", (ast.Call,), (r"\b(?:pairwise_distance|PairwiseDistance)\b",)),
     "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),
