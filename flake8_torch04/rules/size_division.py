@@ -177,7 +177,8 @@ def size_division(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ``ConvTransposeNd``'s ``in_channels``, ``out_channels`` and ``kernel_size``,
     ``BatchNormNd``'s ``num_features`` (not with ``affine=False,
     track_running_stats=False``: then it makes no tensor), ``InstanceNormNd``'s
-    with ``affine=True`` or ``track_running_stats=True``, ``GroupNorm``'s,
+    with ``affine=True`` or ``track_running_stats=True``, ``GroupNorm``'s
+    ``num_groups`` and (not with ``affine=False``) ``num_channels``,
     ``LayerNorm``'s ``normalized_shape``, ``Embedding``/``EmbeddingBag``'s sizes,
     ``RNN``/``LSTM``/``GRU``'s ``input_size``, ``hidden_size`` and
     ``num_layers``, the cells' sizes, ``MaxPoolNd``/``AvgPoolNd``'s
