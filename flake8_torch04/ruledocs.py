@@ -143,6 +143,7 @@ ON_CURRENT_TORCH = {
     "TV138": "stops",  # make_grid(x, range=(0, 1)): TypeError on torchvision 0.16+
     "TV146": "warns",  # torch.sparse.FloatTensor(i, v, size): deprecated (the 12x group is full)
     "TV148": "stops",  # samples[:, i] = (N, 1) column: RuntimeError (expand) (the 10x-11x are full)
+    "TV149": "stops",  # nn.Linear(n, n / 2) on Python 3: TypeError (the 10x-11x group is full)
     "TV150": "stops",  # a write into an expanded tensor: RuntimeError (index writes warn)
 }
 #: TV1xx groups: (first code, last code, what they do on current PyTorch)

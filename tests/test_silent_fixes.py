@@ -592,6 +592,41 @@ def test_value_rules_say_nothing_in_modern_code():
     assert check_source(source, codes=["TV148"]) == []
 
 
+# ---------------------------------------------------------------------------
+# TV149: Python 2's ``/`` of two ints given to torch as a size: ``//``
+
+HEAD_NN = "import torch\nimport torch.nn as nn\n\n\n"
+
+
+@pytest.mark.parametrize("before, after", [
+    ("a = nn.Linear(8, 8/2)\n", "a = nn.Linear(8, 8//2)\n"),
+    # the spelling around the operator is kept: parentheses, blanks, a line break
+    ("a = nn.Linear(8, (8 + 4) / (2))\n", "a = nn.Linear(8, (8 + 4) // (2))\n"),
+    ("a = nn.Linear(8,\n              8 /\n              2)\n",
+     "a = nn.Linear(8,\n              8 //\n              2)\n"),
+    # every ``/`` of the size, and ``//`` already there kept
+    ("a = torch.zeros(16 / 2 // 2 / 2)\n", "a = torch.zeros(16 // 2 // 2 // 2)\n"),
+])
+def test_tv149_fixes(before, after):
+    result = fixed(HEAD_NN + before, ["TV149"], unsafe=False)
+    assert result.text == HEAD_NN + after
+
+
+def test_tv149_a_division_next_to_a_comment_is_left_to_a_person():
+    source = HEAD_NN + "a = nn.Linear(8, 8 /  # half\n              2)\n"
+    (finding,) = check_source(source, codes=["TV149"])
+    assert finding.fix is None and finding.message.endswith("use `//`")
+    assert fixed(source, ["TV149"]).text == source
+
+
+def test_tv149_message_names_the_layer_and_the_replacement():
+    (finding,) = check_source(HEAD_NN + "bn = nn.BatchNorm2d(800 / 16)\n", codes=["TV149"])
+    assert finding.message == (
+        "`800 / 16` of ints was floor division on Python 2 and is a float on Python 3, "
+        "which `BatchNorm2d` refuses as a size (TypeError); use `800 // 16`")
+    assert finding.fix.safety == SAFE
+
+
 def test_a_module_set_back_to_training_mode_does_not_train():
     """``model.eval()`` ... ``model.train()`` around a volatile forward (a DDPG
     agent's ``select_action``) switches a module's mode: the function may run

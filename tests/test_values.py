@@ -342,6 +342,22 @@ def test_a_parameter_is_what_every_caller_passes(calls, expected):
     assert {k: found[k] for k in expected} == expected
 
 
+def test_a_module_class_python_2_names_in_super_keeps_its_constructors_arguments():
+    """``super(Block, self).__init__()`` (Python 2's ``super()``) is no call of the
+    class: its ``__init__``'s parameters are still what every construction passes;
+    a subclass (a base named otherwise) still leaves them unknown."""
+    body = (
+        "class Block(torch.nn.Module):\n"
+        "    def __init__(self, channels, size=0):\n"
+        "        super(Block, self).__init__()\n"
+        "        show(channels)\n        show(size)\n\n"
+        "Block(800, 16)\nBlock(20)\n")
+    found = facts(HEAD + body, "")
+    assert found["channels"] == found["size"] == (NUMBER, None, "int")
+    found = facts(HEAD + body + "class Sub(Block):\n    pass\n", "")
+    assert found["channels"] == found["size"] == (None, None, None)
+
+
 def test_a_method_or_a_decorated_function_keeps_its_parameters_unknown():
     source = HEAD + (
         "class M:\n    def f(self, x):\n        show(x)\n\n"

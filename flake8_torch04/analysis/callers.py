@@ -99,6 +99,9 @@ class Callers:
                         and parent.func is node and scope is not None:
                     found.append((parent, scope))
                     continue
+                if parent.__class__ is ast.Call and parent.args and parent.args[0] is node \
+                        and parent.func.__class__ is ast.Name and parent.func.id == "super":
+                    continue  # (``super(Net, self)``, Python 2's ``super()``: no call of it)
                 return None  # (read otherwise, or rebound)
             if hits is not None and isinstance(node, ast.stmt) and not spans_hit(node, hits):
                 continue

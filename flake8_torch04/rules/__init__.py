@@ -104,6 +104,8 @@ TABLE = {
         "setitem_shape", (ast.Assign, ast.Call),
         ((r"\][\s\\]*=(?!=)", ast.Assign), (r"\bcopy_\b", ast.Call)), (r"\btorch\b",),
     ),
+    # Python 2's ``/`` of two ints as a torch size: the statement holds a ``/``
+    "TV149": ("size_division", (ast.Call,), ("/",), (r"\btorch\b",)),
     "TV146": ("sparse_constructor", (ast.Call,), (r"\bsparse\b",)),
     # an indexed assignment or an in-place method, in a file that expands
     "TV150": ("expanded_write", (ast.Subscript, ast.Call),
