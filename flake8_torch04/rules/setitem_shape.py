@@ -10,7 +10,8 @@ from ..analysis.era import legacy
 from ..analysis.findings import SAFE, Fix, Report
 from ..analysis.registry import rule
 from ..analysis.values import Value, values
-from ..source.text import Edit, has_comment, needs_parens, one_line, shorten
+from ..source.text import Edit, needs_parens, one_line, shorten
+from .shared.calls import method_edit
 
 
 def _ranked(value: Value) -> bool:
@@ -27,13 +28,7 @@ def _column(target: Value, value: Value) -> bool:
 def _flattened(ctx: Context, node: ast.AST) -> Optional[Edit]:
     """``node.view(-1)``: the column's elements in their order, a view that always
     exists for a ``(N, 1)`` tensor (a dimension of size 1 has any stride)."""
-    src = ctx.source
-    text = src.text(node)
-    if "\n" in text or has_comment(text):
-        return None
-    if needs_parens(node, ast.Attribute, src):
-        return src.replace(node, f"({text}).view(-1)")
-    return Edit(src.end(node), src.end(node), ".view(-1)")
+    return method_edit(ctx.source, node, "view(-1)")
 
 
 def _with_method(ctx: Context, node: ast.AST, method: str) -> str:

@@ -13,8 +13,8 @@ from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..analysis.scalars import Evidence
 from ..analysis.values import NUMBER, Value, values
-from .shared.calls import method_call
-from ..source.text import Edit, has_comment, needs_parens, shorten
+from .shared.calls import method_call, method_edit
+from ..source.text import Edit, shorten
 
 #: builtins and methods whose results ``list(...)`` takes that are no tensors
 _NOT_TENSORS = frozenset((
@@ -51,13 +51,7 @@ def _at_source(facts, node: ast.AST) -> ast.AST:
 
 
 def _item(ctx: Context, node: ast.AST) -> Optional[Edit]:
-    src = ctx.source
-    text = src.text(node)
-    if "\n" in text or has_comment(text):
-        return None
-    if needs_parens(node, ast.Attribute, src):
-        return src.replace(node, f"({text}).item()")
-    return Edit(src.end(node), src.end(node), ".item()")
+    return method_edit(ctx.source, node, "item()")
 
 
 def _tensor_uses(ctx: Context, scope: ast.AST, k: str) -> bool:

@@ -243,9 +243,7 @@ def named_elsewhere(filename: str, name: str, imported: bool = False) -> bool:
     try:
         target = os.path.abspath(filename)
         root = root_of(target)
-        words = _WORDS.get(root, ())
-        if words == ():
-            words = _WORDS[root] = _read_words(root)
+        words = _root_words(root)
         if words is None:
             return True
         spelled = name.encode("utf-8", "surrogatepass")
@@ -254,6 +252,14 @@ def named_elsewhere(filename: str, name: str, imported: bool = False) -> bool:
         return any(spelled in words[path] for path in _importers(root, target, words))
     except Exception:  # (never raise from a rule: "maybe")
         return True
+
+
+def _root_words(root: str):
+    """Each file's identifiers below ``root`` (read once per root), or ``None``."""
+    words = _WORDS.get(root, ())
+    if words == ():
+        words = _WORDS[root] = _read_words(root)
+    return words
 
 
 def importers_spelling(filename: str, name: str) -> Optional[Tuple[List[str], List[str]]]:
@@ -265,9 +271,7 @@ def importers_spelling(filename: str, name: str) -> Optional[Tuple[List[str], Li
     try:
         target = os.path.abspath(filename)
         root = root_of(target)
-        words = _WORDS.get(root, ())
-        if words == ():
-            words = _WORDS[root] = _read_words(root)
+        words = _root_words(root)
         if words is None:
             return None
         spelled = name.encode("utf-8", "surrogatepass")
@@ -455,9 +459,7 @@ def mentioned_by(filename: str, pattern: "re.Pattern[str]",
         if word is not None:
             word = word.rsplit(".", 1)[-1]  # (``nn.NLLLoss2d``: the name is spelled)
             key = word.encode("utf-8", "surrogatepass")
-            spelled = _WORDS.get(root, ())
-            if spelled == ():
-                spelled = _WORDS[root] = _read_words(root)
+            spelled = _root_words(root)
         seen = _MENTIONS.setdefault(pattern.pattern, {})
         for path in _project_files(root):
             absolute = os.path.abspath(path)

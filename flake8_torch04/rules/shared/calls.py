@@ -119,3 +119,15 @@ def method_call(src, node: ast.AST, method: str) -> str:
     if needs_parens(node, ast.Attribute, src):
         text = f"({text})"
     return f"{text}.{method}()"
+
+
+def method_edit(src, node: ast.AST, call: str) -> Optional[Edit]:
+    """The edit that calls ``call`` (``"item()"``, ``"view(-1)"``) on ``node``,
+    parenthesised where it must be; ``None`` for a node over several lines or
+    with a comment in it."""
+    text = src.text(node)
+    if "\n" in text or has_comment(text):
+        return None
+    if needs_parens(node, ast.Attribute, src):
+        return src.replace(node, f"({text}).{call}")
+    return Edit(src.end(node), src.end(node), f".{call}")
