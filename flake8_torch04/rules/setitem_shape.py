@@ -107,8 +107,11 @@ def setitem_shape(ctx: Context, node: ast.AST) -> Iterator[Report]:
         return
     facts = values(ctx)
     for target, value in writes:
-        into, given = facts.of(target), facts.of(value)
-        if not (_ranked(into) and _ranked(given) and given.rank > into.rank):
+        given = facts.of(value)  # (the value first: it is rarely a tensor of rank 2 or more)
+        if not (_ranked(given) and given.rank >= (1 if copy else 2)):
+            continue
+        into = facts.of(target)
+        if not (_ranked(into) and given.rank > into.rank):
             continue
         column = _column(into, given)
         if not (copy or column):
