@@ -219,7 +219,9 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path, monkeypatch):
 def test_ctrl_c_during_a_parallel_fix_is_one_line_and_the_workers_are_quiet(tmp_path):
     """Ctrl-C reaches every process of the terminal's group, the workers too:
     they printed their tracebacks before the main process's one line, and one
-    stopped while it sent a result could leave the run waiting forever."""
+    stopped while it sent a result could leave the run waiting forever.  (The
+    files are written once every file is checked: a Ctrl-C while the workers
+    check leaves every file as it was, one during the writing some fixed.)"""
     import os
     import signal
     import time
@@ -237,10 +239,8 @@ def test_ctrl_c_during_a_parallel_fix_is_one_line_and_the_workers_are_quiet(tmp_
                             stderr=subprocess.PIPE, start_new_session=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        deadline = time.monotonic() + 8
-        while files[0].read_text() == source:  # (the workers' results are being written)
-            assert proc.poll() is None and time.monotonic() < deadline, proc.poll()
-            time.sleep(0.01)
+        time.sleep(1.5)  # (the workers are checking: 1,500 files take longer)
+        assert proc.poll() is None, proc.poll()
         os.killpg(proc.pid, signal.SIGINT)  # (as a terminal's Ctrl-C)
         out, err = proc.communicate(timeout=8)
     finally:
@@ -249,7 +249,7 @@ def test_ctrl_c_during_a_parallel_fix_is_one_line_and_the_workers_are_quiet(tmp_
             proc.wait()
     assert (proc.returncode, out, err.decode()) == (130, b"", "torch04: interrupted\n")
     texts = [path.read_text() for path in files]
-    assert set(texts) == {source, fixed}  # (none half-written, the run stopped midway)
+    assert source in texts and set(texts) <= {source, fixed}  # (none half-written)
 
 
 def test_counts_are_plural_in_english():

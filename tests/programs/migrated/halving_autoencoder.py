@@ -1,4 +1,4 @@
-"""halving_autoencoder.py, migrated by hand to PyTorch 2.13: ``//`` for Python 2's
+"""The halving autoencoder, migrated by hand to PyTorch 2.13: ``//`` for Python 2's
 integer ``/`` in the sizes."""
 
 import torch
