@@ -833,3 +833,17 @@ def test_what_a_rule_is_told_does_not_depend_on_the_rules_beside_it(path):
         alone = check_source(source, str(path), codes=[code])
         assert [(f.line, f.col, f.message) for f in alone] == [
             (f.line, f.col, f.message) for f in together if f.code == code], code
+
+
+def test_torch_softmax_keeps_the_rank():
+    found = facts("""
+        import torch
+        from torch.autograd import Variable
+        x = Variable(torch.randn(1, 4))
+        show(torch.softmax(x, 1))
+        show(torch.log_softmax(x, dim=1).max(1)[1])
+        show(torch.softmax(unknown, 1))
+    """)
+    assert found["torch.softmax(x, 1)"][:2] == ("tensor", 2)
+    assert found["torch.log_softmax(x, dim=1).max(1)[1]"][:2] == ("tensor", 1)
+    assert found["torch.softmax(unknown, 1)"][1] is None

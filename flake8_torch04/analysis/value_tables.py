@@ -55,7 +55,8 @@ INDEX = frozenset(("argmax", "argmin"))
 #: element-wise torch functions: the broadcast rank of their tensor arguments
 ELEMENTWISE_FUNCTIONS = frozenset(
     [f"torch.{f}" for f in ("abs", "exp", "log", "sqrt", "sigmoid", "tanh", "relu", "neg",
-                            "clamp", "add", "sub", "mul", "div", "pow", "sign")]
+                            "clamp", "add", "sub", "mul", "div", "pow", "sign", "softmax",
+                            "log_softmax")]
     + [f"torch.nn.functional.{f}" for f in (
         "relu", "relu6", "elu", "selu", "celu", "gelu", "leaky_relu", "dropout", "tanh",
         "sigmoid", "softplus", "hardtanh", "softmax", "log_softmax", "softmin")]

@@ -26,20 +26,26 @@ _METHODS = {
 }
 
 
-def _expanded(ctx: Context, name: ast.AST) -> Optional[ast.Call]:
-    """The ``X.expand(...)`` call every binding of ``name`` that reaches here is
-    (the one binding: ``m = w.norm(...).expand(s)``), or ``None``."""
+def _expanded(ctx: Context, name: ast.AST) -> Optional[List[ast.Call]]:
+    """The ``X.expand(...)`` calls the bindings of ``name`` that reach here are,
+    where every one is (``m = w.norm(...).expand(s)``, also on each branch of an
+    ``if``/``elif``), or ``None``."""
     if not isinstance(name, ast.Name):
         return None
     defs = ctx.flow().reaching(name)
-    if not defs or len(defs) != 1 or defs[0].kind != "assign":
+    if not defs or any(d.kind != "assign" for d in defs):
         return None
-    value = defs[0].value
-    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
-            and value.func.attr in _EXPANDS and value.args and ctx.resolve(value.func) is None):
-        return None
-    receiver = values(ctx).of(value.func.value)
-    return value if receiver.kind in (None, TENSOR) else None
+    found = []
+    for d in defs:
+        value = d.value
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                and value.func.attr in _EXPANDS and value.args
+                and ctx.resolve(value.func) is None):
+            return None
+        if values(ctx).of(value.func.value).kind not in (None, TENSOR):
+            return None
+        found.append(value)
+    return sorted(found, key=lambda call: (call.lineno, call.col_offset))
 
 
 def _single_element(ctx: Context, index: ast.AST) -> bool:
@@ -61,8 +67,9 @@ def expanded_write(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``m.copy_(...)``...) where ``m`` is bound, by its one assignment that
     reaches the write, to ``X.expand(...)`` or ``X.expand_as(...)``:
     ``m = w.norm(1, 3, keepdim=True).div(n).expand(s)`` then ``m[w.lt(-1)] =
-    0`` (XNOR-Net's gradient, copied into many binarized networks).  Not
-    flagged: a name also bound otherwise, ``expand(...).clone()``, ``fill_``
+    0`` (XNOR-Net's gradient, copied into many binarized networks; one such
+    assignment on each branch of an ``if``/``elif`` counts).  Not flagged: a
+    name also bound otherwise, ``expand(...).clone()``, ``fill_``
     and ``zero_`` (allowed), an ``expand`` of a value that is evidently no
     tensor.  Position: the write.
 
@@ -112,15 +119,15 @@ def expanded_write(ctx: Context, node: ast.AST) -> Iterator[Report]:
             _METHODS[node.func.attr]
     else:
         return
-    expand = _expanded(ctx, target)
-    if expand is None:
+    expands = _expanded(ctx, target)
+    if expands is None:
         return
     src = ctx.source
-    end = src.end(expand)
+    first = expands[0]
     yield Report(
         node,
-        f"`{src.quote(target, 20)}` is an expanded view (`{src.quote(expand, 40)}`, line "
-        f"{expand.lineno}): PyTorch 0.3 wrote through it into the shared elements; on 2.13 "
+        f"`{src.quote(target, 20)}` is an expanded view (`{src.quote(first, 40)}`, line "
+        f"{first.lineno}): PyTorch 0.3 wrote through it into the shared elements; on 2.13 "
         f"{what}; add `.clone()` after the `expand` where each element is meant",
-        Fix((Edit(end, end, ".clone()"),), UNSAFE),
+        Fix(tuple(Edit(src.end(e), src.end(e), ".clone()") for e in expands), UNSAFE),
     )
