@@ -81,6 +81,9 @@ def _instance_calls(ctx, cls: ast.ClassDef) -> Optional[List[Site]]:
     for node, parent, _ in nodes:
         if isinstance(node, ast.Name) and node.id == cls.name and \
                 isinstance(node.ctx, ast.Load):
+            if isinstance(parent, ast.Call) and parent.args and parent.args[0] is node \
+                    and isinstance(parent.func, ast.Name) and parent.func.id == "super":
+                continue  # (``super(Net, self)``, Python 2's ``super()``: no call of it)
             if not (isinstance(parent, ast.Call) and parent.func is node):
                 return None  # (a subclass, ``isinstance``, the class passed along)
             bound = _bound_to(parent, parents)
