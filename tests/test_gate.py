@@ -419,3 +419,16 @@ def test_a_marker_led_by_a_look_behind_before_a_digit_is_caught():
     pattern = r"(?<![\w.])1(?:\.0*)?[\s\\]*-(?![-=])"
     assert _scanned_by_the_regex_engine(pattern)
     assert markers.searcher(pattern).regex.pattern.startswith(_SLOW_STARTS)
+
+
+def test_tv150_markers_name_every_method_it_flags():
+    """TV150's marker for calls lists the in-place methods by name (the gate reads
+    it before the rule's module is loaded): it must match each of them."""
+    import re
+
+    from flake8_torch04 import rules
+    from flake8_torch04.rules.expanded_write import _METHODS
+
+    calls = [m[0] for m in rules.TABLE["TV150"][2] if ast.Call in m[1:]]
+    assert calls and all(
+        any(re.search(p, f"m.{name}(x)") for p in calls) for name in _METHODS)

@@ -64,8 +64,8 @@ def expanded_write(ctx: Context, node: ast.AST) -> Iterator[Report]:
     Flags ``m[mask] = v`` (a mask, a slice or a tensor index: not ``m[i, j]``
     with a number for each dimension) and in-place methods that write
     through a view (``m.masked_fill_(...)``, ``m.add_(...)``,
-    ``m.copy_(...)``...) where ``m`` is bound, by its one assignment that
-    reaches the write, to ``X.expand(...)`` or ``X.expand_as(...)``:
+    ``m.copy_(...)``...) where every assignment of ``m`` that reaches the
+    write binds it to ``X.expand(...)`` or ``X.expand_as(...)``:
     ``m = w.norm(1, 3, keepdim=True).div(n).expand(s)`` then ``m[w.lt(-1)] =
     0`` (XNOR-Net's gradient, copied into many binarized networks; one such
     assignment on each branch of an ``if``/``elif`` counts).  Not flagged: a
@@ -106,8 +106,7 @@ def expanded_write(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``[-1, 1]`` before, the mask is empty and they agree).
     """
     if isinstance(node, ast.Subscript):
-        if not isinstance(node.ctx, ast.Store) or _expanded(ctx, node.value) is None \
-                or _single_element(ctx, node.slice):
+        if not isinstance(node.ctx, ast.Store):
             return
         target, what = node.value, "an indexed assignment into it " + (
             "raises " + _RAISE if isinstance(node.slice, ast.Slice) else
@@ -120,8 +119,8 @@ def expanded_write(ctx: Context, node: ast.AST) -> Iterator[Report]:
     else:
         return
     expands = _expanded(ctx, target)
-    if expands is None:
-        return
+    if expands is None or isinstance(node, ast.Subscript) and _single_element(ctx, node.slice):
+        return  # (the index's value facts asked only of a write into an expanded view)
     src = ctx.source
     first = expands[0]
     yield Report(
