@@ -142,8 +142,7 @@ def _image_dataset(values, params, call: ast.Call, scope, depth: int):
     given.update((kw.arg, kw.value) for kw in call.keywords)
 
     def absent(param: str) -> bool:
-        node = given.get(param)
-        return node is None or isinstance(node, ast.Constant) and node.value is None
+        return _none(given.get(param))
 
     transform = given.get("transform")
     image = Value(TENSOR, 3, "float", plain=True) if transform is not None and absent(

@@ -12,13 +12,14 @@ from ..analysis.lines import lines_matching
 from ..analysis.nodes import walk_hits
 from ..analysis.registry import rule
 from ..analysis.values import DICT, LIST, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, values
+from . import TABLE
 from .shared.calls import append_arguments
 
 #: value kinds that have no ``zero_grad``: a receiver of one of them is not torch's
 _NOT_RECEIVERS = frozenset((TENSOR, NUMBER, NDARRAY, LIST, DICT, STRING, TUPLE))
 _GRADS = ("grad", "_grad")
-#: a line that may assign a gradient (the rule's ``requires`` pattern)
-_ASSIGNS_GRAD = re.compile(r"\.[\s\\]*_?grad[ \t\\]*=(?!=)")
+#: a line that may assign a gradient (the rule's ``requires`` pattern, in ``rules.TABLE``)
+_ASSIGNS_GRAD = re.compile(TABLE["TV147"][3][0])
 
 
 def _aliasing(ctx: Context) -> Optional[ast.Assign]:
