@@ -39,7 +39,7 @@ from .canonical import PROJECT
 from .foreign import _top_imports, module_context
 from .lines import lines_matching
 from .nodes import children, spans_hit
-from .project.importers import importers_spelling
+from .project.importers import importers_spelling, module_stem
 from .project.lookup import definition_site, star_lookup, translate
 from .project.summary import cached_text, module
 
@@ -72,7 +72,7 @@ def _read(ctx, definition: ast.AST) -> Optional[List[Remote]]:
         return None
     paths, every = found_paths
     target = os.path.abspath(ctx.filename)
-    words = {_stem(p) for p in [target, *every]}  # (the modules that may have it)
+    words = {module_stem(p) for p in [target, *every]}  # (the modules that may have it)
     found: List[Remote] = []
     try:
         for path in paths:
@@ -110,12 +110,6 @@ def _may_only_call(path: str, name: str) -> bool:
 _LISTED = re.compile(r"[\w \t,]*$")
 #: a comment or a string may hold the name
 _QUOTED = re.compile(r"[#'\"]")
-
-
-def _stem(path: str) -> str:
-    """The name an import of the module at ``path`` spells."""
-    stem = os.path.splitext(os.path.basename(path))[0]
-    return os.path.basename(os.path.dirname(path)) if stem == "__init__" else stem
 
 
 def _module(qualname: str) -> Optional[str]:

@@ -287,13 +287,15 @@ _SPELLERS: Dict[str, Dict[bytes, List[str]]] = {}
 _REACH: Dict[Tuple[str, bytes], FrozenSet[str]] = {}
 
 
-def _module_word(path: str) -> bytes:
+def module_stem(path: str) -> str:
     """The identifier an import of the module at ``path`` spells: its stem, or
     its package's name for an ``__init__.py``."""
     stem = os.path.splitext(os.path.basename(path))[0]
-    if stem == "__init__":
-        stem = os.path.basename(os.path.dirname(path))
-    return stem.encode("utf-8", "surrogatepass")
+    return os.path.basename(os.path.dirname(path)) if stem == "__init__" else stem
+
+
+def _module_word(path: str) -> bytes:
+    return module_stem(path).encode("utf-8", "surrogatepass")
 
 
 def _importers(root: str, target: str, words: Dict[str, FrozenSet[bytes]]) -> List[str]:
@@ -402,9 +404,7 @@ def _taken_by(filename: str, name: str) -> Optional[str]:
                     holders.append(os.path.abspath(path))
             if imported == "" and (bound, name) in found.attributes:
                 return f"{rel} uses `{bound}.{name}`"
-    stem = os.path.splitext(os.path.basename(target))[0]
-    if stem == "__init__":
-        stem = os.path.basename(os.path.dirname(target))
+    stem = module_stem(target)
     for path in index.unread:  # (Python 2 code, a data file): may it take it?
         if _mentions(path, name) and (_mentions(path, stem) or _mentions(path, "from .")):
             return (f"{os.path.relpath(path)} could not be parsed and names `{name}`, "
