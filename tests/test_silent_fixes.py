@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from flake8_torch04.analysis.findings import SAFE
+from flake8_torch04.analysis.findings import SAFE, UNSAFE
 from flake8_torch04.analysis.run import check_source
 from flake8_torch04.fix.analysis import Analysis
 from flake8_torch04.fix.fixer import fix_text
@@ -625,6 +625,39 @@ def test_tv149_message_names_the_layer_and_the_replacement():
         "`800 / 16` of ints was floor division on Python 2 and is a float on Python 3, "
         "which `BatchNorm2d` refuses as a size (TypeError); use `800 // 16`")
     assert finding.fix.safety == SAFE
+
+
+def test_tv149_follows_a_name_to_its_division_and_fixes_it_there_unsafely():
+    """``n = (depth - 4) / 6`` passed on to ``range``: the fix is made at the
+    ``/``, unsafe (the name's other readers get an int too)."""
+    source = HEAD_NN + dedent("""
+        def stack(count):
+            return [nn.Linear(4, 4) for _ in range(count)]
+
+
+        def build(depth):
+            n = (depth - 4) / 6
+            return stack(n), n * 0.5
+
+
+        build(16)
+    """)
+    (finding,) = check_source(source, codes=["TV149"])
+    assert finding.message.startswith("`count` is `(depth - 4) / 6` (line 10), a float")
+    assert finding.message.endswith("use `(depth - 4) // 6` there")
+    assert finding.fix.safety == UNSAFE
+    assert fixed(source, ["TV149"], unsafe=False).text == source
+    assert "n = (depth - 4) // 6\n" in fixed(source, ["TV149"]).text
+
+
+def test_tv149_an_operand_not_known_is_fixed_unsafely_and_only_where_sizes_go():
+    source = HEAD_NN + (
+        "def f(n, arr):\n    return nn.Linear(8, n / 2), torch.FloatTensor(arr / 2)\n")
+    (finding,) = check_source(source, codes=["TV149"])
+    assert finding.message == (
+        "`n / 2` is a float on Python 3, which `Linear` refuses as a size (TypeError); "
+        "Python 2's `/` of ints floored: use `n // 2`")
+    assert finding.fix.safety == UNSAFE
 
 
 def test_a_module_set_back_to_training_mode_does_not_train():

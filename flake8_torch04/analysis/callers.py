@@ -168,7 +168,8 @@ class MethodCallers:
         call of it is in view: the text spells the method's name only in its
         ``def`` and in ``SELF.name(`` calls, and the class's name only before
         ``(`` (its ``class`` statement, its constructor's calls: a subclass or a
-        class passed around is not followed), and every such call is in a
+        class passed around is not followed) or as ``super``'s first argument,
+        and every such call is in a
         method of the class, on its first parameter (not in a nested function,
         a lambda or a comprehension)."""
         name = func.name  # type: ignore[attr-defined]
@@ -178,7 +179,8 @@ class MethodCallers:
         if cls.name not in self._followed() or \
                 calls != len(re.findall(r"\b%s\b" % name, text)) - 1 or \
                 len(re.findall(r"\b%s\b" % cls.name, text)) != \
-                len(re.findall(r"\b%s\s*\(" % cls.name, text)):
+                len(re.findall(r"\b%s\s*\(" % cls.name, text)) + \
+                len(re.findall(r"\bsuper\s*\(\s*%s\s*," % cls.name, text)):
             return None
         found = self._class_calls(cls).get(name, [])
         if len(found) != calls or sum(1 for s in cls.body if getattr(s, "name", None) == name
@@ -302,6 +304,15 @@ def passed_arguments(ctx, param: ast.arg, func: ast.AST) -> Optional[List[Passed
 
 
 def _reaching(ctx, param: ast.arg, func: ast.AST, across: bool) -> Optional[List[Passed]]:
+    memo = ctx.memo.setdefault("reaching arguments", {})
+    k = (id(param), across)
+    if k not in memo:
+        memo[k] = _read_reaching(ctx, param, func, across)
+    return memo[k]
+
+
+def _read_reaching(ctx, param: ast.arg, func: ast.AST,
+                   across: bool) -> Optional[List[Passed]]:
     from .project.importers import named_elsewhere
 
     name = getattr(func, "name", None)

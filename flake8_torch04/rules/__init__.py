@@ -104,8 +104,9 @@ TABLE = {
         "setitem_shape", (ast.Assign, ast.Call),
         ((r"\][\s\\]*=(?!=)", ast.Assign), (r"\bcopy_\b", ast.Call)), (r"\btorch\b",),
     ),
-    # Python 2's ``/`` of two ints as a torch size: the statement holds a ``/``
-    "TV149": ("size_division", (ast.Call,), ("/",), (r"\btorch\b",)),
+    # Python 2's ``/`` of two ints as a torch size: the statement holds the ``/``
+    # (an assignment of one is followed to the sizes the name reaches)
+    "TV149": ("size_division", (ast.Call, ast.Assign), ("/",), (r"\btorch\b",)),
     "TV146": ("sparse_constructor", (ast.Call,), (r"\bsparse\b",)),
     # an indexed assignment or an in-place method, in a file that expands
     "TV150": ("expanded_write", (ast.Subscript, ast.Call),

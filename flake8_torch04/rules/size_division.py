@@ -1,13 +1,17 @@
-"""TV149: Python 2's ``/`` of two ints given to torch as a size."""
+"""TV149: Python 2's ``/`` of two ints given to torch (or ``range``) as a size."""
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..analysis.canonical import LEGACY_TENSOR_TYPES
 from ..analysis.context import Context
-from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.registry import rule
+from ..analysis.lines import lines_matching
+from ..analysis.nodes import body_parents
+from ..analysis.resolve import resolve
 from ..analysis.values import NUMBER, TENSOR, values
 from ..source.text import Edit, has_comment, shorten
 from .shared.calls import keyword, plain_arguments
@@ -62,10 +66,12 @@ def _has_division(node: ast.AST) -> bool:
         return False
 
 
-def _sizes(ctx: Context, node: ast.Call) -> Tuple[Optional[str], List[ast.AST]]:
-    """What ``node`` builds or calls, and its size arguments (where they are torch's)."""
+def _sizes(ctx: Context, node: ast.Call,
+           scope: Optional[ast.AST] = None) -> Tuple[Optional[str], List[ast.AST]]:
+    """What ``node`` (read in ``scope``: by default, where the walk is) builds or
+    calls, and its size arguments (where they are torch's)."""
     func = node.func
-    name = ctx.resolve(func)
+    name = _resolved(ctx, func, scope)
     if name in _LAYERS:
         if not _refuses_floats(name, node):
             return name, []
@@ -84,10 +90,38 @@ def _sizes(ctx: Context, node: ast.Call) -> Tuple[Optional[str], List[ast.AST]]:
         return name, list(node.args)
     if name is None and isinstance(func, ast.Attribute) and \
             func.attr in _METHODS | _SHARED_METHODS and ctx.uses_torch:
-        receiver = values(ctx).of(func.value)
+        receiver = values(ctx).of(func.value, scope)
         if receiver.kind == TENSOR or receiver.kind is None and func.attr in _METHODS:
             return f".{func.attr}", list(node.args)
+    if name is None and isinstance(func, ast.Name) and func.id == "range" and ctx.uses_torch \
+            and not (ctx.scope if scope is None else ctx.scope.module()).binds("range") \
+            and (scope is None or not ctx.flow_of(scope).reaching(func)):
+        return "range", list(node.args)
     return None, []
+
+
+def _resolved(ctx: Context, func: ast.AST, scope: Optional[ast.AST]) -> Optional[str]:
+    """The qualified name ``func`` resolves to where the walk is, or (``scope``
+    given) in the module, where ``scope`` binds no name it starts with."""
+    if scope is None:
+        return ctx.resolve(func)
+    root = func
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name) or ctx.flow_of(scope).reaching(root):
+        return None
+    return resolve(func, ctx.scope.module())
+
+
+def _sizes_only(ctx: Context, name: str, node: ast.Call,
+                scope: Optional[ast.AST] = None) -> bool:
+    """Whether every argument ``_sizes`` gave of ``node`` (a call of ``name``)
+    takes only an int, so that any ``/`` there raises on Python 3 whatever
+    its operands are: not the typed constructors (``torch.FloatTensor(a / b)``
+    may be data), nor a method of a receiver not known to be a tensor."""
+    if name.startswith("."):
+        return values(ctx).of(node.func.value, scope).kind == TENSOR  # type: ignore[attr-defined]
+    return name not in ("torch.Tensor", *LEGACY_TENSOR_TYPES)
 
 
 def _false(node: ast.Call, word: str) -> bool:
@@ -113,23 +147,132 @@ def _refuses_floats(name: str, node: ast.Call) -> bool:
     return True
 
 
-def _python2_int(ctx: Context, node: ast.AST, divisions: List[ast.BinOp]) -> bool:
-    """Whether ``node`` is evidently a Python int on Python 2, where ``/`` of two
-    ints is an int: an int literal, a name or expression the value facts know
-    to be an int, or ``+ - * / // %`` of such; its divisions go to ``divisions``."""
+#: how evidently an expression is a Python 2 int: not at all, an int-operator
+#: expression whose operands are ints or not known, evidently
+_NO, _OPEN, _EVIDENT = 0, 1, 2
+#: how many bindings and calls a size is followed through to its ``/``
+_HOPS = 4
+
+
+def _python2_int(ctx: Context, node: ast.AST, divisions: List[ast.BinOp],
+                 scope: Optional[ast.AST] = None) -> int:
+    """Whether ``node`` is a Python int on Python 2, where ``/`` of two ints is an
+    int: :data:`_EVIDENT` for an int literal, what the value facts know to be
+    an int, or ``+ - * / // %`` of such; :data:`_OPEN` where an operand is not
+    known (but is no float, tensor or other evident non-int); its divisions go
+    to ``divisions``."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, _INT_OPS) and _has_division(node):
-        if not (_python2_int(ctx, node.left, divisions)
-                and _python2_int(ctx, node.right, divisions)):
-            return False
-        if isinstance(node.op, ast.Div):
+        # (the right operand first: most often a literal, and a float ends it)
+        grade = _python2_int(ctx, node.right, divisions, scope)
+        grade = grade and min(grade, _python2_int(ctx, node.left, divisions, scope))
+        if grade and isinstance(node.op, ast.Div):
             divisions.append(node)
-        return True
+        return grade
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        return _python2_int(ctx, node.operand, divisions)
+        return _python2_int(ctx, node.operand, divisions, scope)
     if isinstance(node, ast.Constant):
-        return type(node.value) is int
-    value = values(ctx).of(node)
-    return value.kind == NUMBER and value.dtype == "int"
+        return _EVIDENT if type(node.value) is int else _NO
+    value = values(ctx).of(node, scope)
+    if value.kind == NUMBER and value.dtype == "int":
+        return _EVIDENT
+    return _OPEN if value.kind is None or value.kind == NUMBER and value.dtype is None else _NO
+
+
+def _carried(ctx: Context, scope: ast.AST, d, hops: int,
+             out: List[Tuple[ast.Name, ast.Call, str, ast.AST]], seen: set) -> None:
+    """The size arguments the binding ``d`` of ``scope`` reaches, to ``out`` as
+    ``(argument, call, what it calls, scope)``: a name read as a size where ``d``
+    is the only binding that reaches it, or passed on to a parameter of a
+    function, method (``self.name(...)``) or class of the file, followed there
+    (up to :data:`_HOPS` calls)."""
+    flow = ctx.flow_of(scope)
+    for call in _calls(ctx, scope, d.key):
+        for arg, where in _passed(call, d.key):
+            defs = flow.reaching(arg)
+            if not defs or any(other is not d for other in defs):
+                continue
+            name, sizes = _sizes(ctx, call, scope)
+            if name is not None and any(arg is s or isinstance(s, (ast.Tuple, ast.List))
+                                        and any(arg is e for e in s.elts) for s in sizes):
+                if not any(arg is o[0] for o in out):
+                    out.append((arg, call, name, scope))
+                continue
+            target = _parameter(ctx, call, where, scope) if hops < _HOPS else None
+            if target is not None and id(target[1]) not in seen:
+                seen.add(id(target[1]))
+                bound = [x for x in ctx.flow_of(target[0]).defs(target[1].arg)
+                         if x.node is target[1]]
+                if bound:
+                    _carried(ctx, target[0], bound[0], hops + 1, out, seen)
+
+
+def _calls(ctx: Context, scope: ast.AST, name: str) -> List[ast.Call]:
+    """The calls of ``scope``'s own body (nested scopes excluded) that pass the
+    name ``name``: only the statements on lines that spell it are entered."""
+    memo = ctx.memo.setdefault("name-passing calls", {})
+    found = memo.get((id(scope), name))
+    if found is None:
+        lines = ctx.memo.setdefault("lines of names", {})
+        hits = lines.get(name, False)
+        if hits is False:
+            hits = lines[name] = lines_matching(ctx.text, re.compile(r"\b%s\b" % name))
+        found = memo[(id(scope), name)] = [
+            n for n in body_parents(scope, hits)[0] if n.__class__ is ast.Call and any(
+                a.__class__ is ast.Name and a.id == name  # type: ignore[attr-defined]
+                or a.__class__ in (ast.Tuple, ast.List)
+                for a in (*n.args, *(k.value for k in n.keywords)))]  # type: ignore
+    return found
+
+
+def _passed(call: ast.Call, name: str) -> Iterator[Tuple[ast.Name, object]]:
+    """The arguments of ``call`` that are the name ``name`` (an item of a tuple or
+    list argument too), each with its position or keyword (``None`` for an item)."""
+    for i, arg in enumerate(call.args):
+        if isinstance(arg, ast.Name) and arg.id == name:
+            yield arg, i
+        elif isinstance(arg, (ast.Tuple, ast.List)):
+            yield from ((e, None) for e in arg.elts
+                        if isinstance(e, ast.Name) and e.id == name)
+    for k in call.keywords:
+        if isinstance(k.value, ast.Name) and k.value.id == name and k.arg is not None:
+            yield k.value, k.arg
+
+
+def _parameter(ctx: Context, call: ast.Call, where: object,
+               scope: ast.AST) -> Optional[Tuple[ast.AST, ast.arg]]:
+    """The function of the file ``call`` (in ``scope``) calls and its parameter
+    that receives the argument at ``where``: a module-level function or class
+    (its ``__init__``) defined once and not rebound in ``scope``, or a method of
+    ``scope``'s class called on ``scope``'s first parameter."""
+    if where is None or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    func, bound = call.func, True
+    target: Optional[ast.AST] = None
+    if isinstance(func, ast.Name) and all(
+            d.kind == "def" and d.node is ctx.defined_once().get(func.id)
+            for d in ctx.flow_of(scope).reaching(func) or ()):
+        target = ctx.defined_once().get(func.id)
+        if isinstance(target, ast.ClassDef):
+            inits = [s for s in target.body if getattr(s, "name", None) == "__init__"]
+            target = inits[0] if len(inits) == 1 else None
+        elif ctx.statement_parents().get(id(target)) is not ctx.tree:
+            target = None
+        else:
+            bound = False
+    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+            getattr(scope, "args", None) is not None and scope.args.args and \
+            scope.args.args[0].arg == func.value.id:
+        cls = ctx.statement_parents().get(id(scope))
+        methods = [s for s in getattr(cls, "body", ()) if getattr(s, "name", None) == func.attr]
+        target = methods[0] if isinstance(cls, ast.ClassDef) and len(methods) == 1 else None
+    if not isinstance(target, ast.FunctionDef) or target.decorator_list:
+        return None
+    args = target.args
+    if isinstance(where, int):
+        positional = [*args.posonlyargs, *args.args][int(bound):]
+        return (target, positional[where]) if where < len(positional) else None
+    named = [a for a in (*args.args[int(bound):], *args.kwonlyargs) if a.arg == where]
+    return (target, named[0]) if named else None
 
 
 def _true_division(ctx: Context) -> bool:
@@ -167,8 +310,8 @@ def _floored(ctx: Context, item: ast.AST, edits: List[Edit]) -> str:
 
 
 @rule("TV149")
-def size_division(ctx: Context, node: ast.Call) -> Iterator[Report]:
-    """Flags Python 2's ``/`` of two ints given to torch as a size.
+def size_division(ctx: Context, node: ast.AST) -> Iterator[Report]:
+    """Flags Python 2's ``/`` of two ints given to torch (or ``range``) as a size.
 
     ## What it does
     Flags a size argument of torch that divides two ints with ``/``: the size
@@ -186,15 +329,24 @@ def size_division(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ``empty``, ``rand``, ``randn``, ``eye``, ``torch.Tensor`` and the typed
     constructors (``torch.FloatTensor(n, m)``); and those of ``view``,
     ``expand`` and ``narrow`` (of a tensor or of a value not known) and of
-    ``reshape`` and ``repeat`` (of an evident tensor: numpy arrays have them too).
+    ``reshape`` and ``repeat`` (of an evident tensor: numpy arrays have them too);
+    and, in a file that uses torch, the arguments of Python's ``range``.
     An item of a tuple or list given there counts too (``x.view((n, c / 2))``).
-    Both operands of the ``/`` must be evidently Python ints: int literals, or
-    what the value facts know to be an int (see "How values are followed" in
-    docs/how-it-works.md: ``len(...)``, ``x.size(0)``, a parameter of a module
-    class's ``__init__`` where the file builds the class with ints), or
-    ``+ - * / // %`` of such.  Layers and functions are torch's, resolved through
-    imports.  Not in a file that says ``from __future__ import division``.
-    Position: the size argument.
+    The operands of the ``/`` are int literals, what the value facts know to be
+    an int (see "How values are followed" in docs/how-it-works.md:
+    ``len(...)``, ``x.size(0)``, a parameter of a module class's ``__init__``
+    where the file builds the class with ints), or ``+ - * / // %`` of such; an
+    operand not known counts too where the place takes only ints (the layers,
+    the size-only constructors, ``range``, the methods of an evident tensor),
+    since a ``/`` there raises whatever it divides.  Such a ``/`` bound to a
+    name (``n = (depth - 4) / 6``) or passed to a parameter is followed to the
+    sizes it reaches: where the name is read as a size with no other binding
+    reaching it, or passed on to a parameter of a function, of a class
+    (its ``__init__``) or of a method called on ``self``, of the same file,
+    through up to four calls (``Stage(n)``, then ``self._stack(blocks)``, then
+    ``range(blocks)``); the size is reported there.
+    Layers and functions are torch's, resolved through imports.  Not in a file
+    that says ``from __future__ import division``.  Position: the size argument.
 
     ## Why is this bad?
     Code of PyTorch 0.3's time was often written for Python 2, where ``/`` of two
@@ -209,15 +361,20 @@ def size_division(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ``TypeError: view(): argument 'size' failed to unpack the object at pos 2
     with error "type must be tuple of ints,but got float"``, and
     ``nn.MaxPool2d(k / 2)`` when applied ``TypeError: max_pool2d(): argument
-    'kernel_size' (position 2) must be tuple of ints, not float``.
+    'kernel_size' (position 2) must be tuple of ints, not float``; Python's
+    ``range(n / 2)`` raises ``TypeError: 'float' object cannot be interpreted as
+    an integer``.
 
-    Not flagged: ``range(...)``, indices, slices and other plain Python code
-    (this is a torch migration tool: Python 2 code has more to migrate than its
-    torch sizes); an operand that is not evidently an int (a float, an unknown
-    name, an attribute of an unknown object); ``//``; a division that is no
-    size (``nn.Dropout(p / 2)``, ``torch.full((n,), a / b)``); a layer that is
-    not torch's (a project's own ``Linear``); ``InstanceNormNd`` without weights
-    or running statistics, whose size makes no tensor and so takes a float.
+    Not flagged: indices, slices and other plain Python code (this is a torch
+    migration tool: Python 2 code has more to migrate than its sizes); an
+    operand that is evidently no int (a float); an operand not known given to a
+    typed constructor (``torch.FloatTensor(a / b)`` may be data) or to a method
+    of a receiver not known to be a tensor; a name one of whose reaching
+    bindings is no ``/``, or a parameter of a function whose calls are not all
+    in view; ``//``; a division that is no size (``nn.Dropout(p / 2)``,
+    ``torch.full((n,), a / b)``); a layer that is not torch's (a project's own
+    ``Linear``); ``InstanceNormNd`` without weights or running statistics,
+    whose size makes no tensor and so takes a float.
 
     ## Example
     ```python
@@ -234,34 +391,110 @@ def size_division(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ## Fix safety
     The fix writes ``//`` for each ``/`` of the size: Python 2's floor division
     of ints exactly, negative numbers included (``-7 / 2`` was ``-4`` there, as
-    ``-7 // 2`` is).  It is *safe*: both operands are evidently ints, and the
-    place takes only ints, so on Python 3 the code raised there and nothing that
-    ran changes.  A ``/`` next to a comment is left to a person.
+    ``-7 // 2`` is).  It is *safe* where the ``/`` is the size itself and both
+    operands are evidently ints: the place takes only ints, so on Python 3 the
+    code raised there and nothing that ran changes.  It is *unsafe* where an
+    operand is not known (``//`` of a float is still a float), and where the
+    ``/`` is bound to a name away from the size (its other readers get an int
+    too: as on Python 2, but not as in what ran on Python 3).  A ``/`` next to
+    a comment is left to a person.
     """
-    if not plain_arguments(node) or not any(
+    if node.__class__ is ast.Assign:
+        yield from _bound_sizes(ctx, node)  # type: ignore[arg-type]
+        return
+    if not plain_arguments(node) or not any(  # type: ignore[arg-type]
             _has_division(a) for a in (*node.args, *(k.value for k in node.keywords))):
         return
     if _true_division(ctx):
         return
-    name, sizes = _sizes(ctx, node)
+    name, sizes = _sizes(ctx, node)  # type: ignore[arg-type]
+    if name is None:
+        yield from _passed_sizes(ctx, node)  # type: ignore[arg-type]
+        return
     src = ctx.source
     for size in sizes:
         for item in size.elts if isinstance(size, (ast.Tuple, ast.List)) else (size,):
             if not _has_division(item):
                 continue
             divisions: List[ast.BinOp] = []
-            if not _python2_int(ctx, item, divisions) or not divisions:
+            grade = _python2_int(ctx, item, divisions)
+            if not grade or not divisions or \
+                    grade == _OPEN and not _sizes_only(ctx, name, node):  # type: ignore
                 continue
-            edits = [_floor_edit(ctx, d) for d in sorted(
-                divisions, key=lambda d: (d.lineno, d.col_offset))]
-            fix = Fix(tuple(edits), SAFE) if all(edits) else None  # type: ignore[arg-type]
-            shown = name.rsplit(".", 1)[-1] if name and not name.startswith(".") else name
-            what = f"`{shown}`" if not (name or "").startswith(".") else f"`{name}(...)`"
-            floor = shorten(_floored(ctx, item, edits), 40) if fix else None  # type: ignore
-            yield Report(
-                item,
-                f"`{src.quote(item, 30)}` of ints was floor division on Python 2 and is a "
-                f"float on Python 3, which {what} refuses as a size (TypeError); use "
-                f"{f'`{floor}`' if floor else '`//`'}",
-                fix,
-            )
+            edits = _floor_edits(ctx, divisions)
+            floor = f"`{shorten(_floored(ctx, item, edits), 40)}`" if all(edits) else "`//`"
+            if grade == _EVIDENT:
+                message = (f"`{src.quote(item, 30)}` of ints was floor division on Python 2 "
+                           f"and is a float on Python 3, {_refuses(name)}; use {floor}")
+            else:
+                message = (f"`{src.quote(item, 30)}` is a float on Python 3, {_refuses(name)}; "
+                           f"Python 2's `/` of ints floored: use {floor}")
+            fix = Fix(tuple(edits), SAFE if grade == _EVIDENT else UNSAFE) \
+                if all(edits) else None  # type: ignore[arg-type]
+            yield Report(item, message, fix)
+
+
+def _bound_sizes(ctx: Context, node: ast.Assign) -> Iterator[Report]:
+    """``n = (depth - 4) / 6``: the sizes ``n`` reaches (see :func:`_carried`)."""
+    target = node.targets[0]
+    if len(node.targets) != 1 or target.__class__ is not ast.Name or \
+            not _has_division(node.value) or not ctx.uses_torch or _true_division(ctx):
+        return
+    flow = ctx.flow()
+    bound = [d for d in flow.defs(target.id) if d.node is node]  # type: ignore[attr-defined]
+    if bound:
+        yield from _reached(ctx, node.value, lambda found: _carried(
+            ctx, flow.node, bound[0], 0, found, set()))
+
+
+def _passed_sizes(ctx: Context, node: ast.Call) -> Iterator[Report]:
+    """``stack(depth / 6)``: the sizes the parameter given the ``/`` reaches."""
+    if not ctx.uses_torch:
+        return
+    scope = ctx.flow().node
+    given = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords)]
+    for where, arg in given:
+        if not _has_division(arg):
+            continue
+        target = _parameter(ctx, node, where, scope)
+        if target is None:
+            continue
+        func, param = target
+        bound = [d for d in ctx.flow_of(func).defs(param.arg) if d.node is param]
+        if bound:
+            yield from _reached(ctx, arg, lambda found: _carried(
+                ctx, func, bound[0], 1, found, {id(param)}))
+
+
+def _reached(ctx: Context, value: ast.AST, follow) -> Iterator[Report]:
+    """The findings of the sizes ``follow`` finds ``value``, a ``/`` away from
+    them, reaches."""
+    divisions: List[ast.BinOp] = []
+    grade = _python2_int(ctx, value, divisions)
+    if not grade or not divisions:
+        return
+    found: List[Tuple[ast.Name, ast.Call, str, ast.AST]] = []
+    follow(found)
+    if not found:
+        return
+    src = ctx.source
+    edits = _floor_edits(ctx, divisions)
+    fix = Fix(tuple(edits), UNSAFE) if all(edits) else None  # type: ignore[arg-type]
+    floor = f"`{shorten(_floored(ctx, value, edits), 40)}`" if fix else "`//`"
+    for arg, call, name, scope in found:
+        if grade == _OPEN and not _sizes_only(ctx, name, call, scope):
+            continue
+        yield Report(arg, (
+            f"`{arg.id}` is `{src.quote(value, 30)}` (line {value.lineno}), a float on "
+            f"Python 3, {_refuses(name)}; Python 2's `/` of ints floored: use {floor} there"),
+            fix)
+
+
+def _floor_edits(ctx: Context, divisions: List[ast.BinOp]) -> List[Optional[Edit]]:
+    return [_floor_edit(ctx, d) for d in sorted(divisions, key=lambda d: (d.lineno, d.col_offset))]
+
+
+def _refuses(name: str) -> str:
+    """Which ``name`` (what :func:`_sizes` named) refuses, and as what."""
+    shown = name.rsplit(".", 1)[-1] if not name.startswith(".") else f"{name}(...)"
+    return f"which `{shown}` refuses{'' if name == 'range' else ' as a size'} (TypeError)"
