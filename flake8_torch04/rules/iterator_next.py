@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, Iterable, Iterator, List, Optional
 
+from ..analysis.callers import passed_arguments
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, Fix, Report
 from ..analysis.lines import lines_matching
@@ -14,9 +15,6 @@ from ..source.text import has_comment
 
 _DATA_LOADERS = ("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")
 _MEMO = "TV110.assignments"
-#: words looked for in the parts of a file that spell them, before one walk for
-#: every key (a file of many loaders would be walked once per loader)
-_PRUNED_WORDS = 2
 #: words looked for in the parts of a file that spell them, before one walk for
 #: every key (a file of many loaders asks about many: a pass over it for each)
 _PRUNED_WORDS = 2
@@ -36,6 +34,11 @@ def iterator_next(ctx: Context, node: ast.Call) -> Iterator[Report]:
     the file, or, in a file that imports torch, a name or attribute whose last
     part contains ``loader`` (``train_loader``, ``self.dataloader``,
     ``dataloaders['train']``: the loader is often built in another module).
+    ``X`` may also be a parameter of its function (nothing else reaching it)
+    where every call of the function in view (see "How values are followed"
+    in docs/how-it-works.md) passes such an iterator, itself or through a name
+    every binding of which that reaches the call is one (``def next(loader):
+    return loader.next()[0]`` called as ``next(data_iter)``).
     ``.next()`` on a generator, on a Python 2 iterator of some other object
     (``iter(lines).next()``, ``reader.next()``), on an iterator that is also
     bound to something else, or on an iterator taken from a name without
@@ -70,7 +73,9 @@ def iterator_next(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ## Fix safety
     ``next(X)`` is *safe*: it is exactly what ``X.next()`` did on 0.3's
     iterator, and on Python 2's ``enumerate`` (``StopIteration`` at the end
-    included).
+    included).  In a module that binds ``next`` itself (a helper ``def
+    next(loader)``, common in 2017 GAN code) ``next(X)`` would call that
+    instead: the fix writes ``X.__next__()`` there, the same method.
     """
     func = node.func
     if not (
@@ -79,6 +84,7 @@ def iterator_next(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ):
         return
     receiver = func.value
+    passed = None
     if isinstance(receiver, ast.Call):
         if not _iter_of_loader(ctx, receiver):
             return
@@ -88,18 +94,54 @@ def iterator_next(ctx: Context, node: ast.Call) -> Iterator[Report]:
             return
         values = _assignments(ctx, k)
         if not values or not all(v is not None and _iter_of_loader(ctx, v) for v in values):
-            return
+            passed = _passed_iterators(ctx, receiver)
+            if not passed:
+                return
     src = ctx.source
     receiver_text = src.text(receiver)
+    # (a module that defines its own ``next``, often a helper wrapping ``.next()``,
+    # would call itself: the method is named there)
+    shadowed = ctx.scope.binds("next") or "next" in ctx.flow_of(ctx.tree).bound
+    call = f"{receiver_text}.__next__()" if shadowed else f"next({receiver_text})"
     fix = None
     if not has_comment(src.text(node)):
-        fix = Fix((src.replace(node, f"next({receiver_text})"),), SAFE)
+        fix = Fix((src.replace(node, call),), SAFE)
     what = (
         "an `enumerate` object has no `.next()` in Python 3 (AttributeError)"
-        if _enumerates(ctx, receiver) else
+        if _enumerates(ctx, receiver) or passed and any(
+            _enumerates(c, v) for c, v in passed) else
         "a DataLoader iterator has no `.next()` since PyTorch 0.4 (AttributeError)"
     )
-    yield Report(node, f"{what}; use `next({receiver_text})`", fix)
+    also = " (this module's `next` is not the builtin)" if shadowed else ""
+    yield Report(node, f"{what}; use `{call}`{also}", fix)
+
+
+def _passed_iterators(ctx: Context, receiver: ast.AST) -> Optional[list]:
+    """Where ``receiver`` is a parameter of its function (and nothing else reaches
+    it): what every call of the function passes for it, as ``(context,
+    value)``, where each is an iterator of a loader (see :func:`_iter_of_loader`:
+    itself, or a name every binding of which that reaches the call is one);
+    else ``None``."""
+    if not isinstance(receiver, ast.Name):
+        return None
+    flow = ctx.flow()
+    defs = flow.reaching(receiver)
+    if not defs or len(defs) != 1 or defs[0].kind != "param":
+        return None
+    sites = passed_arguments(ctx, defs[0].node, flow.node)
+    if not sites:
+        return None
+    found = []
+    for other, value, at in sites:
+        if isinstance(value, ast.Name):
+            bound = other.flow_of(at).reaching(value)
+            values = [d.value if d.kind == "assign" else None for d in bound or ()]
+        else:
+            values = [value]
+        if not values or not all(v is not None and _iter_of_loader(other, v) for v in values):
+            return None
+        found.extend((other, v) for v in values)
+    return found
 
 
 def _iter_of_loader(ctx: Context, value: ast.AST) -> bool:
