@@ -660,6 +660,21 @@ def test_tv149_an_operand_not_known_is_fixed_unsafely_and_only_where_sizes_go():
     assert finding.fix.safety == UNSAFE
 
 
+def test_tv111_names_the_function_of_a_thnn_criterion_with_its_target_detached():
+    source = HEAD_NN + dedent("""
+        class _Loss(nn.Module):
+            def forward(self, input, target):
+                return getattr(self._backend, type(self).__name__)(True)(input, target)
+
+
+        class L1Loss(_Loss):
+            pass
+    """)
+    (finding,) = check_source(source, codes=["TV111"])
+    assert "`L1Loss`: `F.l1_loss(input, target.detach())` (0.3's THNN criteria passed " \
+        "the target no gradient" in finding.message
+
+
 def test_a_module_set_back_to_training_mode_does_not_train():
     """``model.eval()`` ... ``model.train()`` around a volatile forward (a DDPG
     agent's ``select_action``) switches a module's mode: the function may run

@@ -59,6 +59,14 @@ _REINFORCE = (
     "`-dist.log_prob(action) * reward`"
 )
 _BACKEND = "call torch.nn.functional instead (e.g. `F.embedding(...)`)"
+#: THNN criteria (0.3's ``torch/nn/_functions/thnn/auto.py``: their backward
+#: returns no gradient for the target) and the functions that replace them
+_CRITERIA = {
+    "L1Loss": "l1_loss", "MSELoss": "mse_loss", "SmoothL1Loss": "smooth_l1_loss",
+    "NLLLoss": "nll_loss", "NLLLoss2d": "nll_loss", "BCELoss": "binary_cross_entropy",
+    "KLDivLoss": "kl_div", "SoftMarginLoss": "soft_margin_loss",
+    "MultiLabelMarginLoss": "multilabel_margin_loss", "MultiMarginLoss": "multi_margin_loss",
+}
 #: handlers that make an import in a ``try`` body a guarded one
 _TRY_BODY_IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError", "Exception")
 
@@ -77,7 +85,14 @@ def removed_apis(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``torch.gesv``, ``torch.btrifact``, ``torch.btrifact_with_info``,
     ``torch.btrisolve``, resolved through imports, and their tensor-method
     forms (``A.potrf()``, ``A.btrifact()``) in files that import torch.  The
-    message names the replacement.  It also flags ``nn.NLLLoss2d``, which
+    message names the replacement: for a THNN criterion (``X._backend.L1Loss``,
+    or ``getattr(self._backend, type(self).__name__)`` in a class whose
+    subclasses in the file, or itself, are named after one) the function of
+    ``torch.nn.functional`` with the target detached, since 0.3's THNN
+    criteria passed the target no gradient (a 2017 GAN's own ``L1Loss``,
+    written so to take a target that requires grad: without ``.detach()``
+    the discriminator gets the generator loss's gradient through it, and
+    other numbers).  It also flags ``nn.NLLLoss2d``, which
     still exists but is deprecated in favour of ``nn.NLLLoss``, where it is
     called or subclassed (the uses that warn; a mere reference, as in a list
     of classes, is left alone), and renames it.
@@ -242,11 +257,35 @@ def _backend(ctx: Context, node: ast.Attribute) -> Optional[Report]:
         isinstance(node.value, ast.Name) and node.value.id == "self" and _in_module_class(ctx)
     ):
         return None
+    names = [parent.attr] if thnn_use else _named_by_class(ctx, parent)  # type: ignore
+    losses = [(n, _CRITERIA[n]) for n in names if n in _CRITERIA]
+    advice = _BACKEND
+    if losses and len(losses) == len(names):
+        advice = "; ".join(f"`{n}`: `F.{f}(input, target.detach())`" for n, f in losses) + (
+            " (0.3's THNN criteria passed the target no gradient: keep it so with "
+            "`.detach()`; `size_average=False` is `reduction='sum'`)")
     return Report(
         node,
         f"`{ctx.source.quote(node)}` (the THNN backend) was removed from PyTorch "
-        f"(AttributeError on 2.13); {_BACKEND}",
+        f"(AttributeError on 2.13); {advice}",
     )
+
+
+def _named_by_class(ctx: Context, parent: Optional[ast.AST]) -> list:
+    """``getattr(self._backend, type(self).__name__)``: the names of the classes
+    of the file that derive from the class around it, or its own where none
+    does (the class the call runs in); else none."""
+    if not (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
+            and parent.func.id == "getattr" and len(parent.args) == 2
+            and ast.unparse(parent.args[1]) in ("type(self).__name__",
+                                                "self.__class__.__name__")):
+        return []
+    cls = innermost(ctx.parents, ast.ClassDef)
+    if cls is None:
+        return []
+    derived = [c.name for c in ctx.tree.body if isinstance(c, ast.ClassDef) and any(  # type: ignore
+        isinstance(b, ast.Name) and b.id == cls.name for b in c.bases)]  # type: ignore
+    return derived or [cls.name]  # type: ignore[attr-defined]
 
 
 def _in_module_class(ctx: Context) -> bool:
