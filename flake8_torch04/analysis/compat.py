@@ -44,7 +44,10 @@ _OLD_IF_LEFT = {ast.Lt: -1, ast.LtE: -1, ast.Gt: 1, ast.GtE: 1, ast.Eq: -1, ast.
 
 def version_polarity(test: ast.AST, ctx: "Context") -> Optional[int]:
     """``1`` if ``test`` is true on modern PyTorch, ``-1`` if true on old PyTorch,
-    ``0`` if it tests the version in a way this cannot tell, ``None`` if it does not."""
+    ``0`` if it tests the version in a way this cannot tell, ``None`` if it does not.
+    Besides comparisons of the version, a test that it starts with or holds a
+    release before 1.0 (``torch.__version__.startswith('0.3')``, ``'0.3' in
+    torch.__version__``) is true on old PyTorch only."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         inner = version_polarity(test.operand, ctx)
         return -inner if inner else inner
@@ -57,6 +60,14 @@ def version_polarity(test: ast.AST, ctx: "Context") -> Optional[int]:
                 "item", "no_grad", "set_grad_enabled", "detach", "requires_grad_",
             ):
                 return 1
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and \
+            test.func.attr == "startswith" and len(test.args) == 1 and not test.keywords \
+            and _old_releases(test.args[0]) and _mentions_version(test.func.value, ctx):
+        return -1  # (``torch.__version__.startswith('0.3')``)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and \
+            isinstance(test.ops[0], (ast.In, ast.NotIn)) and _old_releases(test.left) and \
+            _mentions_version(test.comparators[0], ctx):
+        return -1 if isinstance(test.ops[0], ast.In) else 1  # (``'0.3' in torch.__version__``)
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left_v = _mentions_version(test.left, ctx)
         right_v = _mentions_version(test.comparators[0], ctx)
@@ -68,3 +79,12 @@ def version_polarity(test: ast.AST, ctx: "Context") -> Optional[int]:
     if _mentions_version(test, ctx):
         return 0
     return None
+
+
+def _old_releases(node: ast.AST) -> bool:
+    """A string literal (or a tuple of them) naming releases before 1.0 only:
+    ``'0.3'``, ``('0.2', '0.3.')``; a test that a version starts with, or
+    holds, one is true on old PyTorch only."""
+    items = node.elts if isinstance(node, ast.Tuple) else [node]
+    return bool(items) and all(isinstance(i, ast.Constant) and isinstance(i.value, str)
+                               and i.value.startswith("0.") for i in items)
