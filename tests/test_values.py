@@ -306,6 +306,46 @@ def test_a_global_bound_twice_differently_or_rebound_is_unknown():
     assert closure["w"] == (None, None, None)
 
 
+def test_a_closure_reads_what_the_enclosing_function_binds():
+    """A nested function (a ``loss_fn`` inside ``main``) sees the enclosing
+    function's bindings, and the module's past them; a class body is skipped."""
+    top = HEAD + "import torch.nn as nn\nw = torch.zeros(3)\n"
+    found = last_sizes(top + textwrap.dedent("""
+
+
+        def main():
+            crit = nn.BCELoss()
+            v = torch.zeros(2, 4)
+
+            def loss_fn():
+                show(crit)
+                show(w)
+
+            class Head(object):
+                def forward(self):
+                    show(v)
+    """))
+    assert found["crit"][0] == "module" and found["w"] == (TENSOR, 1, 3)
+    assert found["v"] == (TENSOR, 2, 4)
+    unknown = last_sizes(top + textwrap.dedent("""
+
+
+        def main(items):
+            for v in items:
+                pass
+            n = torch.zeros(2)
+
+            def inner():
+                nonlocal n
+                n = 1
+                show(v)
+
+            def other():
+                show(n)
+    """))
+    assert unknown["v"] == unknown["n"] == (None, None, None)
+
+
 # -- parameters: what every caller in view passes ---------------------------
 
 CALLED = HEAD + """

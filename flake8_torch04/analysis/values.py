@@ -32,6 +32,7 @@ from .appended import appended, builtin_of, comprehended
 from .callers import passed_arguments
 from .environments import MAKERS as ENVIRONMENT_MAKERS, environment
 from .loaders import LOADER, MADE as LOADED, made as loaded
+from .free import free_name
 from .foreign import (
     FOREIGN_CLASS, assigned_value, class_value, module_context, project_function
 )
@@ -215,16 +216,6 @@ class Values:
             return self._named(node, scope, depth)
         return UNKNOWN
 
-    def _declared_global(self) -> frozenset:
-        found = self.ctx.memo.get("values globals")
-        if found is None:
-            text = self.ctx.text
-            found = self.ctx.memo["values globals"] = frozenset(
-                name for node in (ast.walk(self.ctx.tree) if "global" in text or
-                                  "nonlocal" in text else ())
-                if isinstance(node, (ast.Global, ast.Nonlocal)) for name in node.names)
-        return found  # type: ignore[return-value]
-
     def _elements(self, elts: Sequence[ast.AST], scope, depth: int) -> Value:
         if not elts or any(isinstance(e, ast.Starred) for e in elts):
             return UNKNOWN
@@ -240,7 +231,7 @@ class Values:
                     and node.value.id == "self":
                 return self_attribute(self, node, flow.node, depth)
             if defs is not None and isinstance(node, ast.Name):
-                return self._global(node, flow, depth)
+                return free_name(self, node, flow, depth)
             if defs is not None and isinstance(node, ast.Attribute) \
                     and isinstance(node.value, ast.Name):  # (``options.opt``)
                 head = flow.reaching(node.value)
@@ -250,21 +241,6 @@ class Values:
                 return instance_attribute(self, node, scope, depth)
             return UNKNOWN
         return join([self.binding(d, scope, depth) for d in defs])
-
-    def _global(self, node: ast.Name, flow, depth: int) -> Value:
-        """A name a function reads but does not bind: what every binding of it at
-        the top of the module gives (the function may run after any of them)."""
-        tree, parents = self.ctx.tree, self.ctx.statement_parents()
-        outer = parents.get(id(flow.node))
-        if isinstance(outer, ast.ClassDef):
-            outer = parents.get(id(outer))
-        if flow.node is tree or outer is not tree or node.id in flow.bound \
-                or node.id in self._declared_global():
-            return UNKNOWN  # (a closure's variable, or one a function rebinds)
-        defs = self.ctx.flow_of(tree).defs(node.id)
-        if not defs or any(d.kind not in ("assign", "unpack", "import") for d in defs):
-            return UNKNOWN
-        return join([self.binding(d, tree, depth) for d in defs])
 
     def binding(self, d, scope, depth: int) -> Value:
         """The value the binding ``d`` (a :class:`~.reaching.Def`) of ``scope`` gives."""
