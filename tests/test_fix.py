@@ -91,6 +91,13 @@ TV001_FIXES = [
                  id="mutated-augmented"),
     pytest.param("y = Variable(t).uniform_()\n", "y = t.detach().uniform_()\n",
                  id="mutated-directly"),
+    # a tensor just made, that nothing else holds: changing it in place changes nothing else
+    pytest.param("z = Variable(torch.FloatTensor(4, 2))\nz.data.normal_(0, 1)\n",
+                 "z = torch.FloatTensor(4, 2)\nz.data.normal_(0, 1)\n",
+                 id="mutated-fresh-constructor"),
+    pytest.param("z = Variable(torch.zeros(3).uniform_())\nz.requires_grad = True\n",
+                 "z = torch.zeros(3).uniform_()\nz.requires_grad = True\n",
+                 id="mutated-fresh-in-place-method"),
     # a change in place that can run after the wrap: later in a loop around both
     pytest.param("x = torch.ones(2)\nfor i in range(2):\n    x.add_(1)\n    y = x\n"
                  "    x = Variable(y)\n",

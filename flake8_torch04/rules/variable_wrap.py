@@ -13,6 +13,7 @@ from ..analysis.nodes import LOOPS, innermost
 from ..analysis.reaching import params_of
 from ..analysis.registry import rule
 from ..analysis.resolve import key
+from ..analysis.value_tables import LIKE, MADE, SIZED, TYPED
 from .shared.blocks import drop_statement
 from .shared.consumers import never_true
 from ..source.text import Edit, has_comment, needs_parens, one_line, shorten
@@ -85,7 +86,9 @@ def variable_wrap(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ``images`` itself; only where the change can run after the wrap (later in
     the same flow, or in a loop around both, the name not rebound in between):
     ``target.sub_(1)`` then ``target = Variable(target)`` changed the plain
-    tensor before the wrap, and dropping it is exact.  Moving
+    tensor before the wrap, and dropping it is exact; and not where ``x`` is a
+    tensor just made, that nothing else holds (``Variable(torch.FloatTensor(b,
+    n))``, ``Variable(torch.zeros(3).uniform_())``).  Moving
     ``requires_grad=True`` into a torch factory call is *safe*.  Any other
     ``requires_grad=`` becomes ``x.requires_grad_()``: *unsafe*, because ``x``
     itself now requires grad; where the tensor ``x`` names is used again (read
@@ -164,6 +167,22 @@ def _carries_history(ctx: Context, data: ast.AST) -> bool:
 _MUTATION = (r"\s*(?:\.\s*requires_grad\s*=(?!=)|\.\s*(?:data\s*\.\s*)?[a-z]\w*[a-z0-9]_\s*\("
              r"|(?:\.\s*data\s*)?(?:\[[^\n=]*\])?\s*(?:\.\s*data\s*)?=(?!=)"
              r"|\s*(?:[-+*/%@&|^]|//|\*\*|<<|>>)=)")
+
+
+def _fresh(ctx: Context, data: ast.AST) -> bool:
+    """``data`` makes a new tensor that nothing else holds: a torch constructor
+    (``torch.FloatTensor(b, n)``, ``torch.zeros(3)``), or an in-place method of
+    one (``.normal_(0, 1)``): changing the wrap's result in place changes
+    nothing else, so it needs no ``.detach()``."""
+    while isinstance(data, ast.Call) and isinstance(data.func, ast.Attribute) and \
+            data.func.attr.endswith("_") and not data.func.attr.endswith("__") and \
+            ctx.resolve(data.func) is None:
+        data = data.func.value
+    if not isinstance(data, ast.Call):
+        return False
+    name = ctx.resolve(data.func)
+    return name is not None and (name in SIZED or name in TYPED or name in LIKE or
+                                 name in MADE or name == "torch.Tensor")
 
 
 def _mutated(ctx: Context, node: ast.Call) -> bool:
@@ -455,7 +474,7 @@ def _wrap_report(ctx: Context, node: ast.Call) -> Report:
     data_text = src.text(data)
     safety = SAFE
     if requires_grad is None or _is_const(requires_grad, False):
-        if _carries_history(ctx, data) or _mutated(ctx, node):
+        if _carries_history(ctx, data) or not _fresh(ctx, data) and _mutated(ctx, node):
             new = _suffix(ctx, data, data_text, ".detach()")
         else:
             new = data_text
