@@ -332,9 +332,15 @@ def _read_words(root: str) -> Optional[Dict[str, FrozenSet[bytes]]]:
     if texts is None:
         return None
     # (each file's words: runs of word bytes, as the marker gate reads them; a
-    # name is one of them where the file spells it as an identifier)
-    return {path: frozenset(text.encode("utf-8", "surrogatepass").translate(WORD_BYTES).split())
+    # name is one of them where the file spells it as an identifier; not in a
+    # comment, where no quote comes before the ``#`` on its line: a comment that
+    # names another module imports nothing)
+    return {path: frozenset(_COMMENT.sub(rb"\1", text.encode("utf-8", "surrogatepass"))
+                            .translate(WORD_BYTES).split())
             for path, text in texts}
+
+
+_COMMENT = re.compile(rb"(?m)^([^'\"#\n]*)#[^\n]*")
 
 
 def project_texts(root: str) -> Optional[List[Tuple[str, str]]]:
