@@ -549,3 +549,29 @@ def test_innermost_stops_at_its_barriers():
     assert innermost(chain, ast.ClassDef, (ast.FunctionDef,)) is None
     assert innermost(chain, ast.stmt) is assign
     assert innermost([], ast.stmt) is None
+
+
+def test_the_back_edge_brings_what_reaches_the_end_of_the_body():
+    """At the top of a loop, a binding of the body that a later one replaces does
+    not reach (``state = env.step(a)[0]`` then ``state = prep(state)``); with a
+    ``continue`` in the body, every binding in it still does."""
+    func = function("""
+        def f(xs):
+            a = 0
+            for x in xs:
+                print(a)
+                a = 1
+                a = 2
+            b = 0
+            while xs:
+                print(b)
+                b = 1
+                if x:
+                    continue
+                b = 2
+    """)
+    flow = Flow(func)
+    head, = (flow.reaching(r) for r in reads(func, "a"))
+    assert lines(head) == [3, 7]
+    head, = (flow.reaching(r) for r in reads(func, "b"))
+    assert lines(head) == [8, 11, 14]

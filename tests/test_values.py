@@ -148,7 +148,8 @@ def test_a_helper_that_only_wraps_its_argument_gives_the_arguments_rank():
     assert found["wrap(torch.zeros(2, n))"] == (TENSOR, 2, "float")
     assert found["wrap(x)"] == (TENSOR, None, None)
     assert found["changed(torch.zeros(2, n))"][1] != 2  # (the parameter is rebound)
-    assert found["other(torch.zeros(2, n))"][1] is None  # (a reduction: not a wrapper)
+    # (a reduction: not a wrapper, read for what this call passes: ``t.sum(0)`` of 2-D)
+    assert found["other(torch.zeros(2, n))"][1] == 1
     assert found["wrap(t=torch.zeros(2))"][1] == 1  # (by keyword too)
     # the parameter every return gives, whichever its position
     assert found["to_gpu(True, torch.zeros(2, 3))"][:2] == (TENSOR, 2)
@@ -344,6 +345,59 @@ def test_a_closure_reads_what_the_enclosing_function_binds():
                 show(n)
     """))
     assert unknown["v"] == unknown["n"] == (None, None, None)
+
+
+def test_a_call_that_passes_a_constant_reads_the_branches_it_decides():
+    """``if average: RE = torch.mean(RE)``: the call with ``average=True`` gets the
+    0-dim mean, the call leaving the default ``False`` the 1-D sums; a parameter
+    the function rebinds, or an argument that is no constant, decides nothing."""
+    found = last_sizes(HEAD + textwrap.dedent("""
+        import torch.nn as nn
+
+
+        def terms(x, average=False, mode='sum'):
+            RE = torch.zeros(4, 3).sum(1)
+            if average:
+                RE = torch.mean(RE)
+            if mode is None or mode != 'sum':
+                return RE, RE.view(2, 2)
+            return RE, x
+
+
+        def rebound(x, average=True):
+            RE = torch.zeros(4)
+            if average:
+                RE = RE.mean()
+            average = False
+            return RE
+
+
+        class Model(nn.Module):
+            def loss(self, flat=True):
+                if not flat:
+                    return torch.zeros(2, 3)
+                return torch.zeros(6)
+
+            def forward(self, flag):
+                show(self.loss())
+                show(self.loss(False))
+                show(self.loss(flag))
+
+
+        show(terms(1, average=True)[0])
+        show(terms(1)[0])
+        show(terms(1, True, 'mean')[1])
+        show(terms(1, flag)[0])
+        show(rebound(1))
+    """))
+    assert found["terms(1, average=True)[0]"] == (TENSOR, 0, None)
+    assert found["terms(1)[0]"] == (TENSOR, 1, None)
+    assert found["terms(1, True, 'mean')[1]"] == (TENSOR, 2, 2)
+    assert found["self.loss()"] == (TENSOR, 1, 6)
+    assert found["self.loss(False)"] == (TENSOR, 2, 3)
+    assert found["self.loss(flag)"][1] is None
+    assert found["terms(1, flag)[0]"][1] is None
+    assert found["rebound(1)"][1] is None
 
 
 # -- parameters: what every caller in view passes ---------------------------

@@ -334,9 +334,11 @@ class Flow:
     the source, which lets some answers skip a walk.
     """
 
-    def __init__(self, scope_node: ast.AST, ctx=None) -> None:
+    def __init__(self, scope_node: ast.AST, ctx=None,
+                 decided: Optional[Dict[int, bool]] = None) -> None:
         self.node = scope_node
         self._ctx = ctx
+        self._decided = decided
         self._lines: Optional[List[str]] = None
         self._text: Optional[str] = None
         self._backward: Optional[Tuple[Set[str], Set[str]]] = None
@@ -453,7 +455,7 @@ class Flow:
     # -- reaching definitions -------------------------------------------
     def _reach(self) -> ReachingDefinitions:
         if self._reaching is None:
-            self._reaching = ReachingDefinitions(self.node)
+            self._reaching = ReachingDefinitions(self.node, self._decided)
         return self._reaching
 
     def reaching(self, node: ast.AST) -> Optional[Tuple[Def, ...]]:
@@ -490,6 +492,7 @@ class Flow:
         pending = []
         for item in reach.reads.get(id(read)) or ():
             if not isinstance(item, Def):
+                item = getattr(item, "loop", item)  # (a back edge: its loop)
                 if item is loop or encloses(item, loop):
                     return True, []
             elif not lo <= item.index < hi or known.get(item.index):

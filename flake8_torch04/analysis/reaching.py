@@ -67,15 +67,28 @@ def _union(a: _Reach, b: _Reach) -> _Reach:
     return merged if len(merged) <= CAP else None
 
 
+class BackEdge:
+    """What a loop's back edge brings to the top of its body: the bindings that
+    reach the end of the body (see :meth:`ReachingDefinitions.expand`).  The loop
+    node itself, after the loop, stands for every binding inside it (its exits:
+    the end of the body and every ``break``)."""
+
+    __slots__ = ("loop",)
+
+    def __init__(self, loop: ast.AST) -> None:
+        self.loop = loop
+
+
 class _Frame:
     """The bindings made on one path: a block, a branch, or a loop body."""
 
-    __slots__ = ("parent", "vars", "loop", "dead")
+    __slots__ = ("parent", "vars", "loop", "back", "dead")
 
     def __init__(self, parent: Optional["_Frame"], loop: Optional[ast.AST] = None) -> None:
         self.parent = parent
         self.vars: Dict[str, _Reach] = {}
         self.loop = loop
+        self.back = BackEdge(loop) if loop is not None else None
         self.dead = False  # the end of the path is unreachable (return, break, ...)
 
     def lookup(self, k: str) -> _Reach:
@@ -86,8 +99,8 @@ class _Frame:
             if k in frame.vars:
                 found = frame.vars[k]
                 break
-            if frame.loop is not None:
-                loops.append(frame.loop)
+            if frame.back is not None:
+                loops.append(frame.back)
             frame = frame.parent
         if loops:
             found = _union(found, frozenset(loops))
@@ -111,7 +124,13 @@ def target_elements(target: ast.AST, value: Optional[ast.AST]) -> Tuple[Sequence
 class ReachingDefinitions:
     """One walk over a function body recording what reaches every read of a key."""
 
-    def __init__(self, scope_node: ast.AST) -> None:
+    def __init__(self, scope_node: ast.AST, decided: Optional[Dict[int, bool]] = None) -> None:
+        #: ``id(if statement) -> the branch that runs`` (``True``: its body), for a
+        #: reading of the function with some arguments known (:mod:`.decided`)
+        self.decided = decided if decided is not None else {}
+        self.reached_returns = decided is not None
+        #: with ``decided`` (even empty): the ``return`` statements a path reaches
+        self.returns: List[ast.Return] = []
         self.frame = _Frame(None)
         #: id(read node) -> what reaches it
         self.reads: Dict[int, _Reach] = {}
@@ -120,6 +139,10 @@ class ReachingDefinitions:
         self.count = 0
         #: loop node -> (first, last + 1) index of the bindings made inside it
         self.loop_range: Dict[ast.AST, Tuple[int, int]] = {}
+        #: loop node -> key -> what reaches the end of its body, which the back
+        #: edge takes to the top (not followed where a ``continue`` is in it)
+        self.loop_exit: Dict[ast.AST, Dict[str, _Reach]] = {}
+        self.continues: Dict[ast.AST, bool] = {}
         #: key -> the indexes of its bindings (made when first needed)
         self.indexes: Dict[str, List[int]] = {}
         if isinstance(scope_node, FUNCTIONS):
@@ -213,10 +236,25 @@ class ReachingDefinitions:
     def s_end(self, node: ast.stmt) -> None:
         for child in children(node):
             self.expr(child)
+        if self.reached_returns and node.__class__ is ast.Return and self.live():
+            self.returns.append(node)  # type: ignore[arg-type]
         self.frame.dead = True
+
+    def live(self) -> bool:
+        """Whether a path reaches where the walk is (no return, break... before)."""
+        frame: Optional[_Frame] = self.frame
+        while frame is not None:
+            if frame.dead:
+                return False
+            frame = frame.parent
+        return True
 
     def s_if(self, node: ast.If) -> None:
         self.expr(node.test)
+        taken = self.decided.get(id(node))
+        if taken is not None:
+            self.block(node.body if taken else node.orelse)
+            return
         self.branches([lambda: self.block(node.body), lambda: self.block(node.orelse)])
 
     def s_for(self, node: ast.For) -> None:
@@ -336,6 +374,7 @@ class ReachingDefinitions:
         start()
         self.block(node.body)
         self.loop_range[node] = (first, self.count)
+        self.loop_exit[node] = {} if body.dead else {k: body.lookup(k) for k in body.vars}
         self.frame = parent
         # the loop may run any number of times: what reaches its exit is what
         # reaches its entry, the loop's own bindings included
@@ -410,27 +449,77 @@ class ReachingDefinitions:
         self.frame = parent
 
     # -- answers ------------------------------------------------------------
+    def _continues(self, loop: ast.AST) -> bool:
+        found = self.continues.get(loop)
+        if found is None:
+            found = self.continues[loop] = _continues(loop)
+        return found
+
     def expand(self, reach: _Reach, k: str) -> Optional[Tuple[Def, ...]]:
         if reach is None:
             return None
         found: Dict[int, Def] = {}
+        stack = []
+        for item in reach:
+            if item.__class__ is Def:
+                found[item.index] = item  # type: ignore[union-attr]
+            else:
+                stack.append(item)
+        if stack and not self._expand_loops(stack, k, found):
+            return None
+        if len(found) > 2 * CAP:
+            return None
+        return tuple(found[i] for i in sorted(found))
+
+    def _expand_loops(self, stack: list, k: str, found: Dict[int, Def]) -> bool:
+        """Add to ``found`` the bindings of ``k`` the loop items of ``stack`` stand
+        for; ``False`` where they are not known."""
         defs = self.defs.get(k, [])
         indexes = self.indexes.get(k)
         if indexes is None:
             indexes = self.indexes[k] = [d.index for d in defs]
-        for item in reach:
-            if isinstance(item, Def):
+        seen: Set = set()
+        while stack:
+            item = stack.pop()
+            if item.__class__ is Def:
                 found[item.index] = item
                 continue
+            if item in seen:
+                continue
+            seen.add(item)
+            if item.__class__ is BackEdge:
+                exits = self.loop_exit.get(item.loop)
+                if exits is not None and not self._continues(item.loop):
+                    # (what the end of the body takes to the top)
+                    back = exits.get(k, _EMPTY)
+                    if back is None:
+                        return False
+                    stack.extend(back)
+                    continue
+                item = item.loop  # (a ``continue`` in it: every binding in the loop)
             lo, hi = self.loop_range.get(item, (0, 0))
             start, stop = bisect_left(indexes, lo), bisect_left(indexes, hi)
             if stop - start > 2 * CAP:
-                return None
+                return False
             for d in defs[start:stop]:
                 found[d.index] = d
-        if len(found) > 2 * CAP:
-            return None
-        return tuple(found[i] for i in sorted(found))
+        return True
+
+
+def _continues(loop: ast.AST) -> bool:
+    """Whether a ``continue`` of ``loop`` itself is in its body (not one of a
+    loop or function inside it)."""
+    stack = list(loop.body)  # type: ignore[attr-defined]
+    while stack:
+        node = stack.pop()
+        if node.__class__ is ast.Continue:
+            return True
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While, *FUNCTIONS, ast.ClassDef)):
+            stack.extend(getattr(node, "orelse", ()))  # (a loop's ``else`` is the outer's)
+            continue
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(node, name, ()))
+    return False
 
 
 _STATEMENTS: Dict[type, Callable] = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Hashable, Set, Tuple
 
 #: the most steps an answer may take through definitions and calls
-DEPTH = 16
+DEPTH = 32
 
 #: how many answers were cut short so far (at the depth limit, or at a question
 #: being answered): an answer during which this grows depends on the way it was

@@ -395,6 +395,8 @@ class Values:
         return name
 
     def _call(self, node: ast.Call, scope, depth: int) -> Value:
+        from .decided import call_returns
+
         func = node.func
         name = self._callee(func) or type_alias(self, func, scope)  # (``Tensor(n)``)
         if name is not None:
@@ -408,12 +410,13 @@ class Values:
             if isinstance(func.value, ast.Name) and func.value.id == "self":
                 method = self_method(self, func.attr, self._flow(scope).node)
                 if method is not None:  # (``self._features(x)`` of a module class)
-                    return self._returns_of(method, depth)
+                    return call_returns(self, self, method, node, scope, depth, True)
             if receiver.kind == MODULE:
                 if func.attr in MODULE_ITSELF:
                     return receiver  # (``D = D.cuda()``: the module itself)
                 found = self._method_def(receiver, func.attr)  # (``net.loss(x, y)``)
-                return found[0]._returns_of(found[1], depth) if found else UNKNOWN
+                return call_returns(self, found[0], found[1], node, scope, depth, True) \
+                    if found else UNKNOWN
             return (receiver.kind is None and class_value(self.ctx, func)) or \
                 self._method(func.attr, receiver, node, scope, depth)  # (``models.Net()``)
         if isinstance(func, ast.Name):
@@ -804,11 +807,13 @@ class Values:
         """What a function of the file or of the project (see :meth:`_definition`)
         returns (every ``return`` must agree; a ``yield``, a bare ``return`` or
         none: unknown)."""
+        from .decided import call_returns
+
         found = self._definition(func, scope)
         if found is None:
             return UNKNOWN
         owner, definition = found
-        value = owner._returns_of(definition, depth)
+        value = call_returns(self, owner, definition, call, scope, depth, False)
         inner = wrapped_argument(definition, call, owner.ctx.resolve) if value.rank is None \
             else None
         inner = self.of(inner, scope, depth) if inner is not None else UNKNOWN  # (``to_var(x)``)

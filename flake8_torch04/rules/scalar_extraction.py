@@ -139,6 +139,8 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
     if not by_name and (_indexed_as_sequence(evidence.flow, tensor)
                         or _tested_as_sequence(ctx, node, tensor)):
         return None
+    if _ranked_above_zero(ctx, tensor):
+        return None  # (``KL_each.data[0]`` of per-example terms: its first element)
     src = ctx.source
     graph = not any(step in ("data", "numpy", "tolist") for step in steps)
     target = _backpropagated_target(ctx, node) if graph else None
@@ -169,6 +171,15 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         f"`{src.quote(node)}` {why}; use `{one_line(fixed)}`",
         Fix((src.replace(replaced, fixed),), safety),
     )
+
+
+def _ranked_above_zero(ctx: Context, tensor: ast.AST) -> bool:
+    """The value facts know ``tensor`` has a dimension (a name's evidence of a
+    loss notwithstanding): its ``[0]`` is an element, which raises nothing."""
+    from ..analysis.values import values
+
+    value = values(ctx).of(tensor)
+    return value.tensor and value.rank is not None and value.rank >= 1
 
 
 def _item_after(ctx: Context, node: ast.Subscript) -> ast.AST:

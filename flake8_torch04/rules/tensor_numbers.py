@@ -11,7 +11,6 @@ from ..analysis.lines import lines_matching
 from ..analysis.nodes import body_nodes, children, spans_hit
 from ..analysis.registry import rule
 from ..analysis.resolve import key
-from ..analysis.scalars import Evidence
 from ..analysis.values import NUMBER, Value, values
 from .shared.calls import method_call, method_edit
 from ..source.text import Edit, shorten
@@ -94,8 +93,10 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     with an index for each dimension of ``x`` (``policy.multinomial(1).data[0, 0]``).
     Left alone: a tensor of unknown or higher rank (``x.data[0]`` of a 2-D ``x`` is
     a row), an element used as a tensor
-    (``x.data[i].fill_(0)``, ``x.data[i][j]``), written, sliced, or a loss's
-    ``.data[0]`` (TV003's).  And it flags ``json.dumps(history)``/``json.dump``
+    (``x.data[i].fill_(0)``, ``x.data[i][j]``), written, or sliced (a loss named so
+    is this rule's where its rank is evident: ``KL_each.data[0]`` of per-example
+    terms; TV003 takes ``.data[0]`` of a value not known to have a dimension).
+    And it flags ``json.dumps(history)``/``json.dump``
     where ``history`` holds such values: a dict or list literal of them, a list a
     function fills with ``costs.append(v)`` or ``costs += [v]``, a parameter every
     caller passes such a list for (a training history written at a checkpoint).
@@ -311,7 +312,7 @@ def _data_element(ctx: Context, node: ast.Subscript, facts) -> Iterator[Report]:
     reads an element through ``.data`` for a tensor), and ``.item()`` gives it
     back.  Left to the other branches: an element accumulated or printed; left
     alone: an element used as a tensor (``x.data[i].fill_(0)``, ``x.data[i][j]``),
-    written, and a loss's ``.data[0]`` (TV003's)."""
+    and written."""
     data = node.value
     if not (isinstance(node.ctx, ast.Load) and isinstance(data, ast.Attribute)
             and data.attr == "data"):
@@ -329,9 +330,8 @@ def _data_element(ctx: Context, node: ast.Subscript, facts) -> Iterator[Report]:
     whole = facts.of(data)
     if not (whole.tensor and whole.rank == len(indexes) and _number_in_03(facts.of(node))):
         return
-    evidence = Evidence(ctx)
-    if evidence.may_be_scalar(data.value, True) and evidence.scalar(data.value, True):
-        return  # (a loss's ``.data[0]``: TV003)
+    # (a loss named so whose rank is evident is this rule's too: TV003 takes
+    # ``.data[0]`` only of a value not known to have a dimension)
     # unsafe where a tensor is made of it afterwards: a name it is bound to read as a
     # tensor (``a.item()``, ``a.cpu()``), or a torch function's argument (code already
     # written for 0.4 in a 0.3 file)
