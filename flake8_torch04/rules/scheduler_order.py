@@ -8,7 +8,10 @@ from ..analysis.context import Context
 from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.registry import rule
 from ..source.text import Edit
-from .shared.schedulers import is_scheduler, loop_body, made_by, step_of, steps_optimizer
+from .shared.schedulers import (
+    epoch_argument, epoch_edits, epoch_loop, is_scheduler, loop_body, made_by, steps_optimizer,
+    warns_for_epoch
+)
 
 
 def _move(ctx: Context, stmt: ast.stmt, after: ast.stmt) -> Optional[Fix]:
@@ -37,7 +40,10 @@ def scheduler_order(ctx: Context, node: ast.Call) -> Iterator[Report]:
     optimizer - directly, or in a function of the file it calls
     (``train(epoch)``), where ``O`` may be that function's parameter and the
     call passes an optimizer for it (``train_epoch(model, optimizer=opt)``) -
-    and no earlier one does.  Position: the call.
+    and no earlier one does.  ``S.step(epoch)`` (one argument, or ``epoch=``)
+    is flagged there too, where ``S`` is a scheduler whose ``step`` takes an
+    epoch (not ``CosineAnnealingWarmRestarts``, whose own ``step`` does not
+    warn).  Position: the call.
 
     ## Why is this bad?
     0.3's examples stepped the scheduler at the top of each epoch.  Since
@@ -51,7 +57,9 @@ def scheduler_order(ctx: Context, node: ast.Call) -> Iterator[Report]:
     which is what 0.3 ran: its ``_LRScheduler.__init__`` set epoch 0's rate and
     put ``last_epoch`` back to -1, so a ``step()`` at the top of epoch ``e`` set
     epoch ``e``'s rate; today's constructor leaves ``last_epoch`` at 0, and the
-    same call moves on to epoch 1's.
+    same call moves on to epoch 1's.  ``S.step(epoch)`` at the top warns the
+    same, although the epoch it is given keeps 0.3's rates (and warns of its
+    own: TV151).
 
     ## Example
     ```python
@@ -76,17 +84,24 @@ def scheduler_order(ctx: Context, node: ast.Call) -> Iterator[Report]:
     new one now run before the scheduler steps, and one that reads or prints
     the learning rate (``scheduler.get_lr()``, ``param_group['lr']``) reads
     another value there.  It is offered only where the call is a statement of
-    its own line; otherwise the message says where it goes.
+    its own line; otherwise the message says where it goes.  ``S.step(e)`` is
+    not moved (with its epoch it would run every rate an epoch late): where
+    ``e`` is the variable of ``for e in range(n)`` the fix is TV151's, ``if e >
+    0: S.step()`` in its place, the same edits (the fixer applies them once),
+    under TV151's conditions and as unsafe; any other epoch gets the message
+    alone.
     """
-    receiver = step_of(node)
-    if receiver is None or node.args:
+    found = epoch_argument(node)
+    if found is None:
         return
+    receiver, epoch = found
     scope = (ctx.scope.function() or ctx.scope.module()).node
     stmt = ctx.file_parents().get(id(node))
     if not isinstance(stmt, ast.Expr):
         return
     body = loop_body(ctx, stmt)
-    if body is None or not made_by(ctx, receiver, scope, is_scheduler):
+    if body is None or not made_by(ctx, receiver, scope,
+                                   is_scheduler if epoch is None else warns_for_epoch):
         return
     at = body.index(stmt)
     if any(steps_optimizer(ctx, s, scope) for s in body[:at]):
@@ -95,10 +110,21 @@ def scheduler_order(ctx: Context, node: ast.Call) -> Iterator[Report]:
     if not later:
         return
     src = ctx.source
+    where = f"`{src.quote(node)}` runs before the loop's `optimizer.step()`: since PyTorch 1.1 "
+    if epoch is None:
+        yield Report(
+            node,
+            where + "it warns and skips the schedule's first value; move it after "
+            f"`{src.quote(later[-1], 30)}`",
+            _move(ctx, stmt, later[-1]),
+        )
+        return
+    loop = epoch_loop(ctx, node, stmt, epoch, scope)
+    edits = epoch_edits(ctx, node, stmt, *loop) if loop is not None and loop[1] == 0 else None
     yield Report(
         node,
-        f"`{src.quote(node)}` runs before the loop's `optimizer.step()`: since PyTorch 1.1 "
-        "it warns and skips the schedule's first value; move it after "
-        f"`{src.quote(later[-1], 30)}`",
-        _move(ctx, stmt, later[-1]),
+        where + "it warns (its epoch argument keeps 0.3's rates, which moving it would "
+        + (f"shift); write `if {src.text(epoch)} > 0: {src.text(node.func)}()` in its place"
+           if edits is not None else "shift; see TV151)"),
+        None if edits is None else Fix(edits, UNSAFE),
     )
