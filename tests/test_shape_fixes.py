@@ -162,6 +162,11 @@ FIXES = {
         # from 1, after the optimizer's steps: the count of bare steps is the epoch
         (EPOCHS + "for epoch in range(1, 4):\n    opt.step()\n    sched.step(epoch)\n",
          EPOCHS + "for epoch in range(1, 4):\n    opt.step()\n    sched.step()\n", True),
+        # the start a name bound only to 0
+        (EPOCHS + "start = 0\nfor epoch in range(start, 3):\n    opt.step()\n"
+         "    sched.step(epoch)\n",
+         EPOCHS + "start = 0\nfor epoch in range(start, 3):\n    opt.step()\n    if epoch > 0:\n"
+         "        sched.step()\n", True),
         # one scheduler made per run of the epochs
         ("opt = torch.optim.SGD(params, lr=0.1)\nfor run in range(2):\n"
          "    sched = torch.optim.lr_scheduler.StepLR(opt, 2)\n"
@@ -205,7 +210,9 @@ NOOPS = {
     ],
     # TV151: the message alone
     "TV151": [
-        # a resumed start, another argument
+        # a resumed start (or one a checkpoint may set), another argument
+        EPOCHS + "start = 0\nif resume:\n    start = 5\nfor epoch in range(start, 9):\n"
+        "    opt.step()\n    sched.step(epoch)\n",
         EPOCHS + "for epoch in range(start, 9):\n    opt.step()\n    sched.step(epoch)\n",
         EPOCHS + "for i in range(9):\n    opt.step()\n    sched.step(start + i)\n",
         # from 1 at the top (a bare step would come before the optimizer's)

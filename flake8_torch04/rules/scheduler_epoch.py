@@ -60,7 +60,8 @@ def scheduler_epoch(ctx: Context, node: ast.Call) -> Iterator[Report]:
 
     ## Fix safety
     The fix is offered where the argument is the variable ``e`` of the loop
-    ``for e in range(n)`` or ``range(0, n)`` whose body holds the call as a
+    ``for e in range(n)`` or ``range(0, n)`` (or ``range(start, n)`` where every
+    binding of ``start`` assigns it 0: ``start_epoch = 0``) whose body holds the call as a
     statement (no ``continue`` skips it), and ``S`` is one of 0.3's schedulers
     (``LambdaLR``, ``StepLR``, ``MultiStepLR``, ``ExponentialLR``,
     ``CosineAnnealingLR``) made before the loop, once per run of it, without

@@ -210,8 +210,9 @@ def _stepped(ctx: Context) -> Dict[str, int]:
 
 def epoch_loop(ctx: Context, node: ast.Call, stmt: ast.stmt, epoch: ast.expr,
                scope: ast.AST) -> Optional[Tuple[ast.For, int]]:
-    """The loop ``for e in range(n)`` (or ``range(0, n)``, ``range(1, n)``: the start,
-    0 or 1, comes second) whose body holds the statement ``stmt`` of the call
+    """The loop ``for e in range(n)`` (or ``range(0, n)``, ``range(1, n)``, the start
+    also a name every binding of which assigns it: the start, 0 or 1, comes second)
+    whose body holds the statement ``stmt`` of the call
     ``S.step(e)`` itself, ``epoch`` being ``e`` as that loop binds it; the loop has
     no ``continue`` of its own (the call runs once an epoch), no other call in the
     file steps a name ``S``, and ``S`` is bound only to schedulers of
@@ -230,11 +231,13 @@ def epoch_loop(ctx: Context, node: ast.Call, stmt: ast.stmt, epoch: ast.expr,
         return None
     start = 0
     if len(it.args) == 2:
-        first = it.args[0]
-        if not (isinstance(first, ast.Constant) and type(first.value) is int
-                and first.value in (0, 1)):
+        first = it.args[0]  # (or a name bound only to it: ``start_epoch = 0``)
+        starts = {v.value if isinstance(v, ast.Constant) and type(v.value) is int else None
+                  for v in (bound(ctx, first, scope) if isinstance(first, ast.Name) else [first])
+                  or [None]}
+        if len(starts) != 1 or not starts <= {0, 1}:
             return None
-        start = first.value
+        start = starts.pop()  # type: ignore[assignment]
     defs = ctx.flow_of(scope).reaching(epoch)
     if not defs or len(defs) != 1 or defs[0].kind != "for" or defs[0].value is not it or \
             _continues(loop):
