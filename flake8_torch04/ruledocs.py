@@ -145,6 +145,7 @@ ON_CURRENT_TORCH = {
     "TV148": "stops",  # samples[:, i] = (N, 1) column: RuntimeError (expand) (the 10x-11x are full)
     "TV149": "stops",  # nn.Linear(n, n / 2) on Python 3: TypeError (the 10x-11x group is full)
     "TV150": "stops",  # a write into an expanded tensor: RuntimeError (index writes warn)
+    "TV151": "warns",  # scheduler.step(epoch): deprecated (the 12x-13x group is full)
 }
 #: TV1xx groups: (first code, last code, what they do on current PyTorch)
 _GROUPS = ((100, 119, "stops"), (120, 139, "warns"), (140, 159, "silent"))

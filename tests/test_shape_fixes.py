@@ -21,6 +21,9 @@ def dedent(text):
     return textwrap.dedent(text).lstrip("\n")
 
 
+#: an optimizer and one of 0.3's schedulers made on it
+EPOCHS = ("opt = torch.optim.SGD(params, lr=0.1)\n"
+          "sched = torch.optim.lr_scheduler.MultiStepLR(opt, [2])\n")
 HEAD = "head = nn.Sequential(nn.Linear(4, 1), nn.Sigmoid())\nx = torch.randn(3, 4)\n"
 MODULE = dedent("""
     class D(nn.Module):
@@ -136,6 +139,42 @@ FIXES = {
                     sched.step()
                     print(epoch)
             """), True),
+        # an epoch given at the top: the fix TV151 offers, applied once with it
+        (EPOCHS + "for epoch in range(3):\n    sched.step(epoch)\n    opt.step()\n",
+         EPOCHS + "for epoch in range(3):\n    if epoch > 0:\n        sched.step()\n"
+         "    opt.step()\n", True),
+    ],
+    "TV151": [
+        # at the end of the epoch, and at its top: the same replacement
+        (EPOCHS + "for epoch in range(3):\n    opt.step()\n    sched.step(epoch)  # decay\n",
+         EPOCHS + "for epoch in range(3):\n    opt.step()\n    if epoch > 0:\n"
+         "        sched.step()  # decay\n", True),
+        (EPOCHS + "for e in range(0, 3):\n    sched.step(epoch=e)\n    opt.step()\n",
+         EPOCHS + "for e in range(0, 3):\n    if e > 0:\n        sched.step()\n"
+         "    opt.step()\n", True),
+        # a tab-indented loop in a function
+        ("def fit(params, n):\n\topt = torch.optim.SGD(params, lr=0.1)\n"
+         "\ts = torch.optim.lr_scheduler.LambdaLR(opt, lambda e: 0.9 ** e)\n"
+         "\tfor e in range(n):\n\t\topt.step()\n\t\ts.step(e)\n",
+         "def fit(params, n):\n\topt = torch.optim.SGD(params, lr=0.1)\n"
+         "\ts = torch.optim.lr_scheduler.LambdaLR(opt, lambda e: 0.9 ** e)\n"
+         "\tfor e in range(n):\n\t\topt.step()\n\t\tif e > 0:\n\t\t\ts.step()\n", True),
+        # from 1, after the optimizer's steps: the count of bare steps is the epoch
+        (EPOCHS + "for epoch in range(1, 4):\n    opt.step()\n    sched.step(epoch)\n",
+         EPOCHS + "for epoch in range(1, 4):\n    opt.step()\n    sched.step()\n", True),
+        # the start a name bound only to 0
+        (EPOCHS + "start = 0\nfor epoch in range(start, 3):\n    opt.step()\n"
+         "    sched.step(epoch)\n",
+         EPOCHS + "start = 0\nfor epoch in range(start, 3):\n    opt.step()\n    if epoch > 0:\n"
+         "        sched.step()\n", True),
+        # one scheduler made per run of the epochs
+        ("opt = torch.optim.SGD(params, lr=0.1)\nfor run in range(2):\n"
+         "    sched = torch.optim.lr_scheduler.StepLR(opt, 2)\n"
+         "    for epoch in range(3):\n        opt.step()\n        sched.step(epoch)\n",
+         "opt = torch.optim.SGD(params, lr=0.1)\nfor run in range(2):\n"
+         "    sched = torch.optim.lr_scheduler.StepLR(opt, 2)\n"
+         "    for epoch in range(3):\n        opt.step()\n        if epoch > 0:\n"
+         "            sched.step()\n", True),
     ],
 }
 
@@ -166,6 +205,41 @@ NOOPS = {
         # not a statement of its own line: message only
         "opt = torch.optim.SGD(ps, lr=0.1)\ns = torch.optim.lr_scheduler.StepLR(opt, 2)\n"
         "for e in range(3):\n    s.step(); opt.step()\n",
+        # an epoch argument at the top that is not the loop's from 0: no move, no fix
+        EPOCHS + "for epoch in range(1, 4):\n    sched.step(epoch)\n    opt.step()\n",
+    ],
+    # TV151: the message alone
+    "TV151": [
+        # a resumed start (or one a checkpoint may set), another argument
+        EPOCHS + "start = 0\nif resume:\n    start = 5\nfor epoch in range(start, 9):\n"
+        "    opt.step()\n    sched.step(epoch)\n",
+        EPOCHS + "for epoch in range(start, 9):\n    opt.step()\n    sched.step(epoch)\n",
+        EPOCHS + "for i in range(9):\n    opt.step()\n    sched.step(start + i)\n",
+        # from 1 at the top (a bare step would come before the optimizer's)
+        EPOCHS + "for epoch in range(1, 4):\n    sched.step(epoch)\n    opt.step()\n",
+        # stepped twice in the file, or skipped by a continue, or in a branch
+        EPOCHS + "sched.step(0)\nfor epoch in range(3):\n    opt.step()\n    sched.step(epoch)\n",
+        EPOCHS + "for epoch in range(3):\n    if epoch == 1:\n        continue\n"
+        "    opt.step()\n    sched.step(epoch)\n",
+        EPOCHS + "for epoch in range(3):\n    opt.step()\n    if epoch % 2:\n"
+        "        sched.step(epoch)\n",
+        # made in the loop, or once for several runs of it, or resumed
+        "opt = torch.optim.SGD(params, lr=0.1)\nfor epoch in range(3):\n"
+        "    sched = torch.optim.lr_scheduler.StepLR(opt, 2)\n    sched.step(epoch)\n",
+        EPOCHS + "for run in range(2):\n    for epoch in range(3):\n        opt.step()\n"
+        "        sched.step(epoch)\n",
+        "opt = torch.optim.SGD(params, lr=0.1)\n"
+        "sched = torch.optim.lr_scheduler.StepLR(opt, 2, last_epoch=4)\n"
+        "for epoch in range(3):\n    opt.step()\n    sched.step(epoch)\n",
+        "opt = torch.optim.SGD(params, lr=0.1)\n"
+        "sched = torch.optim.lr_scheduler.StepLR(opt, 2, 0.1, 4)\n"
+        "for epoch in range(3):\n    opt.step()\n    sched.step(epoch)\n",
+        # a scheduler 0.3 did not have
+        "opt = torch.optim.SGD(params, lr=0.1)\nsched = torch.optim.lr_scheduler.LinearLR(opt)\n"
+        "for epoch in range(3):\n    opt.step()\n    sched.step(epoch)\n",
+        # the loop variable rebound before the call
+        EPOCHS + "for epoch in range(3):\n    opt.step()\n    epoch = epoch * 2\n"
+        "    sched.step(epoch)\n",
     ],
 }
 
@@ -200,3 +274,16 @@ def test_noop(code, source):
     result = run(code, text, unsafe=True)
     assert result.text == text
     assert not result.fixed
+
+
+def test_scheduler_epoch_fixes_compose():
+    """At the top of the loop TV130 (the order) and TV151 (the epoch) flag one
+    ``sched.step(epoch)`` and offer one fix, applied once."""
+    text = HEADER + EPOCHS + "for epoch in range(3):\n    sched.step(epoch)\n    opt.step()\n"
+    findings = check_source(text, codes=["TV130", "TV151"])
+    assert sorted(f.code for f in findings) == ["TV130", "TV151"]
+    assert findings[0].fix.edits == findings[1].fix.edits
+    result = fix_text(text, lambda t: Analysis(t, ["TV130", "TV151"]), True)
+    assert result.text == HEADER + EPOCHS + (
+        "for epoch in range(3):\n    if epoch > 0:\n        sched.step()\n    opt.step()\n")
+    assert not check_source(result.text, codes=["TV130", "TV151"])

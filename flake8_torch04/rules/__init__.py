@@ -76,6 +76,9 @@ TABLE = {
     ),
     # a ``step`` call, in a file that uses a learning-rate scheduler
     "TV130": ("scheduler_order", (ast.Call,), (r"\bstep\b",), ("lr_scheduler",)),
+    # a ``step`` call with an argument, in a file that uses a learning-rate scheduler
+    "TV151": ("scheduler_epoch", (ast.Call,), (r"\bstep[\s\\]*\([\s\\]*[^\s\\)]",),
+              (r"\blr_scheduler\b",)),
     # TV14x: silent changes of behaviour
     # every finding's statement holds the call of the builtin ``isinstance``
     "TV140": (

@@ -2,128 +2,16 @@
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Iterator, Optional
 
-from ..analysis.callers import argument
 from ..analysis.context import Context
 from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.registry import rule
 from ..source.text import Edit
-
-_SCHEDULERS = "torch.optim.lr_scheduler."
-#: schedulers whose ``step`` takes a metric and is meant to follow validation
-_METRIC = frozenset(("torch.optim.lr_scheduler.ReduceLROnPlateau",))
-_LOOPS = (ast.For, ast.AsyncFor, ast.While)
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-
-
-def _bound(ctx: Context, node: ast.AST, scope: ast.AST) -> Optional[List[ast.AST]]:
-    """The values every binding of the name ``node`` (read in ``scope``) assigns:
-    the function's own, or for a name it does not bind, the module's."""
-    if not isinstance(node, ast.Name):
-        return None
-    flow = ctx.flow_of(scope)
-    defs = flow.reaching(node)
-    if defs == () and scope is not ctx.tree and node.id not in flow.bound:
-        defs = ctx.flow_of(ctx.tree).defs(node.id)
-    if not defs or any(d.kind != "assign" or d.value is None for d in defs):
-        return None
-    return [d.value for d in defs]
-
-
-def _made_by(ctx: Context, node: ast.AST, scope: ast.AST, test) -> bool:
-    found = _bound(ctx, node, scope)
-    return bool(found) and all(isinstance(v, ast.Call) and test(ctx.resolve(v.func) or "")
-                               for v in found)
-
-
-def _is_scheduler(name: str) -> bool:
-    return name.startswith(_SCHEDULERS) and name not in _METRIC
-
-
-def _is_optimizer(name: str) -> bool:
-    parts = name.split(".")
-    return len(parts) == 3 and parts[:2] == ["torch", "optim"] and parts[2][:1].isupper()
-
-
-def _step_of(node: ast.AST) -> Optional[ast.AST]:
-    """The receiver of ``X.step()``, or ``None``."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-            node.func.attr == "step" and not node.keywords:
-        return node.func.value
-    return None
-
-
-def _own(node: ast.AST) -> Iterator[ast.AST]:
-    """``node`` and what it holds, outside nested functions and classes."""
-    stack = [node]
-    while stack:
-        here = stack.pop()
-        yield here
-        stack.extend(c for c in ast.iter_child_nodes(here) if not isinstance(c, _FUNCTIONS))
-
-
-def _functions(ctx: Context) -> Dict[str, ast.AST]:
-    found = ctx.memo.get("TV130 functions")
-    if found is None:
-        names = [s.name for s in ctx.tree.body if isinstance(s, _FUNCTIONS)]
-        found = ctx.memo["TV130 functions"] = {
-            s.name: s for s in ctx.tree.body
-            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and names.count(s.name) == 1}
-    return found  # type: ignore[return-value]
-
-
-#: the call that entered a function of the file, the caller's scope, and how
-#: the caller was entered in turn (``None`` at the loop's own function)
-_Via = Optional[Tuple[ast.Call, ast.AST, "_Via"]]
-
-
-def _optimizer(ctx: Context, node: ast.AST, scope: ast.AST, via: _Via) -> bool:
-    """``node``, read in ``scope``, is bound to a ``torch.optim`` optimizer: by the
-    function or the module, or - a parameter the function never rebinds - by
-    what the call ``via`` passes for it (``train_epoch(model, optimizer=opt)``)."""
-    if _made_by(ctx, node, scope, _is_optimizer):
-        return True
-    if via is None or not isinstance(node, ast.Name):
-        return False
-    defs = ctx.flow_of(scope).reaching(node)
-    if not defs or len(defs) != 1 or defs[0].kind != "param":
-        return False
-    call, caller, outer = via
-    passed = argument(call, scope, defs[0].node)  # type: ignore[arg-type]
-    if passed is None:
-        return False
-    expr, default = passed
-    return _optimizer(ctx, expr, ctx.tree, None) if default else \
-        _optimizer(ctx, expr, caller, outer)
-
-
-def _steps_optimizer(ctx: Context, stmt: ast.AST, scope: ast.AST, via: _Via = None,
-                     depth: int = 0) -> bool:
-    """``stmt`` calls ``optimizer.step()``, or a function of the file that does."""
-    for node in _own(stmt):
-        if not isinstance(node, ast.Call):
-            continue
-        receiver = _step_of(node)
-        if receiver is not None and _optimizer(ctx, receiver, scope, via):
-            return True
-        func = node.func
-        if depth < 2 and isinstance(func, ast.Name):
-            called = _functions(ctx).get(func.id)
-            if called is not None and all(d.kind == "def" for d in
-                                          ctx.flow_of(scope).reaching(func) or ()) and \
-                    any(_steps_optimizer(ctx, s, called, (node, scope, via), depth + 1)
-                        for s in called.body):
-                return True
-    return False
-
-
-def _loop_body(ctx: Context, stmt: ast.AST) -> Optional[Sequence[ast.stmt]]:
-    """The body of the loop ``stmt`` is a statement of."""
-    parent = ctx.file_parents().get(id(stmt))
-    if isinstance(parent, _LOOPS) and stmt in parent.body:
-        return parent.body
-    return None
+from .shared.schedulers import (
+    epoch_argument, epoch_edits, epoch_loop, is_scheduler, loop_body, made_by, steps_optimizer,
+    warns_for_epoch
+)
 
 
 def _move(ctx: Context, stmt: ast.stmt, after: ast.stmt) -> Optional[Fix]:
@@ -152,7 +40,10 @@ def scheduler_order(ctx: Context, node: ast.Call) -> Iterator[Report]:
     optimizer - directly, or in a function of the file it calls
     (``train(epoch)``), where ``O`` may be that function's parameter and the
     call passes an optimizer for it (``train_epoch(model, optimizer=opt)``) -
-    and no earlier one does.  Position: the call.
+    and no earlier one does.  ``S.step(epoch)`` (one argument, or ``epoch=``)
+    is flagged there too, where ``S`` is a scheduler whose ``step`` takes an
+    epoch (not ``CosineAnnealingWarmRestarts``, whose own ``step`` does not
+    warn).  Position: the call.
 
     ## Why is this bad?
     0.3's examples stepped the scheduler at the top of each epoch.  Since
@@ -166,7 +57,9 @@ def scheduler_order(ctx: Context, node: ast.Call) -> Iterator[Report]:
     which is what 0.3 ran: its ``_LRScheduler.__init__`` set epoch 0's rate and
     put ``last_epoch`` back to -1, so a ``step()`` at the top of epoch ``e`` set
     epoch ``e``'s rate; today's constructor leaves ``last_epoch`` at 0, and the
-    same call moves on to epoch 1's.
+    same call moves on to epoch 1's.  ``S.step(epoch)`` at the top warns the
+    same, although the epoch it is given keeps 0.3's rates (and warns of its
+    own: TV151).
 
     ## Example
     ```python
@@ -191,29 +84,47 @@ def scheduler_order(ctx: Context, node: ast.Call) -> Iterator[Report]:
     new one now run before the scheduler steps, and one that reads or prints
     the learning rate (``scheduler.get_lr()``, ``param_group['lr']``) reads
     another value there.  It is offered only where the call is a statement of
-    its own line; otherwise the message says where it goes.
+    its own line; otherwise the message says where it goes.  ``S.step(e)`` is
+    not moved (with its epoch it would run every rate an epoch late): where
+    ``e`` is the variable of ``for e in range(n)`` the fix is TV151's, ``if e >
+    0: S.step()`` in its place, the same edits (the fixer applies them once),
+    under TV151's conditions and as unsafe; any other epoch gets the message
+    alone.
     """
-    receiver = _step_of(node)
-    if receiver is None or node.args:
+    found = epoch_argument(node)
+    if found is None:
         return
+    receiver, epoch = found
     scope = (ctx.scope.function() or ctx.scope.module()).node
     stmt = ctx.file_parents().get(id(node))
     if not isinstance(stmt, ast.Expr):
         return
-    body = _loop_body(ctx, stmt)
-    if body is None or not _made_by(ctx, receiver, scope, _is_scheduler):
+    body = loop_body(ctx, stmt)
+    if body is None or not made_by(ctx, receiver, scope,
+                                   is_scheduler if epoch is None else warns_for_epoch):
         return
     at = body.index(stmt)
-    if any(_steps_optimizer(ctx, s, scope) for s in body[:at]):
+    if any(steps_optimizer(ctx, s, scope) for s in body[:at]):
         return
-    later = [s for s in body[at + 1:] if _steps_optimizer(ctx, s, scope)]
+    later = [s for s in body[at + 1:] if steps_optimizer(ctx, s, scope)]
     if not later:
         return
     src = ctx.source
+    where = f"`{src.quote(node)}` runs before the loop's `optimizer.step()`: since PyTorch 1.1 "
+    if epoch is None:
+        yield Report(
+            node,
+            where + "it warns and skips the schedule's first value; move it after "
+            f"`{src.quote(later[-1], 30)}`",
+            _move(ctx, stmt, later[-1]),
+        )
+        return
+    loop = epoch_loop(ctx, node, stmt, epoch, scope)
+    edits = epoch_edits(ctx, node, stmt, *loop) if loop is not None and loop[1] == 0 else None
     yield Report(
         node,
-        f"`{src.quote(node)}` runs before the loop's `optimizer.step()`: since PyTorch 1.1 "
-        "it warns and skips the schedule's first value; move it after "
-        f"`{src.quote(later[-1], 30)}`",
-        _move(ctx, stmt, later[-1]),
+        where + "it warns (its epoch argument keeps 0.3's rates, which moving it would "
+        + (f"shift); write `if {src.text(epoch)} > 0: {src.text(node.func)}()` in its place"
+           if edits is not None else "shift; see TV151)"),
+        None if edits is None else Fix(edits, UNSAFE),
     )
