@@ -78,11 +78,12 @@ class Value(record("kind rank dtype parts name last plain",
         return self.kind == TENSOR
 
     def element(self) -> "Value":
-        """The value of ``self[i]`` for an integer ``i``."""
+        """The value of ``self[i]`` for an integer ``i`` (or of an iteration over
+        ``self``: a plain 0.3 tensor's elements were numbers or plain tensors)."""
         if self.kind == TENSOR or self.kind == NDARRAY:
             if self.rank is not None and self.rank >= 1:
-                return Value(self.kind, self.rank - 1, self.dtype)
-            return Value(self.kind, None, self.dtype)
+                return Value(self.kind, self.rank - 1, self.dtype, plain=self.plain)
+            return Value(self.kind, None, self.dtype, plain=self.plain)
         if self.kind == LIST and self.parts:
             return self.parts[0]
         return UNKNOWN
