@@ -183,6 +183,19 @@ def test_tv116_without_the_dataset_or_grayscale_says_nothing():
     assert check_source(source, "t.py", ["TV116"]) == []
 
 
+def test_tv116_shared_with_a_three_channel_dataset_names_the_one_channel_one():
+    source = VISION + textwrap.dedent("""\
+        t = transforms.Compose([transforms.ToTensor(),
+                                transforms.Normalize((0.5, 0.5, 0.5), (0.4, 0.4, 0.4))])
+        svhn = datasets.SVHN('./svhn', transform=t)
+        mnist = datasets.MNIST('./mnist', transform=t)
+        """)
+    (finding,) = check_source(source, "t.py", ["TV116"])
+    assert finding.fix is None
+    assert "also the transform of MNIST (one channel)" in finding.message
+    assert "give MNIST its own `Compose` with `Normalize((0.5,), (0.4,))`" in finding.message
+
+
 def test_tv131_cuda_message_names_both_replacements():
     (finding,) = check_source(TORCH + "torch.set_default_tensor_type('torch.cuda.FloatTensor')\n",
                               "t.py", ["TV131"])

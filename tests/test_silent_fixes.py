@@ -550,6 +550,11 @@ HEAD_03 = "import torch\nfrom torch.autograd import Variable\n\n\n"
      "    t += a.data.sum() * k\n    return t\n",
      "def f(a, k):\n    t = 0\n    t += (a.data.sum() * a.data.max()).item()\n"
      "    t += a.data.sum() * k\n    return t\n"),
+    # the variable of a loop over a 1-D 0.3 tensor (a row of a 2-D one): a number on 0.3
+    ("TV144", "def f():\n    for r in torch.LongTensor([[4, 5]]):\n        for w in r:\n"
+     "            print(w, str(w))\n",
+     "def f():\n    for r in torch.LongTensor([[4, 5]]):\n        for w in r:\n"
+     "            print(w.item(), str(w.item()))\n"),
     # a (N, 1) column of samples written into a 1-D slice: its N elements, in order
     ("TV148", "def f(p):\n    s = torch.zeros(4, 6).long()\n    for i in range(6):\n"
      "        s[:, i] = torch.multinomial(torch.rand(4, 3), 1) + 1\n"
@@ -574,6 +579,18 @@ def test_value_fixes_that_are_not_safe(code, source):
     assert fixed(HEAD_03 + source, [code], unsafe=True).text != HEAD_03 + source
 
 
+def test_a_string_key_of_a_loop_element_is_fixed_once_by_both_rules():
+    """TV107 (the key, unsafe) and TV144 (``str()``, safe) make the same edit."""
+    source = HEAD_03 + ("i2w = {'4': 'the'}\nfor row in torch.LongTensor([[4]]):\n"
+                        "    for w in row:\n        print(i2w[str(w)])\n")
+    found = sorted(f.code for f in check_source(source, codes=["TV107", "TV144"]))
+    assert found == ["TV107", "TV144"]
+    expected = source.replace("str(w)", "str(w.item())")
+    assert fixed(source, ["TV107", "TV144"], unsafe=True).text == expected
+    assert fixed(source, ["TV107"], unsafe=True).text == expected
+    assert fixed(source, ["TV107"], unsafe=False).text == source
+
+
 def test_a_value_of_higher_rank_that_is_no_column_gets_advice_only():
     source = HEAD_03 + ("def f():\n    d = torch.zeros(4, 3)\n"
                         "    d[:, 1].copy_(torch.randn(1, 4))\n    return d\n")
@@ -587,6 +604,9 @@ def test_value_rules_say_nothing_in_modern_code():
     source = ("import torch\n\n\ndef f(out, y):\n    c = 0\n    _, p = torch.max(out, 1)\n"
               "    c += p.eq(y).sum()\n    return p / 2, c\n")
     assert check_source(source, codes=["TV143", "TV144"]) == []
+    source = ("import torch\n\n\ndef f():\n    for w in torch.tensor([4, 5]):\n"
+              "        print(w, str(w))\n")
+    assert check_source(source, codes=["TV144"]) == []
     source = ("import torch\n\n\ndef f():\n    s = torch.zeros(4, 6, dtype=torch.long)\n"
               "    s[:, 0] = torch.multinomial(torch.rand(4, 3), 1)\n    return s\n")
     assert check_source(source, codes=["TV148"]) == []

@@ -747,6 +747,30 @@ def test_elementwise_functions_of_plain_tensors_give_plain_tensors():
     assert plain == [True, False]
 
 
+def test_elements_of_plain_tensors_are_plain():
+    """``for w in row`` of a 0.3 tensor's row: a Python number on 0.3 (TV144), where a
+    ``Variable``'s elements were ``Variable`` objects."""
+    source = HEAD + textwrap.dedent("""\
+        def g():
+            batch = Variable(torch.LongTensor([[4, 5], [6, 7]]))
+            for row in batch.data:
+                for w in row:
+                    show(w)
+            for row in batch:
+                for v in row:
+                    show(v)
+        """)
+    tree = ast.parse(source)
+    ctx = Context(tree, lines_of(source), "t.py", source)
+    Walker(ctx, [WALK], None, None).run()
+    values = Values(ctx)
+    shown = [n.args[0] for n in ast.walk(tree) if isinstance(n, ast.Call)
+             and isinstance(n.func, ast.Name) and n.func.id == "show"]
+    found = [(values.of(e, tree.body[-1]).rank, values.of(e, tree.body[-1]).plain)
+             for e in shown]
+    assert found == [(0, True), (0, False)]
+
+
 SELF_METHODS = HEAD + """\
 import torch.nn as nn
 

@@ -91,8 +91,19 @@ LOSS_FUNCTIONS = frozenset(f"torch.nn.functional.{f}" for f in (
 MADE = frozenset(("torch.tensor", "torch.arange", "torch.from_numpy", "torch.randint",
                   "torch.randperm"))
 LIKE = frozenset(f"torch.{f}_like" for f in ("zeros", "ones", "rand", "randn", "empty"))
+#: constructors 0.3 did not have, and keywords its constructors did not take
+_SINCE_04 = frozenset(("torch.tensor", "torch.empty", "torch.full"))
+_KEYWORDS_SINCE_04 = frozenset(("dtype", "device", "requires_grad", "layout", "pin_memory"))
 BUILTINS = frozenset(("len", "int", "float", "round", "abs", "list", "sorted", "str", "zip",
                       "enumerate", "range", "sum", "iter", "next"))
+
+
+def made_in_03(name: str, call: ast.Call) -> bool:
+    """``call`` (of ``name``) is a constructor 0.3 code could write, a plain 0.3 tensor
+    (not with ``dtype=``, ``device=``, nor ``torch.tensor``/``empty``/``full``: code
+    written for 0.4 or later, whose tensors are meant)."""
+    return (name in SIZED or name in TYPED or name in LIKE or name in MADE) \
+        and name not in _SINCE_04 and not any(kw.arg in _KEYWORDS_SINCE_04 for kw in call.keywords)
 
 
 # ---------------------------------------------------------------------------

@@ -47,8 +47,8 @@ from .resolve import key
 from .wrappers import wrapped_argument
 from .value_tables import (
     ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, INDEX, LIKE,
-    LOSS_FUNCTIONS, MADE, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME, SIZED, TORCH_METHODS,
-    TYPED, dimensions, last_size, literal_last, literal_rank, literal_size, reduced_loss
+    LOSS_FUNCTIONS, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME, SIZED, TORCH_METHODS,
+    TYPED, dimensions, last_size, literal_last, literal_rank, literal_size, made_in_03, reduced_loss
 )
 from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
     DICT, LIST, MODULE, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, binop_dtype as _binop_dtype,
@@ -69,8 +69,8 @@ class Value(record("kind rank dtype parts name last plain",
     + its name); ``last``, the size of a tensor's last dimension, or the output
     features of a module (``nn.Linear(8, 1)``: 1), where a constant makes it evident;
     ``plain``: a tensor that was a plain ``torch.Tensor`` in 0.3 code, not a
-    ``Variable`` (read through ``.data``, made by a constructor, or computed from one:
-    0.3 refused to mix the two), whose reductions and elements were Python numbers there."""
+    ``Variable`` (read through ``.data``, made by a 0.3 constructor, computed from one or an
+    element of one: 0.3 refused to mix the two), whose reductions and elements were numbers."""
 
     __slots__ = ()
 
@@ -79,11 +79,11 @@ class Value(record("kind rank dtype parts name last plain",
         return self.kind == TENSOR
 
     def element(self) -> "Value":
-        """The value of ``self[i]`` for an integer ``i``."""
+        """The value of ``self[i]`` for an integer ``i`` (plain as ``self`` is)."""
         if self.kind == TENSOR or self.kind == NDARRAY:
             if self.rank is not None and self.rank >= 1:
-                return Value(self.kind, self.rank - 1, self.dtype)
-            return Value(self.kind, None, self.dtype)
+                return Value(self.kind, self.rank - 1, self.dtype, plain=self.plain)
+            return Value(self.kind, None, self.dtype, plain=self.plain)
         if self.kind == LIST and self.parts:
             return self.parts[0]
         return UNKNOWN
@@ -516,7 +516,7 @@ class Values:
 
     def _function(self, name: str, node: ast.Call, scope, depth: int) -> Value:
         result = self._function_value(name, node, scope, depth)
-        if name in SIZED or name in TYPED or name in LIKE or name in MADE:
+        if made_in_03(name, node):
             return _plain(result)  # (0.3's constructors made tensors, not Variables)
         return result
 

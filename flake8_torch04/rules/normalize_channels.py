@@ -14,12 +14,21 @@ from .shared.calls import argument
 
 _TRANSFORMS = ("torchvision.transforms", "torchvision.transforms.transforms")
 _DATASETS = ("torchvision.datasets", "torchvision.datasets.mnist", "torchvision.datasets.usps",
-             "torchvision.datasets.semeion")
+             "torchvision.datasets.semeion", "torchvision.datasets.cifar",
+             "torchvision.datasets.svhn", "torchvision.datasets.stl10",
+             "torchvision.datasets.folder", "torchvision.datasets.lsun",
+             "torchvision.datasets.celeba")
 #: torchvision datasets whose images are one-channel (PIL mode ``L``): class ->
 #: the position of ``transform`` in its constructor (``None``: keyword only)
 GRAY_DATASETS: Dict[str, Optional[int]] = {
     "MNIST": 2, "FashionMNIST": 2, "KMNIST": 2, "EMNIST": None, "QMNIST": None,
     "USPS": 2, "SEMEION": 1,
+}
+#: torchvision datasets whose images are three-channel (PIL mode ``RGB``), likewise
+#: (``ImageFolder``: its default loader converts to RGB; not with a ``loader``)
+RGB_DATASETS: Dict[str, Optional[int]] = {
+    "CIFAR10": 2, "CIFAR100": 2, "SVHN": 2, "STL10": None, "LSUN": None, "CelebA": None,
+    "ImageFolder": 1,
 }
 #: what the file spells where it names one of them (``FashionMNIST`` holds ``MNIST``)
 _GRAY_SPELLED = ("MNIST", "USPS", "SEMEION")
@@ -152,12 +161,14 @@ def _channels_before(ctx: Context, elts: List[ast.AST], index: int) -> Tuple[Opt
     return channels, keep
 
 
-def _gray_dataset(ctx: Context, compose: ast.Call) -> Optional[str]:
-    """The one-channel dataset (``MNIST``) that every use of ``compose`` is the
-    ``transform`` of, or ``None``."""
+def _datasets(ctx: Context, compose: ast.Call) -> Optional[Tuple[List[str], List[str]]]:
+    """The one-channel datasets (``MNIST``) and the three-channel ones (``SVHN``)
+    ``compose`` is the ``transform`` of, when every use of it is such an argument
+    and one is one-channel; else ``None``."""
     if not any(name in ctx.text for name in _GRAY_SPELLED):
         return None  # (the file names no such dataset: its names are not read)
-    datasets = set()
+    gray: List[str] = []
+    rgb: List[str] = []
     places, up = _places(ctx, compose, None)
     if not places:
         return None
@@ -173,12 +184,18 @@ def _gray_dataset(ctx: Context, compose: ast.Call) -> Optional[str]:
         if not isinstance(call, ast.Call):
             return None
         module, _, name = (ctx.resolve(call.func) or "").rpartition(".")
-        if module not in _DATASETS or name not in GRAY_DATASETS:
+        table = GRAY_DATASETS if name in GRAY_DATASETS else RGB_DATASETS
+        if module not in _DATASETS or name not in table:
             return None
-        if index is not None and index != GRAY_DATASETS[name]:
+        if index is not None and index != table[name]:
             return None
-        datasets.add(name)
-    return " / ".join(sorted(datasets))
+        if name == "ImageFolder" and (len(call.args) > 3 or any(
+                kw.arg in ("loader", None) for kw in call.keywords)):
+            return None  # (its own loader: any mode)
+        found = gray if table is GRAY_DATASETS else rgb
+        if name not in found:
+            found.append(name)
+    return (sorted(gray), sorted(rgb)) if gray else None
 
 
 @rule("TV116")
@@ -198,10 +215,17 @@ def normalize_channels(ctx: Context, node: ast.Call) -> Iterator[Report]:
     (``MNIST``, ``FashionMNIST``, ``KMNIST``, ``EMNIST``, ``QMNIST``,
     ``USPS``, ``SEMEION``) and every transform before it keeps the number of
     channels (``ToTensor``, ``Resize``, ``RandomCrop``, flips...).  A
-    ``Lambda`` or any other transform before it (``x.repeat(3, 1, 1)``),
-    ``Grayscale(num_output_channels=3)``, a three-channel dataset, a
-    ``Compose`` also used elsewhere, and values that are not literals are
-    left alone.
+    ``Compose`` bound to a name that is the ``transform`` of one-channel
+    datasets and of three-channel ones (``SVHN``, ``CIFAR10``, ``CIFAR100``,
+    ``STL10``, ``LSUN``, ``CelebA``, ``ImageFolder`` without its own
+    ``loader``) is reported too, naming the one-channel datasets.
+
+    Not flagged: a ``Lambda`` or any other transform before it
+    (``x.repeat(3, 1, 1)``), ``Grayscale(num_output_channels=3)``, only
+    three-channel datasets, a ``Compose`` also given to a dataset whose
+    channels are not evident (a dataset class of the project, an
+    ``ImageFolder`` with a ``loader``) or used otherwise, and values that are
+    not literals.
 
     ## Why is this bad?
     The torchvision of the 0.3 era normalized channel by channel with
@@ -234,7 +258,9 @@ def normalize_channels(ctx: Context, node: ast.Call) -> Iterator[Report]:
     The fix is *safe*: it keeps the first value of ``mean`` and of ``std``
     (in a tuple or list as written), which are the only values the old
     torchvision used on a one-channel image, so the images get the same
-    numbers.
+    numbers.  Where the ``Compose`` also serves a three-channel dataset there is
+    no fix: the one-channel dataset needs its own ``Compose`` with those values
+    (0.3's numbers exactly), and the three-channel one keeps all of them.
     """
     if _transform(ctx, node) != "Normalize":
         return
@@ -246,20 +272,35 @@ def normalize_channels(ctx: Context, node: ast.Call) -> Iterator[Report]:
     if not composes:
         return
     evidence = None
+    shared: List[str] = []  # (one-channel datasets given the Compose with three-channel ones)
     for compose, index in composes:
         elts = argument(compose, 0, "transforms").elts  # type: ignore[union-attr]
         channels, keep = _channels_before(ctx, elts, index)
         if channels == 1:
             found = "after `Grayscale()`"
         elif channels is None and keep:
-            dataset = _gray_dataset(ctx, compose)
-            if dataset is None:
+            datasets = _datasets(ctx, compose)
+            if datasets is None:
                 return
-            found = f"for {dataset}"
+            found = f"for {' / '.join(datasets[0])}"
+            if datasets[1]:
+                shared += [name for name in datasets[0] if name not in shared]
         else:
             return
         evidence = evidence or found
     src = ctx.source
+    shown = ", ".join(f"({src.text(e[0])},)" for e in (means, stds))
+    count = max(len(means), len(stds))
+    if shared:
+        names = " / ".join(shared)
+        yield Report(
+            node,
+            f"`Normalize` with {count} values is also the transform of {names} (one "
+            f"channel), where it raises RuntimeError with today's torchvision (old "
+            f"torchvision ignored the extra values); give {names} its own `Compose` with "
+            f"`Normalize({shown})`",
+        )
+        return
     edits = []
     for seq, elts in ((mean, means), (std, stds)):
         if len(elts) > 1:
@@ -267,10 +308,9 @@ def normalize_channels(ctx: Context, node: ast.Call) -> Iterator[Report]:
             edits.append(src.replace(seq, f"({first},)" if isinstance(seq, ast.Tuple)
                                      else f"[{first}]"))
     fix = None if has_comment(src.text(node)) else Fix(tuple(edits), SAFE)
-    shown = ", ".join(f"({src.text(e[0])},)" for e in (means, stds))
     yield Report(
         node,
-        f"`Normalize` with {max(len(means), len(stds))} values {evidence} (one channel) raises "
+        f"`Normalize` with {count} values {evidence} (one channel) raises "
         f"RuntimeError with today's torchvision (old torchvision ignored the extra values); "
         f"use `Normalize({shown})`",
         fix,

@@ -13,7 +13,7 @@ from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..analysis.values import value_of, values
 from ..source.text import shorten
-from .shared.calls import method_call
+from .shared.calls import method_call, method_edit
 
 #: losses whose target holds class indices, one per sample
 _CLASS_LOSSES = frozenset((
@@ -73,7 +73,11 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
       torch.max(out, 1)``, a loop variable of ``for t in tensor_1d``; read as a
       key, also a loop variable over an integer tensor of unknown rank (``[ix2word[w]
       for w in batch[:, i]]`` of a DataLoader's ``batch.long()``): a row would have
-      missed on 0.3 too, so the code ran with numbers there.
+      missed on 0.3 too, so the code ran with numbers there;
+    - ``str()`` of such an element looked up as a key (``i2w[str(w)]``,
+      ``i2w.get(str(w))``, ``str(w) in i2w``: a vocabulary read back from
+      JSON has string keys), unless the file stores into that dict with a
+      ``str()`` key itself (then its keys are made the same way on both).
       The container must be a dict by its construction in the file or by
       its name (``idx2word``, ``index_to_label``, ``itos``), unless the file
       or a project module it imports makes that name a list or a tuple
@@ -90,7 +94,8 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
     gave a Python number (tensors) or a one-element tensor (Variables).  A
     0-dim target makes ``nll_loss`` raise ``ValueError: Expected input
     batch_size (1) to match target batch_size (0)``; a tensor used as a dict
-    key hashes by identity (``KeyError: tensor(4)``); ``json.dump`` raises
+    key hashes by identity (``KeyError: tensor(4)``), and ``str()`` of it is
+    ``'tensor(4)'`` where 0.3 gave ``'4'`` (``KeyError: 'tensor(4)'``); ``json.dump`` raises
     ``TypeError: Object of type Tensor is not JSON serializable``.
 
     ## Example
@@ -109,8 +114,8 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
     ## Fix safety
     The fixes are *unsafe*: ``target[i].view(1)`` (a loss target) and ``key.item()`` (a dict
-    key or JSON value) restore the one-element tensor and the number 0.3 gave,
-    but the evidence that the value is a tensor element is heuristic, and
+    key or JSON value, also inside ``str()``) restore the one-element tensor and the number
+    0.3 gave, but the evidence that the value is a tensor element is heuristic, and
     ``.item()`` moves a CUDA value to the host.
     """
     if not ctx.imports_torch:
@@ -118,7 +123,8 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
     if isinstance(node, ast.Call):
         yield from _call(ctx, node)
     elif isinstance(node, ast.Subscript):
-        report = _dict_key(ctx, node.value, node.slice, isinstance(node.ctx, ast.Load))
+        load = isinstance(node.ctx, ast.Load)
+        report = _dict_key(ctx, node.value, node.slice, load, looked_up=load)
         if report is not None:
             yield report
     elif isinstance(node, ast.Compare):
@@ -140,7 +146,8 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
         return
     if isinstance(func, ast.Attribute) and func.attr in ("get", "pop", "setdefault"):
         if node.args and not isinstance(node.args[0], ast.Starred):
-            report = _dict_key(ctx, func.value, node.args[0])
+            report = _dict_key(ctx, func.value, node.args[0],
+                               looked_up=func.attr != "setdefault")
             if report is not None:
                 yield report
         return
@@ -217,9 +224,13 @@ def _item_report(ctx: Context, value: ast.AST, why: str) -> Report:
 
 
 def _dict_key(ctx: Context, container: ast.AST, index: ast.AST,
-              read: bool = False) -> Optional[Report]:
+              read: bool = False, looked_up: bool = True) -> Optional[Report]:
+    """The report of ``index``, a key of ``container`` (``looked_up``: a lookup,
+    not a store), when it is a tensor element (or ``str()`` of one)."""
     if isinstance(index, (ast.Slice, ast.Tuple, ast.Constant)):
         return None
+    if _str_call(ctx, index):
+        return _string_key(ctx, container, index, read) if looked_up else None
     k = key(container)  # (the cheaper tests first: :func:`_mapping` without the file's names)
     if k is None or "." in k and not _MAPPING_NAME.search(k.rsplit(".", 1)[-1]):
         return None
@@ -234,6 +245,56 @@ def _dict_key(ctx: Context, container: ast.AST, index: ast.AST,
         if inner.tensor and inner.rank == 0:  # indexing fails, on 0.3 too: not a key)
             return None
     return _item_report(ctx, index, "hashes by identity as a dict key (KeyError)")
+
+
+def _str_call(ctx: Context, node: ast.AST) -> bool:
+    """``str(x)`` of the builtin, with one argument."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+        and node.func.id == "str" and len(node.args) == 1 and not node.keywords \
+        and not isinstance(node.args[0], ast.Starred) and not ctx.scope.binds("str")
+
+
+def _string_key(ctx: Context, container: ast.AST, call: ast.Call,
+                read: bool) -> Optional[Report]:
+    """``d[str(w)]``, ``d.get(str(w))``, ``str(w) in d`` with ``w`` a tensor element:
+    0.3's ``str(13)`` was ``'13'`` (a vocabulary read back from JSON has such keys),
+    today's is ``'tensor(13)'``.  Left alone where the file stores ``d[str(...)]``
+    itself: then its keys are made the same way on both."""
+    inner = call.args[0]
+    if isinstance(inner, (ast.Slice, ast.Tuple, ast.Constant)):
+        return None
+    report = _dict_key(ctx, container, inner, read)
+    if report is None or key(container) in _stored_with_str(ctx):
+        return None
+    src = ctx.source
+    edit = method_edit(src, inner, "item()")
+    return Report(
+        call,
+        f"`{src.quote(call, 30)}` is `'tensor(...)'` since PyTorch 0.4 (`{src.quote(inner, 20)}`"
+        f" is a 0-dim tensor; 0.3 gave a number), no key of the dict (KeyError); use "
+        f"`str({shorten(method_call(src, inner, 'item'), 30)})`",
+        Fix((edit,), UNSAFE) if edit is not None else None,
+    )
+
+
+def _stored_with_str(ctx: Context) -> Set[str]:
+    """The containers the file stores into with a ``str()`` key (``d[str(w)] = i``,
+    ``d.setdefault(str(w), ...)``), once per file."""
+    found = ctx.memo.get("TV107 str keys")
+    if found is None:
+        found = ctx.memo["TV107 str keys"] = set()
+        for node in ast.walk(ctx.tree):
+            if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
+                container, index = node.value, node.slice
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == "setdefault" and node.args:
+                container, index = node.func.value, node.args[0]
+            else:
+                continue
+            if isinstance(index, ast.Call) and isinstance(index.func, ast.Name) \
+                    and index.func.id == "str":
+                found.add(key(container))  # type: ignore[union-attr]
+    return found  # type: ignore[return-value]
 
 
 def _iterated_element(ctx: Context, index: ast.AST) -> bool:

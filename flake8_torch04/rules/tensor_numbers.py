@@ -84,8 +84,10 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``value`` is a reduction (``sum()``, ``mean()``, ``max()`` ... without ``dim``) or
     an element of a 0.3 *tensor* — one read through ``.data``, made by a constructor, or
     computed from one, such as ``pred.eq(target.data).sum()`` with ``pred`` from
-    ``output.data.max(1)[1]``.  Values are followed through assignments in the function
-    (see "How values are followed" in docs/how-it-works.md); a value of a ``Variable`` is TV003's.
+    ``output.data.max(1)[1]``; an element is also the variable of a loop over an
+    evidently 1-D such tensor (``for w in row`` of ``for row in batch.data``).  Values are
+    followed through assignments in the function (see "How values are followed" in
+    docs/how-it-works.md); a value of a ``Variable`` is TV003's.
     It also flags ``x.data[i]`` wherever it is read, when ``x`` is evidently 1-D
     (``action = q_value.max(1)[1].data[0]`` with ``q_value`` the ``(1, n)`` output of a
     ``Linear``): nobody reads an element through ``.data`` but for a number, and 0.3
