@@ -575,3 +575,21 @@ def test_the_back_edge_brings_what_reaches_the_end_of_the_body():
     assert lines(head) == [3, 7]
     head, = (flow.reaching(r) for r in reads(func, "b"))
     assert lines(head) == [8, 11, 14]
+
+
+def test_after_a_loop_what_reaches_the_end_of_its_body_and_its_breaks():
+    """After a loop: what reaches its entry, the end of its body and each
+    ``break`` (a binding a later one replaces in the body does not)."""
+    func = function("""
+        def f(xs):
+            a = 0
+            for x in xs:
+                a = 1
+                if x:
+                    a = 2
+                    break
+                a = 3
+            print(a)
+    """)
+    after, = (Flow(func).reaching(r) for r in reads(func, "a"))
+    assert lines(after) == [3, 7, 9]

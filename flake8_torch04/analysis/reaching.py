@@ -142,7 +142,10 @@ class ReachingDefinitions:
         #: loop node -> key -> what reaches the end of its body, which the back
         #: edge takes to the top (not followed where a ``continue`` is in it)
         self.loop_exit: Dict[ast.AST, Dict[str, _Reach]] = {}
+        #: loop node -> what reaches each of its ``break`` statements, by key
+        self.breaks: Dict[ast.AST, List[Dict[str, _Reach]]] = {}
         self.continues: Dict[ast.AST, bool] = {}
+        self._loops: List[Tuple[ast.AST, _Frame]] = []
         #: key -> the indexes of its bindings (made when first needed)
         self.indexes: Dict[str, List[int]] = {}
         if isinstance(scope_node, FUNCTIONS):
@@ -238,6 +241,14 @@ class ReachingDefinitions:
             self.expr(child)
         if self.reached_returns and node.__class__ is ast.Return and self.live():
             self.returns.append(node)  # type: ignore[arg-type]
+        if node.__class__ is ast.Break and self._loops and self.live():
+            loop, body = self._loops[-1]
+            keys: Set[str] = set()
+            frame: Optional[_Frame] = self.frame
+            while frame is not None and frame is not body.parent:
+                keys.update(frame.vars)
+                frame = frame.parent
+            self.breaks.setdefault(loop, []).append({k: self.frame.lookup(k) for k in keys})
         self.frame.dead = True
 
     def live(self) -> bool:
@@ -371,8 +382,10 @@ class ReachingDefinitions:
         parent = self.frame
         first = self.count
         body = self.frame = _Frame(parent, loop=node)
+        self._loops.append((node, body))
         start()
         self.block(node.body)
+        self._loops.pop()
         self.loop_range[node] = (first, self.count)
         self.loop_exit[node] = {} if body.dead else {k: body.lookup(k) for k in body.vars}
         self.frame = parent
@@ -497,6 +510,14 @@ class ReachingDefinitions:
                     stack.extend(back)
                     continue
                 item = item.loop  # (a ``continue`` in it: every binding in the loop)
+            elif item in self.loop_exit and not self._continues(item):
+                # (after the loop: what reaches the end of its body and its ``break``s)
+                for reached in (self.loop_exit[item], *self.breaks.get(item, ())):
+                    back = reached.get(k, _EMPTY)
+                    if back is None:
+                        return False
+                    stack.extend(back)
+                continue
             lo, hi = self.loop_range.get(item, (0, 0))
             start, stop = bisect_left(indexes, lo), bisect_left(indexes, hi)
             if stop - start > 2 * CAP:
