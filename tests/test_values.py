@@ -400,6 +400,32 @@ def test_a_call_that_passes_a_constant_reads_the_branches_it_decides():
     assert found["rebound(1)"][1] is None
 
 
+def test_min_max_of_numbers_sibling_closures_and_sampled_pairs():
+    """``min(1, i / 10)`` is a number (``max`` of a tensor is not known); a closure
+    calls a function its enclosing one defines; two indices read an element of
+    ``multinomial``'s samples, whatever rank its probabilities have."""
+    found = facts(HEAD + textwrap.dedent("""
+        def main(p, t, step):
+            def weight(k):
+                return torch.zeros(3).sum()
+
+            def loss_fn(x):
+                show(weight(x))
+                return x
+
+            for i in range(step):
+                show(min(1, i / 10))
+            show(max(t, 1))
+            show(p.multinomial(1).data[0, 0])
+            show(p.multinomial(1).data[0])
+    """))
+    assert found["weight(x)"] == (TENSOR, 0, "float")
+    assert found["min(1, i / 10)"][0] == NUMBER
+    assert found["max(t, 1)"][0] is None
+    assert found["p.multinomial(1).data[0, 0]"][:2] == (TENSOR, 0)
+    assert found["p.multinomial(1).data[0]"][1] is None
+
+
 # -- parameters: what every caller in view passes ---------------------------
 
 CALLED = HEAD + """

@@ -131,13 +131,18 @@ def comprehended(values, node: ast.ListComp, scope, depth: int) -> Value:
 
 
 def builtin_of(values, name: str, node: ast.Call, scope, depth: int) -> Value:
-    """``abs(x)`` and ``round(x, n)`` of a number: a number; ``sum(seq)`` (with no
+    """``abs(x)`` and ``round(x, n)`` of a number, ``min``/``max`` of numbers
+    (``min(1, step / x0)``): a number; ``sum(seq)`` (with no
     ``start`` or a number's) of a sequence whose elements are tensors of one
     rank: a tensor of that rank (``0 + t`` keeps ``t``'s rank, dtype and
     plainness), of numbers: a number (see :mod:`.values`)."""
-    from .values import LIST, NUMBER, UNKNOWN
+    from .values import LIST, NUMBER, UNKNOWN, join
 
     first = node.args[0]
+    if name in ("min", "max"):  # (of numbers: a number; of anything else, not known)
+        parts = [values.of(a, scope, depth) for a in node.args]
+        return join(parts) if len(parts) > 1 and not node.keywords and all(
+            p.kind == NUMBER for p in parts) else UNKNOWN
     if name != "sum":
         inner = values.of(first, scope, depth)
         return inner if inner.kind == NUMBER else UNKNOWN

@@ -117,3 +117,13 @@ def _bound_inside(ctx: Context, name: str) -> bool:
         innermost = False
         scope = scope.parent
     return False
+
+
+def on_modules(ctx: Context, cls: ast.ClassDef) -> bool:
+    """Whether every chain of ``cls``'s bases ends in ``torch.nn.Module`` alone, through
+    classes of the project (``class VAE(Model)`` with ``class Model(nn.Module)`` in
+    ``models/Model.py``)."""
+    if all((ctx.resolve(b) or "").startswith("torch.") for b in cls.bases):
+        return False  # (torch's classes only: ``nn.Module`` is asked first, others are not)
+    found = hierarchy(ctx, cls)
+    return found is not None and found.outside == frozenset(("torch.nn.Module",))

@@ -32,7 +32,8 @@ from .appended import appended, builtin_of, comprehended
 from .callers import passed_arguments
 from .environments import MAKERS as ENVIRONMENT_MAKERS, environment
 from .loaders import LOADER, MADE as LOADED, made as loaded
-from .free import free_name
+from .free import enclosing_bindings, free_name
+from .hierarchy import on_modules
 from .foreign import (
     FOREIGN_CLASS, assigned_value, class_value, module_context, project_function
 )
@@ -370,6 +371,8 @@ class Values:
             return UNKNOWN
         items = index.elts if isinstance(index, ast.Tuple) else [index]
         rank = whole.rank
+        if rank is None and len(items) == 2 and _sampled(self.ctx, node.value):
+            rank = 2  # (samples are 1-D or 2-D: two indices read a 2-D one)
         for item in items:
             if isinstance(item, ast.Slice):
                 continue
@@ -464,13 +467,15 @@ class Values:
         return found
 
     def module_classes(self) -> Dict[str, ast.ClassDef]:
-        """The classes defined once at the top of the file on ``torch.nn.Module``."""
+        """The classes defined once at the top of the file on ``torch.nn.Module``, or on
+        the project's own classes on it alone (``class VAE(Model)``: :mod:`.hierarchy`)."""
         found = self.ctx.memo.get("values module classes")
         if found is None:
             found = self.ctx.memo["values module classes"] = {
                 name: d for name, d in self.ctx.defined_once().items()
-                if isinstance(d, ast.ClassDef)
-                and any(self.ctx.resolve(b) == "torch.nn.Module" for b in d.bases)}
+                if isinstance(d, ast.ClassDef) and d.bases and (
+                    any(self.ctx.resolve(b) == "torch.nn.Module" for b in d.bases)
+                    or on_modules(self.ctx, d))}
         return found  # type: ignore[return-value]
 
     def _module_output(self, module: Value, node: ast.Call, scope, depth: int) -> Value:
@@ -526,7 +531,7 @@ class Values:
             return _INT
         if name == "float":
             return _FLOAT
-        if name in ("abs", "round", "sum") and args:  # (``sum(t ** 2 for t in grads)``)
+        if name in ("abs", "round", "sum", "min", "max") and args:  # (``sum(t ** 2 for t in g)``)
             return builtin_of(self, name, node, scope, depth)
         if name in ("list", "sorted"):
             return Value(LIST, parts=(UNKNOWN,))
@@ -773,7 +778,10 @@ class Values:
             if isinstance(definition, ast.ClassDef) or any(d.kind != "def" for d in reaching):
                 return None
             return self, definition
-        if all(d.kind == "import" for d in reaching):  # (imported: read where it is defined)
+        outer = enclosing_bindings(self.ctx, func, self._flow(scope)) if not reaching else None
+        if outer and len(outer[1]) == 1 and outer[1][0].kind == "def":
+            reaching = outer[1]  # (a function the enclosing one defines: a sibling closure)
+        elif all(d.kind == "import" for d in reaching):  # (imported: read where it is defined)
             found = project_function(self.ctx, func.id)
             return (values(found[0]), found[1]) if found is not None else None
         return self._local_definition(reaching, scope, hops)
@@ -850,6 +858,14 @@ def _unpacked(whole: Value, path) -> Value:
         else:
             whole = whole.element() if whole.kind == LIST else UNKNOWN
     return whole
+
+
+def _sampled(ctx, node: ast.AST) -> bool:
+    """``p.multinomial(...)`` or ``torch.multinomial(p, ...)``, perhaps read through ``.data``."""
+    if isinstance(node, ast.Attribute) and node.attr == "data":
+        node = node.value
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+        node.func.attr == "multinomial" and ctx.resolve(node.func) in (None, "torch.multinomial"))
 
 
 def _ranked(value: Value) -> bool:

@@ -92,7 +92,8 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     (``action = q_value.max(1)[1].data[0]`` with ``q_value`` the ``(1, n)`` output of a
     ``Linear``): nobody reads an element through ``.data`` but for a number, and 0.3
     gave one (``env.step(action)`` gets a 0-dim tensor now); so is ``x.data[i, j]``
-    with an index for each dimension of ``x`` (``policy.multinomial(1).data[0, 0]``).
+    with an index for each dimension of ``x`` (``policy.multinomial(1).data[0, 0]``:
+    samples are 1-D or 2-D, so two indices read an element whatever ``policy`` is).
     Left alone: a tensor of unknown or higher rank (``x.data[0]`` of a 2-D ``x`` is
     a row), an element used as a tensor
     (``x.data[i].fill_(0)``, ``x.data[i][j]``), written, or sliced (a loss named so
@@ -330,7 +331,11 @@ def _data_element(ctx: Context, node: ast.Subscript, facts) -> Iterator[Report]:
            for i in indexes):
         return
     whole = facts.of(data)
-    if not (whole.tensor and whole.rank == len(indexes) and _number_in_03(facts.of(node))):
+    # (an index per dimension; the samples of ``multinomial``, 1-D or 2-D, read with
+    # two indices are 2-D: ``policy.multinomial(1).data[0, 0]``)
+    rank = whole.rank if whole.rank is not None else len(indexes) if _number_in_03(
+        facts.of(node)) else None
+    if not (whole.tensor and rank == len(indexes) and _number_in_03(facts.of(node))):
         return
     # (a loss named so whose rank is evident is this rule's too: TV003 takes
     # ``.data[0]`` only of a value not known to have a dimension)
@@ -348,7 +353,7 @@ def _data_element(ctx: Context, node: ast.Subscript, facts) -> Iterator[Report]:
     yield Report(
         node,
         f"`{src.quote(node, 40)}` was a Python number on PyTorch 0.3 (an element of the "
-        f"{whole.rank}-D `{shorten(src.text(data.value), 20)}`) and is a 0-dim tensor since 0.4; "
+        f"{rank}-D `{shorten(src.text(data.value), 20)}`) and is a 0-dim tensor since 0.4; "
         f"add `.item()`",
         Fix((edit,), SAFE if safe else UNSAFE) if edit is not None else None,
     )
