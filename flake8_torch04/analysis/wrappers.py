@@ -9,7 +9,7 @@ helper's own returns cannot say when its callers pass different ranks.
 from __future__ import annotations
 
 import ast
-from typing import Callable, Optional
+from typing import Callable, Dict, Optional, Tuple
 
 #: what keeps a tensor's shape and dtype: ``Variable(t, ...)`` and device moves
 _VARIABLE = "torch.autograd.Variable"
@@ -21,9 +21,33 @@ def wrapped_argument(definition: ast.AST, call: ast.Call,
     """The argument of ``call`` that ``definition`` returns wrapped, or None: the
     one given for the parameter every ``return`` gives (``to_gpu(gpu, var)``
     returns ``var``), by position or by keyword."""
-    params = getattr(definition, "args", None)
-    if params is None or any(isinstance(a, ast.Starred) for a in call.args) \
+    if any(isinstance(a, ast.Starred) for a in call.args) \
             or any(kw.arg is None for kw in call.keywords):
+        return None
+    found = _WRAPPED.get(id(definition))
+    if found is None or found[0] is not definition:
+        if len(_WRAPPED) > 4096:
+            _WRAPPED.clear()
+        found = _WRAPPED[id(definition)] = (definition, _wrapped(definition, resolve))
+    if found[1] is None:
+        return None
+    i, name = found[1]
+    if i < len(call.args):
+        return call.args[i]
+    return next((kw.value for kw in call.keywords if kw.arg == name), None)
+
+
+#: ``id(definition) -> (definition, its wrapped parameter)``: a function's text
+#: decides it (read once; a new tree is a new definition)
+_WRAPPED: Dict[int, Tuple[ast.AST, Optional[Tuple[int, str]]]] = {}
+
+
+def _wrapped(definition: ast.AST, resolve: Callable[[ast.AST], Optional[str]]
+             ) -> Optional[Tuple[int, str]]:
+    """The position and name of the parameter every ``return`` of ``definition``
+    gives wrapped, or None."""
+    params = getattr(definition, "args", None)
+    if params is None:
         return None
     positional = [p.arg for p in params.posonlyargs + params.args]
     if not positional:
@@ -43,9 +67,7 @@ def wrapped_argument(definition: ast.AST, call: ast.Call,
         return None
     for i, name in enumerate(positional):
         if name not in rebound and all(_wraps(r, name, resolve) for r in returns):
-            if i < len(call.args):
-                return call.args[i]
-            return next((kw.value for kw in call.keywords if kw.arg == name), None)
+            return i, name
     return None
 
 
