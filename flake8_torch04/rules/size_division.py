@@ -2,15 +2,16 @@
 from __future__ import annotations
 
 import ast
-import re
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..analysis.canonical import LEGACY_TENSOR_TYPES
+from ..analysis.callers import argument
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.registry import rule
 from ..analysis.lines import lines_matching
 from ..analysis.nodes import body_parents
+from ..analysis.reaching import params_of
 from ..analysis.resolve import resolve
 from ..analysis.values import NUMBER, TENSOR, values
 from ..source.text import Edit, has_comment, shorten
@@ -187,7 +188,7 @@ def _carried(ctx: Context, scope: ast.AST, d, hops: int,
     (up to :data:`_HOPS` calls)."""
     flow = ctx.flow_of(scope)
     for call in _calls(ctx, scope, d.key):
-        for arg, where in _passed(call, d.key):
+        for arg in _passed(call, d.key):
             defs = flow.reaching(arg)
             if not defs or any(other is not d for other in defs):
                 continue
@@ -197,7 +198,7 @@ def _carried(ctx: Context, scope: ast.AST, d, hops: int,
                 if not any(arg is o[0] for o in out):
                     out.append((arg, call, name, scope))
                 continue
-            target = _parameter(ctx, call, where, scope) if hops < _HOPS else None
+            target = _parameter(ctx, call, arg, scope) if hops < _HOPS else None
             if target is not None and id(target[1]) not in seen:
                 seen.add(id(target[1]))
                 bound = [x for x in ctx.flow_of(target[0]).defs(target[1].arg)
@@ -215,7 +216,7 @@ def _calls(ctx: Context, scope: ast.AST, name: str) -> List[ast.Call]:
         lines = ctx.memo.setdefault("lines of names", {})
         hits = lines.get(name, False)
         if hits is False:
-            hits = lines[name] = lines_matching(ctx.text, re.compile(r"\b%s\b" % name))
+            hits = lines[name] = lines_matching(ctx.text, name)
         found = memo[(id(scope), name)] = [
             n for n in body_parents(scope, hits)[0] if n.__class__ is ast.Call and any(
                 a.__class__ is ast.Name and a.id == name  # type: ignore[attr-defined]
@@ -224,28 +225,23 @@ def _calls(ctx: Context, scope: ast.AST, name: str) -> List[ast.Call]:
     return found
 
 
-def _passed(call: ast.Call, name: str) -> Iterator[Tuple[ast.Name, object]]:
+def _passed(call: ast.Call, name: str) -> Iterator[ast.Name]:
     """The arguments of ``call`` that are the name ``name`` (an item of a tuple or
-    list argument too), each with its position or keyword (``None`` for an item)."""
-    for i, arg in enumerate(call.args):
+    list argument too)."""
+    for arg in (*call.args, *(k.value for k in call.keywords)):
         if isinstance(arg, ast.Name) and arg.id == name:
-            yield arg, i
+            yield arg
         elif isinstance(arg, (ast.Tuple, ast.List)):
-            yield from ((e, None) for e in arg.elts
-                        if isinstance(e, ast.Name) and e.id == name)
-    for k in call.keywords:
-        if isinstance(k.value, ast.Name) and k.value.id == name and k.arg is not None:
-            yield k.value, k.arg
+            yield from (e for e in arg.elts if isinstance(e, ast.Name) and e.id == name)
 
 
-def _parameter(ctx: Context, call: ast.Call, where: object,
+def _parameter(ctx: Context, call: ast.Call, arg: ast.AST,
                scope: ast.AST) -> Optional[Tuple[ast.AST, ast.arg]]:
     """The function of the file ``call`` (in ``scope``) calls and its parameter
-    that receives the argument at ``where``: a module-level function or class
-    (its ``__init__``) defined once and not rebound in ``scope``, or a method of
-    ``scope``'s class called on ``scope``'s first parameter."""
-    if where is None or any(isinstance(a, ast.Starred) for a in call.args):
-        return None
+    that receives ``arg`` (see :func:`~.analysis.callers.argument`): a
+    module-level function or class (its ``__init__``) defined once and not
+    rebound in ``scope``, or a method of ``scope``'s class called on ``scope``'s
+    first parameter."""
     func, bound = call.func, True
     target: Optional[ast.AST] = None
     if isinstance(func, ast.Name) and all(
@@ -267,12 +263,11 @@ def _parameter(ctx: Context, call: ast.Call, where: object,
         target = methods[0] if isinstance(cls, ast.ClassDef) and len(methods) == 1 else None
     if not isinstance(target, ast.FunctionDef) or target.decorator_list:
         return None
-    args = target.args
-    if isinstance(where, int):
-        positional = [*args.posonlyargs, *args.args][int(bound):]
-        return (target, positional[where]) if where < len(positional) else None
-    named = [a for a in (*args.args[int(bound):], *args.kwonlyargs) if a.arg == where]
-    return (target, named[0]) if named else None
+    for param in params_of(target):
+        given = argument(call, target, param, method=bound)
+        if given is not None and not given[1] and given[0] is arg:
+            return target, param
+    return None
 
 
 def _true_division(ctx: Context) -> bool:
@@ -452,11 +447,10 @@ def _passed_sizes(ctx: Context, node: ast.Call) -> Iterator[Report]:
     if not ctx.uses_torch:
         return
     scope = ctx.flow().node
-    given = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords)]
-    for where, arg in given:
+    for arg in (*node.args, *(k.value for k in node.keywords)):
         if not _has_division(arg):
             continue
-        target = _parameter(ctx, node, where, scope)
+        target = _parameter(ctx, node, arg, scope)
         if target is None:
             continue
         func, param = target
