@@ -18,8 +18,10 @@ import ast
 from typing import Dict, Optional
 
 from .applied import Applied
+from .callers import argument
 from .flow import Flow
 from .nodes import body_nodes, statements
+from .reaching import params_of
 from .remembered import CUT, remembered
 from .values import UNKNOWN, Value, Values, _ranked, join
 
@@ -54,17 +56,19 @@ def call_returns(caller: Values, owner: Values, definition: ast.AST, call: ast.C
 def _passed(caller: Values, definition: ast.AST, call: ast.Call, scope, depth: int,
             bound: bool) -> Dict[int, Value]:
     """``id(parameter) -> the tensor of known rank`` ``call`` passes it."""
-    args = definition.args  # type: ignore[attr-defined]
-    params = [*args.posonlyargs, *args.args][int(bound):]
-    named = {p.arg: p for p in (*params, *args.kwonlyargs)}
-    given = [*zip(params, call.args), *((named.get(k.arg), k.value) for k in call.keywords)]
     found = {}
-    for param, arg in given:
-        if param is not None and not isinstance(arg, ast.Starred):
-            value = caller.of(arg, scope, depth)
+    for param, given in _given(definition, call, bound):
+        if given is not None and not given[1]:  # (a default is none of the call's)
+            value = caller.of(given[0], scope, depth)
             if value.tensor and value.rank is not None:
                 found[id(param)] = Value(value.kind, value.rank, value.dtype)
     return found
+
+
+def _given(definition: ast.AST, call: ast.Call, bound: bool) -> list:
+    """Each parameter of ``definition`` with what ``call`` gives it (see
+    :func:`~.callers.argument`)."""
+    return [(p, argument(call, definition, p, method=bound)) for p in params_of(definition)]
 
 
 def _decided(ctx, definition: ast.AST, call: ast.Call, bound: bool) -> Dict[int, bool]:
@@ -110,20 +114,10 @@ def _constants(definition: ast.AST, call: ast.Call, bound: bool) -> Dict[str, ob
     """The parameters of ``definition`` to which ``call`` gives a constant, or
     whose constant default it leaves, with their values."""
     args = definition.args  # type: ignore[attr-defined]
-    if any(isinstance(a, ast.Starred) for a in call.args) or \
-            any(k.arg is None for k in call.keywords):
-        return {}
-    full = [*args.posonlyargs, *args.args]
-    positional = full[int(bound):]
-    if len(call.args) > len(positional):
-        return {}
-    given: Dict[str, ast.AST] = {p.arg: a for p, a in zip(positional, call.args)}
-    given.update((k.arg, k.value) for k in call.keywords)  # type: ignore[misc]
-    for p, d in [*zip(full[len(full) - len(args.defaults):], args.defaults),
-                 *zip(args.kwonlyargs, args.kw_defaults)]:
-        if d is not None:
-            given.setdefault(p.arg, d)
-    return {name: e.value for name, e in given.items() if isinstance(e, ast.Constant)}
+    if len(call.args) > len(args.posonlyargs) + len(args.args) - bound:
+        return {}  # (not this function's call)
+    return {p.arg: given[0].value for p, given in _given(definition, call, bound)
+            if given is not None and isinstance(given[0], ast.Constant)}
 
 
 def _truth(test: ast.AST, constants: Dict[str, object]) -> Optional[bool]:
