@@ -465,7 +465,7 @@ class ReachingDefinitions:
     def _continues(self, loop: ast.AST) -> bool:
         found = self.continues.get(loop)
         if found is None:
-            found = self.continues[loop] = _continues(loop)
+            found = self.continues[loop] = continues(loop)
         return found
 
     def expand(self, reach: _Reach, k: str) -> Optional[Tuple[Def, ...]]:
@@ -527,7 +527,7 @@ class ReachingDefinitions:
         return True
 
 
-def _continues(loop: ast.AST) -> bool:
+def continues(loop: ast.AST) -> bool:
     """Whether a ``continue`` of ``loop`` itself is in its body (not one of a
     loop or function inside it)."""
     stack = list(loop.body)  # type: ignore[attr-defined]

@@ -10,7 +10,7 @@ from ..analysis.context import Context
 from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.flow import Flow
 from ..analysis.registry import rule
-from ..analysis.resolve import key
+from ..analysis.resolve import builtin_call, key
 from ..analysis.values import value_of, values
 from ..source.text import shorten
 from .shared.calls import method_call, method_edit
@@ -229,7 +229,7 @@ def _dict_key(ctx: Context, container: ast.AST, index: ast.AST,
     not a store), when it is a tensor element (or ``str()`` of one)."""
     if isinstance(index, (ast.Slice, ast.Tuple, ast.Constant)):
         return None
-    if _str_call(ctx, index):
+    if builtin_call(index, ctx.scope, "str", 1):
         return _string_key(ctx, container, index, read) if looked_up else None
     k = key(container)  # (the cheaper tests first: :func:`_mapping` without the file's names)
     if k is None or "." in k and not _MAPPING_NAME.search(k.rsplit(".", 1)[-1]):
@@ -245,13 +245,6 @@ def _dict_key(ctx: Context, container: ast.AST, index: ast.AST,
         if inner.tensor and inner.rank == 0:  # indexing fails, on 0.3 too: not a key)
             return None
     return _item_report(ctx, index, "hashes by identity as a dict key (KeyError)")
-
-
-def _str_call(ctx: Context, node: ast.AST) -> bool:
-    """``str(x)`` of the builtin, with one argument."""
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-        and node.func.id == "str" and len(node.args) == 1 and not node.keywords \
-        and not isinstance(node.args[0], ast.Starred) and not ctx.scope.binds("str")
 
 
 def _string_key(ctx: Context, container: ast.AST, call: ast.Call,

@@ -10,6 +10,8 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ...analysis.callers import argument
 from ...analysis.context import Context
+from ...analysis.reaching import continues, encloses
+from ...analysis.resolve import builtin_call
 from ...source.text import Edit
 from .blocks import wrap_statements
 
@@ -173,28 +175,6 @@ def epoch_argument(node: ast.AST) -> Optional[Tuple[ast.AST, Optional[ast.expr]]
     return None
 
 
-def _inside(parents: Dict[int, ast.AST], node: ast.AST, outer: ast.AST) -> bool:
-    while node is not None:
-        if node is outer:
-            return True
-        node = parents.get(id(node))  # type: ignore[assignment]
-    return False
-
-
-def _continues(loop: ast.AST) -> bool:
-    """The body of ``loop`` holds a ``continue`` of its own (not of a nested loop)."""
-    stack = list(loop.body)  # type: ignore[attr-defined]
-    while stack:
-        here = stack.pop()
-        if isinstance(here, ast.Continue):
-            return True
-        if not isinstance(here, (*LOOPS, *_FUNCTIONS)):
-            stack.extend(ast.iter_child_nodes(here))
-        elif isinstance(here, LOOPS):
-            stack.extend(here.orelse)
-    return False
-
-
 def _stepped(ctx: Context) -> Dict[str, int]:
     """How many calls ``X.step(...)`` the file makes on each name ``X``."""
     found = ctx.memo.get("scheduler steps")
@@ -224,10 +204,7 @@ def epoch_loop(ctx: Context, node: ast.Call, stmt: ast.stmt, epoch: ast.expr,
             not isinstance(epoch, ast.Name) or epoch.id != loop.target.id:
         return None
     it = loop.iter
-    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
-            and not it.keywords and 1 <= len(it.args) <= 2
-            and not any(isinstance(a, ast.Starred) for a in it.args)
-            and not ctx.scope.binds("range")):
+    if not any(builtin_call(it, ctx.scope, "range", count) for count in (1, 2)):
         return None
     start = 0
     if len(it.args) == 2:
@@ -240,7 +217,7 @@ def epoch_loop(ctx: Context, node: ast.Call, stmt: ast.stmt, epoch: ast.expr,
         start = starts.pop()  # type: ignore[assignment]
     defs = ctx.flow_of(scope).reaching(epoch)
     if not defs or len(defs) != 1 or defs[0].kind != "for" or defs[0].value is not it or \
-            _continues(loop):
+            continues(loop):
         return None
     receiver = node.func.value  # type: ignore[attr-defined]
     made = bound(ctx, receiver, scope)
@@ -260,8 +237,7 @@ def epoch_loop(ctx: Context, node: ast.Call, stmt: ast.stmt, epoch: ast.expr,
         if before is None or len(value.args) > before or any(
                 kw.arg in (None, "last_epoch") for kw in value.keywords) or any(
                 isinstance(a, ast.Starred) for a in value.args) or \
-                _inside(parents, value, loop) or \
-                not all(_inside(parents, value, outer) for outer in around):
+                encloses(loop, value) or not all(encloses(outer, value) for outer in around):
             return None
     return loop, start
 
