@@ -70,8 +70,9 @@ def _union(a: _Reach, b: _Reach) -> _Reach:
 class BackEdge:
     """What a loop's back edge brings to the top of its body: the bindings that
     reach the end of the body (see :meth:`ReachingDefinitions.expand`).  The loop
-    node itself, after the loop, stands for every binding inside it (its exits:
-    the end of the body and every ``break``)."""
+    node itself, after the loop, stands for what reaches its exits: the end of
+    the body and every ``break`` (every binding inside it where the body holds
+    a ``continue``)."""
 
     __slots__ = ("loop",)
 

@@ -98,12 +98,17 @@ BUILTINS = frozenset(("len", "int", "float", "round", "abs", "list", "sorted", "
                       "enumerate", "range", "sum", "iter", "next", "min", "max"))
 
 
+def constructor(name: str) -> bool:
+    """``name`` makes a new tensor from sizes, data or another's shape."""
+    return name in SIZED or name in TYPED or name in LIKE or name in MADE
+
+
 def made_in_03(name: str, call: ast.Call) -> bool:
     """``call`` (of ``name``) is a constructor 0.3 code could write, a plain 0.3 tensor
     (not with ``dtype=``, ``device=``, nor ``torch.tensor``/``empty``/``full``: code
     written for 0.4 or later, whose tensors are meant)."""
-    return (name in SIZED or name in TYPED or name in LIKE or name in MADE) \
-        and name not in _SINCE_04 and not any(kw.arg in _KEYWORDS_SINCE_04 for kw in call.keywords)
+    return constructor(name) and name not in _SINCE_04 \
+        and not any(kw.arg in _KEYWORDS_SINCE_04 for kw in call.keywords)
 
 
 # ---------------------------------------------------------------------------

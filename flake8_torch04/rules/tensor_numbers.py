@@ -331,10 +331,9 @@ def _data_element(ctx: Context, node: ast.Subscript, facts) -> Iterator[Report]:
            for i in indexes):
         return
     whole = facts.of(data)
-    # (an index per dimension; the samples of ``multinomial``, 1-D or 2-D, read with
-    # two indices are 2-D: ``policy.multinomial(1).data[0, 0]``)
-    rank = whole.rank if whole.rank is not None else len(indexes) if _number_in_03(
-        facts.of(node)) else None
+    # (an index per dimension; of a rank not known, an element the facts make 0-dim
+    # had one: ``policy.multinomial(1).data[0, 0]``, samples read with two indices)
+    rank = whole.rank if whole.rank is not None else len(indexes)
     if not (whole.tensor and rank == len(indexes) and _number_in_03(facts.of(node))):
         return
     # (a loss named so whose rank is evident is this rule's too: TV003 takes

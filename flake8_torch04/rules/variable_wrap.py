@@ -13,7 +13,7 @@ from ..analysis.nodes import LOOPS, innermost
 from ..analysis.reaching import params_of
 from ..analysis.registry import rule
 from ..analysis.resolve import key
-from ..analysis.value_tables import LIKE, MADE, SIZED, TYPED
+from ..analysis.value_tables import constructor
 from .shared.blocks import drop_statement
 from .shared.consumers import never_true
 from ..source.text import Edit, has_comment, needs_parens, one_line, shorten
@@ -181,8 +181,7 @@ def _fresh(ctx: Context, data: ast.AST) -> bool:
     if not isinstance(data, ast.Call):
         return False
     name = ctx.resolve(data.func)
-    return name is not None and (name in SIZED or name in TYPED or name in LIKE or
-                                 name in MADE or name == "torch.Tensor")
+    return name is not None and constructor(name)
 
 
 def _mutated(ctx: Context, node: ast.Call) -> bool:
