@@ -232,6 +232,19 @@ class Flat(nn.Module):
         return self.fc(x.view(x.size(0), -1))
 
 
+class Cell(nn.Module):
+    def __init__(self):
+        super(Cell, self).__init__()
+        self.cell = nn.LSTMCell(4, 4)
+        self.out = nn.Linear(4, 2)
+
+    def forward(self, x, state, scale=1):
+        h, c = self.cell(x, state)
+        if scale != 1:
+            h = h * 2
+        return self.out(h)
+
+
 D = Dis()
 if torch.cuda.is_available():
     D = D.cuda()
@@ -246,6 +259,9 @@ def g(y):
     show(D(y))
     show(D(x, x))
     show(D(input=x))
+    show(Cell()(y, (y, y)))
+    show(Cell()(y, (y, y), 2))
+    show(Cell()(y))
     show(Flat()(x))
     show(crit)
     show(nn.Linear(4, out_features=2)(x))
@@ -273,6 +289,10 @@ def g(y):
     ("D(y)", (TENSOR, None, 1)),
     ("D(x, x)", (None, None, None)),  # (more arguments than ``forward`` takes)
     ("D(input=x)", (None, None, None)),  # (a keyword: not read)
+    # what forward returns whatever it is given, for any call that binds it
+    ("Cell()(y, (y, y))", (TENSOR, 2, 2)),
+    ("Cell()(y, (y, y), 2)", (TENSOR, 2, 2)),
+    ("Cell()(y)", (None, None, None)),  # (too few arguments)
     ("Flat()(x)", (TENSOR, 2, 3)),
     # a module bound at the top of the module, read in a function
     ("crit", ("module", 0, None)),  # (a loss module: rank 0 is its output's)
@@ -424,6 +444,114 @@ def test_min_max_of_numbers_sibling_closures_and_sampled_pairs():
     assert found["max(t, 1)"][0] is None
     assert found["p.multinomial(1).data[0, 0]"][:2] == (TENSOR, 0)
     assert found["p.multinomial(1).data[0]"][1] is None
+
+
+def test_command_line_options_of_a_type_are_numbers():
+    """``args.x0`` where ``add_argument('--x0', type=int, default=...)`` made it, also
+    in a function the namespace is passed to; an option with ``nargs``, an
+    ``action``, no value when not given, two types, assigned or ``set_defaults``
+    again, or read from a namespace made elsewhere is unknown."""
+    found = facts(HEAD + textwrap.dedent("""
+        import argparse
+
+        def main(args, other):
+            show(args.x0)
+            show(args.k)
+            show(args.warm_up)
+            show(args.mixed)
+            show(args.sizes)
+            show(args.cuda)
+            show(args.seed)
+            show(args.depth)
+            show(args.twice)
+            show(args.lr)
+            show(args.decay)
+            show(other.x0)
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument('-x0', '--x0', type=int, default=2500)
+        parser.add_argument('--k', type=float, default='0.0025')
+        parser.add_argument('--warm-up', type=int, required=True)
+        parser.add_argument('--mixed', type=int, default=0.5)
+        parser.add_argument('--sizes', type=int, nargs='+', default=[1])
+        parser.add_argument('--cuda', action='store_true')
+        parser.add_argument('--seed', type=int)
+        parser.add_argument('depth', type=int)
+        parser.add_argument('--twice', type=int, default=1)
+        parser.add_argument('--twice', type=float, default=1.0)
+        parser.add_argument('--lr', type=float, default=0.1)
+        parser.add_argument('--decay', dest='decay', type=float, default=0.1)
+        parser.set_defaults(decay=None)
+        args = parser.parse_args()
+        args.lr = None
+        main(args, argparse.Namespace(x0='a'))
+    """))
+    assert found["args.x0"] == (NUMBER, None, "int")
+    assert found["args.k"] == (NUMBER, None, "float")
+    assert found["args.warm_up"] == (NUMBER, None, "int")
+    assert found["args.mixed"] == (NUMBER, None, None)
+    assert found["args.depth"] == (NUMBER, None, "int")
+    for unknown in ("sizes", "cuda", "seed", "twice", "lr", "decay"):
+        assert found[f"args.{unknown}"] == (None, None, None), unknown
+    assert found["other.x0"] == (None, None, None)
+
+
+def test_a_parser_built_elsewhere_or_shadowed_types_give_no_options():
+    found = facts(HEAD + textwrap.dedent("""
+        import argparse
+        from opts import parser
+
+        int = float
+        local = argparse.ArgumentParser()
+        local.add_argument('--n', type=int, default=1)
+        args = parser.parse_args()
+        show(args.n)
+        own = local.parse_args()
+        show(own.n)
+    """))
+    assert found["args.n"] == (None, None, None)
+    assert found["own.n"] == (None, None, None)  # (``int`` is not the builtin here)
+    written = facts(HEAD + textwrap.dedent("""
+        import argparse
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--n', type=int, default=1)
+        args = parser.parse_args()
+        vars(args).update(n=None)
+        show(args.n)
+    """))
+    assert written["args.n"] == (None, None, None)
+
+
+def test_augmented_assignments_keep_what_every_round_keeps():
+    """``step = 0`` then ``step += 1`` in a loop stays an int; ``total += x.item()``
+    a number; a tensor accumulated with tensors of another rank loses its rank;
+    a number accumulated with a tensor, or from nothing known, is unknown."""
+    found = facts(HEAD + textwrap.dedent("""
+        def train(xs, unknown):
+            step, total, acc, mixed, grown = 0, 0, torch.zeros(()), 0, torch.zeros(())
+            outside += 1
+            for x in xs:
+                step += 1
+                total += torch.ones(3).sum().item()
+                acc += torch.ones(3).sum()
+                mixed += torch.ones(3)
+                grown += torch.ones(2)
+                unknown += 1
+            show(step)
+            show(total)
+            show(acc)
+            show(mixed)
+            show(grown)
+            show(unknown)
+            show(outside)
+    """))
+    assert found["step"] == (NUMBER, None, "int")
+    assert found["total"] == (NUMBER, None, None)
+    assert found["acc"] == (TENSOR, 0, "float")
+    assert found["mixed"] == (None, None, None)
+    assert found["grown"][:2] == (TENSOR, None)
+    assert found["unknown"] == (None, None, None)
+    assert found["outside"] == (None, None, None)
 
 
 # -- parameters: what every caller in view passes ---------------------------

@@ -59,8 +59,7 @@ def module_output(values: Values, module: Value, node: ast.Call, scope, depth: i
         forward = values._forward_def(name[len(FILE_CLASS):])
         if forward is None:
             return UNKNOWN
-        plain = values._returns_of(forward, depth) if len(node.args) == 1 and \
-            not node.keywords else UNKNOWN
+        plain = values._returns_of(forward, depth) if _binds(forward, node) else UNKNOWN
         if _ranked(plain):
             return plain  # (what it returns whatever it is given)
         found = forward_applied(values, forward, node, scope, depth)
@@ -72,13 +71,27 @@ def module_output(values: Values, module: Value, node: ast.Call, scope, depth: i
             if defined is not None else UNKNOWN
         if found.kind is not None:
             return found
-        return forward_of(name, depth) if len(node.args) == 1 and not node.keywords \
-            else UNKNOWN
+        return forward_of(name, depth) if (
+            _binds(defined[1], node) if defined is not None else len(node.args) == 1
+        ) and not node.keywords else UNKNOWN
     stateful = name in _RECURRENT or name in _CELLS
     if not node.args or len(node.args) > (2 if stateful else 1) or node.keywords \
             or name is None:
         return UNKNOWN  # (a recurrent layer also takes its first state: ``lstm(x, hidden)``)
     return layer_output(module, values.of(node.args[0], scope, depth))
+
+
+def _binds(forward: ast.FunctionDef, call: ast.Call) -> bool:
+    """Whether ``call`` passes ``forward`` (a method) as many positional arguments
+    as it takes, and nothing else: what it returns whatever it is given is then
+    what this call gives."""
+    arguments = forward.args
+    if call.keywords or any(isinstance(a, ast.Starred) for a in call.args) or \
+            any(d is None for d in arguments.kw_defaults):
+        return False
+    params = len(arguments.posonlyargs) + len(arguments.args) - 1  # (``self`` aside)
+    return params - len(arguments.defaults) <= len(call.args) <= params or (
+        arguments.vararg is not None and len(call.args) >= params - len(arguments.defaults))
 
 
 def forward_applied(values: Values, forward: ast.FunctionDef, call: ast.Call, scope,

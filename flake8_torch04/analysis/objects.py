@@ -22,6 +22,7 @@ from typing import Dict, List, Optional, Tuple
 from .environments import ENVIRONMENT, environment_method
 from .loaders import BATCHES, batches_method
 from .nodes import statements
+from .options import namespace, option
 
 OBJECT = "object"
 #: callables (qualified names) that make an object: its class
@@ -85,9 +86,10 @@ def distribution(values, name: str, call: ast.Call, scope, depth: int):
     return Value(OBJECT, rank, dtype, name=name)
 
 
-def object_method(receiver, attr: str, call: ast.Call):
-    """What ``receiver.attr(...)`` (``call``) gives, for a numpy array or an
-    :data:`OBJECT`: a distribution's ``sample()`` has its batch shape."""
+def object_method(receiver, attr: str, call: ast.Call, ctx):
+    """What ``receiver.attr(...)`` (``call``, in ``ctx``'s file) gives, for a numpy
+    array or an :data:`OBJECT`: a distribution's ``sample()`` has its batch shape,
+    a parser's ``parse_args()`` the file's options (:mod:`.options`)."""
     from .values import LIST, NDARRAY, TENSOR, TUPLE, UNKNOWN, Value
 
     if receiver.kind == NDARRAY:
@@ -101,10 +103,12 @@ def object_method(receiver, attr: str, call: ast.Call):
             return Value(TENSOR, receiver.rank, receiver.dtype)
         return Value(TENSOR, None, "float") if attr in ("log_prob", "entropy") else UNKNOWN
     made = METHODS.get((receiver.name, attr))
+    if made == _NAMESPACE:
+        return namespace(ctx, made)
     if made is not None:
         return Value(OBJECT, name=made)
     if (receiver.name, attr) == ("argparse.ArgumentParser", "parse_known_args"):
-        return Value(TUPLE, parts=(Value(OBJECT, name=_NAMESPACE), Value(LIST)))
+        return Value(TUPLE, parts=(namespace(ctx, _NAMESPACE), Value(LIST)))
     return UNKNOWN
 
 
@@ -203,8 +207,9 @@ def _derived_in_file(ctx, cls: ast.ClassDef) -> bool:
 def instance_attribute(values, node: ast.Attribute, scope, depth: int):
     """``model.trans`` where ``model`` is an instance of a module class of the file:
     what every ``self.trans = value`` in the class's methods makes it, where no
-    class of the file derives from it (a subclass may bind it otherwise).  Only
-    an attribute some module class of the file binds has its owner asked about."""
+    class of the file derives from it (a subclass may bind it otherwise); and
+    ``args.x0`` of a namespace (:func:`.options.option`).  Only an attribute some
+    module class of the file binds, or one of a name, has its owner asked about."""
     from .values import FILE_CLASS, MODULE, UNKNOWN
 
     bound_names = values.ctx.memo.get("values instance attributes")
@@ -213,10 +218,14 @@ def instance_attribute(values, node: ast.Attribute, scope, depth: int):
             attr for cls in values.module_classes().values()
             for attr in values.attributes(cls))
     attr = node.attr
-    if attr not in bound_names:
+    if attr not in bound_names and not isinstance(node.value, ast.Name):
         return UNKNOWN
     owner = values.of(node.value, scope, depth)
     name = owner.name or ""
+    if owner.kind == OBJECT and name == _NAMESPACE:
+        return option(owner, attr)  # (``args.x0``)
+    if attr not in bound_names:
+        return UNKNOWN
     if owner.kind != MODULE or not name.startswith(FILE_CLASS):
         return UNKNOWN
     cls = values.module_classes().get(name[len(FILE_CLASS):])

@@ -150,6 +150,14 @@ def sampled(args: Sequence[ast.AST], keywords: dict) -> Optional[int]:
     return 1 if given is None else literal_size(given)
 
 
+def multinomial_call(ctx, node: ast.AST) -> bool:
+    """``p.multinomial(...)`` or ``torch.multinomial(p, ...)``, perhaps read through ``.data``."""
+    if isinstance(node, ast.Attribute) and node.attr == "data":
+        node = node.value
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+        node.func.attr == "multinomial" and ctx.resolve(node.func) in (None, "torch.multinomial"))
+
+
 def last_size(sizes: Sequence[ast.AST]) -> Optional[int]:
     """The last of the sizes ``zeros(*sizes)`` is given, where a constant."""
     if len(sizes) == 1 and isinstance(sizes[0], (ast.Tuple, ast.List)):

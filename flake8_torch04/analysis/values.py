@@ -28,6 +28,7 @@ import ast
 from typing import Dict, List, Optional, Sequence
 
 from ..source.record import record
+from .accumulated import accumulated
 from .appended import appended, builtin_of, comprehended
 from .callers import passed_arguments
 from .environments import MAKERS as ENVIRONMENT_MAKERS, environment
@@ -53,7 +54,7 @@ from .value_tables import (
 )
 from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
     DICT, LIST, MODULE, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, binop_dtype as _binop_dtype,
-    broadcast as _broadcast, sampled, sum_dtype as _sum_dtype
+    broadcast as _broadcast, multinomial_call, sampled, sum_dtype as _sum_dtype
 )
 
 #: the ``name`` prefix of a module whose class is defined in the file
@@ -261,7 +262,7 @@ class Values:
                 return UNKNOWN if path is None or len(path) > 1 else _INT
             return _unpacked(self.of(d.value, scope, depth), path)
         if kind == "augassign" and d.value is not None:
-            return UNKNOWN  # (what it adds to is another definition)
+            return accumulated(self, d, scope, depth)  # (``step += 1``)
         if kind == "import" and isinstance(d.node, ast.ImportFrom):
             return assigned_value(self.ctx, d.key, depth)
         if kind == "param":
@@ -329,28 +330,8 @@ class Values:
         if isinstance(node.op, ast.Mod) and isinstance(node.left, (ast.Constant, ast.JoinedStr)) \
                 and isinstance(getattr(node.left, "value", ""), str):
             return Value(STRING)  # (``'%d' % x`` formats whatever ``x`` is)
-        left = self.of(node.left, scope, depth)
-        right = self.of(node.right, scope, depth)
-        if left.kind == NUMBER and right.kind == NUMBER:
-            if isinstance(node.op, ast.Div) or "float" in (left.dtype, right.dtype):
-                return _FLOAT
-            if left.dtype == right.dtype == "int" and \
-                    isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)):
-                return _INT
-            return _NUMBER
-        if left.tensor or right.tensor:
-            if not all(v.kind in (TENSOR, NUMBER) for v in (left, right)):
-                return _tensor(None)
-            dtype = _binop_dtype(node.op, left, right)
-            lasts = {v.last for v in (left, right) if v.tensor}
-            return _tensor(_broadcast(left, right), dtype,
-                           lasts.pop() if len(lasts) == 1 else None,
-                           left.plain or right.plain)
-        if NDARRAY in (left.kind, right.kind):
-            return Value(NDARRAY)
-        if left.kind == STRING and isinstance(node.op, ast.Mod):
-            return Value(STRING)
-        return UNKNOWN
+        return combined(node.op, self.of(node.left, scope, depth),
+                        self.of(node.right, scope, depth))
 
     def _subscript(self, node: ast.Subscript, scope, depth: int) -> Value:
         index = node.slice
@@ -371,7 +352,7 @@ class Values:
             return UNKNOWN
         items = index.elts if isinstance(index, ast.Tuple) else [index]
         rank = whole.rank
-        if rank is None and len(items) == 2 and _sampled(self.ctx, node.value):
+        if rank is None and len(items) == 2 and multinomial_call(self.ctx, node.value):
             rank = 2  # (samples are 1-D or 2-D: two indices read a 2-D one)
         for item in items:
             if isinstance(item, ast.Slice):
@@ -644,7 +625,7 @@ class Values:
             return _INT  # (``x.size(0)``: numpy's ``size`` is not called)
         if not receiver.tensor:
             if receiver.kind in (NDARRAY, OBJECT):  # (``parser.parse_args()``)
-                return object_method(receiver, attr, node)
+                return object_method(receiver, attr, node, self.ctx)
             if receiver.kind is None and attr in CASTS and not args and not node.keywords:
                 return _tensor(None, CASTS[attr])  # (``m.byte()``: only tensors have these)
             if receiver.kind is None and attr in ("view", "reshape") and args:
@@ -850,6 +831,30 @@ _FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COUNTED = ast.Constant(0)
 
 
+def combined(op: ast.operator, left: Value, right: Value) -> Value:
+    """What ``left op right`` is (a binary operator of numbers, tensors, arrays)."""
+    if left.kind == NUMBER and right.kind == NUMBER:
+        if isinstance(op, ast.Div) or "float" in (left.dtype, right.dtype):
+            return _FLOAT
+        if left.dtype == right.dtype == "int" and \
+                isinstance(op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)):
+            return _INT
+        return _NUMBER
+    if left.tensor or right.tensor:
+        if not all(v.kind in (TENSOR, NUMBER) for v in (left, right)):
+            return _tensor(None)
+        dtype = _binop_dtype(op, left, right)
+        lasts = {v.last for v in (left, right) if v.tensor}
+        return _tensor(_broadcast(left, right), dtype,
+                       lasts.pop() if len(lasts) == 1 else None,
+                       left.plain or right.plain)
+    if NDARRAY in (left.kind, right.kind):
+        return Value(NDARRAY)
+    if left.kind == STRING and isinstance(op, ast.Mod):
+        return Value(STRING)
+    return UNKNOWN
+
+
 def _unpacked(whole: Value, path) -> Value:
     """The item at ``path`` of ``whole`` (``(1, 0)``: ``h`` of ``out, (h, c)``)."""
     for index in path:
@@ -858,14 +863,6 @@ def _unpacked(whole: Value, path) -> Value:
         else:
             whole = whole.element() if whole.kind == LIST else UNKNOWN
     return whole
-
-
-def _sampled(ctx, node: ast.AST) -> bool:
-    """``p.multinomial(...)`` or ``torch.multinomial(p, ...)``, perhaps read through ``.data``."""
-    if isinstance(node, ast.Attribute) and node.attr == "data":
-        node = node.value
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
-        node.func.attr == "multinomial" and ctx.resolve(node.func) in (None, "torch.multinomial"))
 
 
 def _ranked(value: Value) -> bool:
