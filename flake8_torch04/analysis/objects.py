@@ -21,6 +21,7 @@ from typing import Dict, List, Optional, Tuple
 
 from .environments import ENVIRONMENT, environment_method
 from .loaders import BATCHES, batches_method
+from .hierarchy import hierarchy
 from .nodes import statements
 from .options import namespace, option
 
@@ -46,6 +47,9 @@ DISTRIBUTIONS = {
 METHODS = {
     ("argparse.ArgumentParser", "parse_args"): _NAMESPACE,
 }
+_MODULE = "torch.nn.Module"
+#: the classes outside the project that bind no attribute a program reads
+_BINDING_NOTHING = frozenset(("object", _MODULE))
 #: the most entries of a dict literal kept
 MOST_KEYS = 32
 #: the builtin classes a plain class may derive from
@@ -187,13 +191,32 @@ def self_attribute(values, node: ast.Attribute, function: ast.AST, depth: int):
 
 
 def _attribute_value(values, cls: ast.ClassDef, attr: str, depth: int):
-    """What every ``self.attr = value`` in the methods of ``cls`` makes ``attr``."""
-    from .values import UNKNOWN, join
+    """What every ``self.attr = value`` in the methods of ``cls`` and of the
+    project's classes it derives from makes ``attr``; unknown where a class
+    outside the project it derives from (but ``nn.Module`` and ``object``) may
+    bind it, or a class of the file that derives from ``cls`` binds it."""
+    from .values import UNKNOWN, join, values as values_of
 
-    bound = values.attributes(cls).get(attr)
-    if not bound:  # (``None``: written so that it is not followed)
-        return UNKNOWN
-    return join([values.of(value, method, depth) for value, method in bound])
+    ctx = values.ctx
+    chain = ((ctx, cls),)
+    if not all(isinstance(b, ast.Name) and b.id == "object" or ctx.resolve(b) == _MODULE
+               for b in cls.bases):
+        found = hierarchy(ctx, cls)
+        if found is None or not found.outside <= _BINDING_NOTHING:
+            return UNKNOWN
+        chain = found.classes
+    if any(isinstance(c, ast.ClassDef) and attr in values.attributes(c) and any(
+            isinstance(b, ast.Name) and b.id == cls.name for b in c.bases)
+            for c in ctx.tree.body):
+        return UNKNOWN  # (``self`` may be an instance of the subclass)
+    found_values = []
+    for owner_ctx, owner in chain:
+        facts = values if owner_ctx is ctx else values_of(owner_ctx)
+        bound = facts.attributes(owner).get(attr, ())
+        if bound is None:  # (written so that it is not followed)
+            return UNKNOWN
+        found_values.extend(facts.of(value, method, depth) for value, method in bound)
+    return join(found_values)
 
 
 def _derived_in_file(ctx, cls: ast.ClassDef) -> bool:

@@ -479,12 +479,14 @@ def _volatile_true(ctx: Context, call: ast.Call, where: ast.AST) -> Report:
         if fix is not None:
             return Report(where, f"{what}; {advice}", fix)
     elif names and _bound_itself(_statement_value(ctx), call):
-        advice = (f"run the code that uses `{names[0]}`{_read_on(ctx, names[0], call)} "
+        advice = (f"run the code that uses `{names[0]}`{_read_on(ctx, names[:1], call)} "
                   f"under `with torch.no_grad():`")
     elif names:  # (``mu = self.actor(Variable(state, volatile=True))``: ``mu`` is computed
-        advice = (f"run this statement, which computes `{names[0]}`, and the code that "
-                  f"uses `{names[0]}`{_read_on(ctx, names[0], call)} under "
-                  f"`with torch.no_grad():`")
+        computed = ", ".join(f"`{n}`" for n in names[:-1]) + (" and " if names[1:] else "") \
+            + f"`{names[-1]}`"
+        used = f"`{names[0]}`" if len(names) == 1 else "them"
+        advice = (f"run this statement, which computes {computed}, and the code that "
+                  f"uses {used}{_read_on(ctx, names, call)} under `with torch.no_grad():`")
     else:
         advice = "run the code under `with torch.no_grad():`"
     return Report(where, f"{what}; {advice}")
@@ -528,14 +530,15 @@ def _enclosing_def(ctx: Context) -> Optional[ast.AST]:
                      (ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
 
 
-def _read_on(ctx: Context, name: str, call: ast.Call) -> str:
+def _read_on(ctx: Context, names: List[str], call: ast.Call) -> str:
     """`` (lines 45 and 50)``: the lines after the call's where its function (or
-    module) reads ``name``, the first three; ``""`` when there are none."""
+    module) reads one of ``names``, the first three; ``""`` when there are none."""
     from ..analysis.lines import lines_matching
     from ..analysis.nodes import walk_hits
 
-    scope = ctx.flow().node  # (only the statements on lines that spell the name)
-    lines = sorted({n.lineno for n in walk_hits(scope, lines_matching(ctx.text, name))
+    scope = ctx.flow().node  # (only the statements on lines that spell a name)
+    lines = sorted({n.lineno for name in names
+                    for n in walk_hits(scope, lines_matching(ctx.text, name))
                     if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
                     and n.lineno > (call.end_lineno or call.lineno)})
     if not lines:
@@ -556,7 +559,8 @@ def _statement_value(ctx: Context) -> Optional[ast.AST]:
 
 
 def _target_names(ctx: Context, call: ast.Call) -> List[str]:
-    """The names the wrapped value is bound to (``x = Variable(...)``)."""
+    """The names the wrapped value is bound to (``x = Variable(...)``; every name
+    a call's result is unpacked into)."""
     child: ast.AST = call
     below: ast.AST = call  # (the child of ``child``: an item of a tuple value)
     for parent in reversed(ctx.parents):
@@ -573,6 +577,10 @@ def _target_names(ctx: Context, call: ast.Call) -> List[str]:
                     elt = target.elts[value.elts.index(below)]
                     if isinstance(elt, ast.Name):
                         names.append(elt.id)
+                elif isinstance(target, (ast.Tuple, ast.List)) and value is child \
+                        and not isinstance(value, (ast.Tuple, ast.List)):
+                    # (``logit, (hx, cx) = model(Variable(s, volatile=True), h)``)
+                    names.extend(sub.id for sub in ast.walk(target) if isinstance(sub, ast.Name))
             return names
         if isinstance(parent, ast.stmt):
             return []
