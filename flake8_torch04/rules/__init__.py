@@ -92,13 +92,14 @@ TABLE = {
         "integer_division", (ast.BinOp, ast.AugAssign, ast.Call), ("/", r"\bdiv\b"),
         (r"\btorch\b",),
     ),
-    # an accumulation (``+=``, ``-=``), a ``print``, ``str``, ``repr``, ``list`` or
-    # ``json.dump(s)``, or an element read through ``.data[`` in 0.3 code (see
-    # ``tensor_numbers``)
+    # an accumulation (``+=``, ``-=``), a ``print``, ``str``, ``repr``, ``list``,
+    # ``json.dump(s)`` or numpy's ``array``/``asarray``/``mean``/``std``, or an
+    # element read through ``.data[`` in 0.3 code (see ``tensor_numbers``)
     "TV144": (
         "tensor_numbers", (ast.AugAssign, ast.Call, ast.Subscript),
         ((r"\+=", ast.AugAssign), (r"\-=", ast.AugAssign),
-         (r"\b(?:print|str|repr|dumps?|list)[\s\\]*\(", ast.Call),
+         (r"\b(?:print|str|repr|dumps?|list|array|asarray|mean|std)[\s\\]*\(",
+          ast.Call),
          (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript)), (r"\btorch\b",),
     ),
     # a write into a subscript (``T[idx] = V``: a ``]`` then ``=``) or a ``copy_`` call,

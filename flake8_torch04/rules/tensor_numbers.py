@@ -24,6 +24,8 @@ _NOT_TENSORS = frozenset((
 ))
 #: calls that write their argument as JSON, where a tensor raises TypeError
 _JSON = frozenset(("json.dump", "json.dumps"))
+#: numpy functions that make an array of a list (float32 of 0-dim float tensors)
+_NUMPY = frozenset(f"numpy.{name}" for name in ("array", "asarray", "mean", "std"))
 #: calls whose arguments are only shown: what 0.3's number looked like there
 _SHOWN = {"print": "it prints as `tensor(...)`", "str": "`str()` of it is `'tensor(...)'`",
           "repr": "`repr()` of it is `'tensor(...)'`"}
@@ -103,6 +105,9 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     where ``history`` holds such values: a dict or list literal of them, a list a
     function fills with ``costs.append(v)`` or ``costs += [v]``, a parameter every
     caller passes such a list for (a training history written at a checkpoint).
+    And ``np.array(rewards)`` (``np.asarray``, ``np.mean``, ``np.std``) where the
+    function fills ``rewards = []`` only with floats 0.3 gave as numbers
+    (``rewards.append(r.mean())``).
     And ``list(t)`` of an evidently 1-D 0.3 tensor (``list(tag_seq.data)``): a
     list of Python numbers on 0.3, of 0-dim tensors since 0.4 (a ``Variable``'s
     elements were ``Variable`` objects on 0.3 too, and a 2-D tensor's are rows:
@@ -118,7 +123,9 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     accumulator keeps a tensor where the program meant a number (on a GPU,
     every use synchronises); a dict lookup with it raises ``KeyError:
     tensor(1)`` (tensors hash by identity); ``json.dumps`` of it raises ``TypeError: Object of
-    type Tensor is not JSON serializable``.
+    type Tensor is not JSON serializable``; ``np.array`` of a list of them is a float32
+    array where 0.3 made a float64 one (``2.3333332538604736`` for
+    ``2.3333333333333335``).
 
     ## Example
     ```python
@@ -148,7 +155,7 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     to read as a tensor, a torch function's argument): code written for 0.4 in
     a 0.3 file.  ``list(t)`` becomes ``t.tolist()``, 0.3's list of numbers:
     *unsafe*, as code written for 0.4 may use the elements as tensors.  For
-    ``json.dumps`` the fix puts ``.item()`` on every such value
+    ``json.dumps`` and ``np.array`` the fix puts ``.item()`` on every such value
     put in the list (*unsafe*: the list's other readers get numbers too).  A name
     bound to such an element (``first = x.data[0]``) gets
     its ``.item()`` there, and none where it is printed or accumulated.
@@ -179,6 +186,10 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
         return
     if isinstance(node, ast.Call) and node.args and ctx.resolve(node.func) in _JSON:
         yield from _written_as_json(ctx, facts, node.args[0])
+        return
+    if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name) \
+            and ctx.resolve(node.func) in _NUMPY:
+        yield from _made_array(ctx, facts, node.args[0])
         return
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and node.func.id == "list" and not ctx.scope.binds("list"):
@@ -241,6 +252,40 @@ def _written_as_json(ctx: Context, facts, written: ast.AST) -> Iterator[Report]:
         f"`{src.quote(written, 30)}` holds values PyTorch 0.3 gave as Python numbers, "
         f"0-dim tensors since 0.4 (`{src.quote(held[0], 30)}`): json cannot write a "
         f"tensor (TypeError); add `.item()` where they are made",
+        Fix(tuple(edits), UNSAFE) if all(e is not None for e in edits) else None,
+    )
+
+
+def _made_array(ctx: Context, facts, listed: ast.Name) -> Iterator[Report]:
+    """``np.array(rewards)`` where the function fills ``rewards = []`` only with
+    floats 0.3 gave as Python numbers (``rewards.append(r.mean())``): 0.3 made a
+    float64 array of them, numpy now makes a float32 array of the 0-dim float32
+    tensors (other numbers, silently).  The fix puts ``.item()`` on each
+    (*unsafe*: the list's other readers get numbers too)."""
+    flow = ctx.flow()
+    defs = flow.reaching(listed)
+    if not defs or not all(d.kind == "assign" and isinstance(d.value, ast.List)
+                           and not d.value.elts for d in defs):
+        return
+    put = _put_in(flow.node, listed.id)
+    sources = []
+    for value in put:
+        fact = facts.of(value, flow.node)
+        source = _at_source(facts, value)
+        if not (_number_in_03(fact) and fact.dtype == "float") or _read_through_data(
+                ctx, source) or isinstance(source, ast.Subscript):
+            return  # (a Python number among them, or an element TV144 fixes where it is read)
+        sources.append(source)
+    if not sources:
+        return
+    edits = [_item(ctx, node) for node in sources]
+    src = ctx.source
+    yield Report(
+        listed,
+        f"`{listed.id}` holds floats PyTorch 0.3 gave as Python numbers, 0-dim float32 "
+        f"tensors since 0.4 (`{src.quote(sources[0], 30)}`): numpy makes a float32 array "
+        f"of them where 0.3 made a float64 one (other numbers); add `.item()` where they "
+        f"are made",
         Fix(tuple(edits), UNSAFE) if all(e is not None for e in edits) else None,
     )
 
