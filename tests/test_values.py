@@ -554,6 +554,50 @@ def test_augmented_assignments_keep_what_every_round_keeps():
     assert found["outside"] == (None, None, None)
 
 
+def test_attributes_of_a_plain_class_instance_and_tensors_of_a_comprehension():
+    """``b = Batch()`` then ``b.rewards``: what ``Batch``'s methods bind to
+    ``self.rewards``; a comprehension's tensors keep what they are whatever its
+    names are. Unknown where the file assigns the attribute through another name,
+    or the name is bound to something else too."""
+    found = facts(HEAD + textwrap.dedent("""
+        class Batch(object):
+            def finish(self, rows):
+                self.rewards = torch.stack([torch.FloatTensor(r) for r in rows])
+                self.count = len(rows)
+                self.moved = torch.zeros(3)
+
+
+        class Other(object):
+            def __init__(self):
+                self.rewards = torch.zeros(2, 2)
+
+
+        def run(rows, flag, other):
+            b = Batch()
+            b.finish(rows)
+            show(b.rewards)
+            show(b.count)
+            show(b.moved)
+            show([torch.FloatTensor(r) for r in rows])
+            c = Batch() if flag else Other()
+            show(c.rewards)
+            d = Batch()
+            if flag:
+                d = Other()
+            show(d.rewards)
+
+
+        def move(b):
+            b.moved = None
+    """))
+    assert found["b.rewards"] == (TENSOR, None, "float")
+    assert found["b.count"] == (NUMBER, None, "int")
+    assert found["b.moved"] == (None, None, None)  # (``b.moved = None`` in ``move``)
+    assert found["[torch.FloatTensor(r) for r in rows]"][0] == "list"
+    assert found["c.rewards"] == (None, None, None)
+    assert found["d.rewards"] == (None, None, None)
+
+
 # -- parameters: what every caller in view passes ---------------------------
 
 CALLED = HEAD + """

@@ -127,7 +127,11 @@ def comprehended(values, node: ast.ListComp, scope, depth: int) -> Value:
                 and values.of(func.value, scope, depth).kind == STRING:
             return _INT
         return None
-    return number(node.elt) or UNKNOWN
+    found = number(node.elt)
+    if found is not None:
+        return found
+    made = values.of(node.elt, scope, depth)  # (``[torch.FloatTensor(r) for r in rows]``)
+    return made if made.tensor else UNKNOWN
 
 
 def builtin_of(values, name: str, node: ast.Call, scope, depth: int) -> Value:

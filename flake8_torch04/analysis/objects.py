@@ -16,6 +16,7 @@ A dict literal whose keys are all strings keeps its entries: the value's
 from __future__ import annotations
 
 import ast
+import re
 import weakref
 from typing import Dict, List, Optional, Tuple
 
@@ -50,6 +51,9 @@ METHODS = {
 _MODULE = "torch.nn.Module"
 #: the classes outside the project that bind no attribute a program reads
 _BINDING_NOTHING = frozenset(("object", _MODULE))
+#: an attribute assigned through another name than ``self`` (``b.rewards = x``)
+_OUTSIDE = re.compile(
+    r"(?<![\w.])(?!self\b)\w+[ \t]*\.[ \t]*(\w+)[ \t]*(?:[-+*/%@&|^]|//|\*\*)?=(?!=)")
 #: the most entries of a dict literal kept
 MOST_KEYS = 32
 #: the builtin classes a plain class may derive from
@@ -227,12 +231,32 @@ def _derived_in_file(ctx, cls: ast.ClassDef) -> bool:
         for c in ctx.tree.body)
 
 
+def _made_here(values, name: ast.AST, scope, attr: str) -> Optional[ast.ClassDef]:
+    """The plain class of the file (:func:`plain_class`) every binding of ``name``
+    that reaches it calls (``b = Batch()``), where the file assigns ``attr`` only
+    through ``self`` (``b.rewards = ...`` elsewhere may change it)."""
+    ctx = values.ctx
+    defs = values._flow(scope).reaching(name) if isinstance(name, ast.Name) else None
+    if not defs or not all(d.kind == "assign" and isinstance(d.value, ast.Call)
+                           and isinstance(d.value.func, ast.Name) for d in defs):
+        return None
+    called = {d.value.func.id for d in defs}
+    cls = ctx.defined_once().get(called.pop()) if len(called) == 1 else None
+    if not isinstance(cls, ast.ClassDef) or not plain_class(ctx, cls.name):
+        return None
+    outside = ctx.memo.get("objects assigned outside")
+    if outside is None:
+        outside = ctx.memo["objects assigned outside"] = frozenset(_OUTSIDE.findall(ctx.text))
+    return None if attr in outside else cls
+
+
 def instance_attribute(values, node: ast.Attribute, scope, depth: int):
     """``model.trans`` where ``model`` is an instance of a module class of the file:
     what every ``self.trans = value`` in the class's methods makes it, where no
     class of the file derives from it (a subclass may bind it otherwise); and
-    ``args.x0`` of a namespace (:func:`.options.option`).  Only an attribute some
-    module class of the file binds, or one of a name, has its owner asked about."""
+    ``args.x0`` of a namespace (:func:`.options.option`); ``b.rewards`` of an
+    instance of a plain class of the file (:func:`_made_here`).  Only an attribute
+    some module class of the file binds, or one of a name, has its owner asked about."""
     from .values import FILE_CLASS, MODULE, UNKNOWN
 
     bound_names = values.ctx.memo.get("values instance attributes")
@@ -247,6 +271,9 @@ def instance_attribute(values, node: ast.Attribute, scope, depth: int):
     name = owner.name or ""
     if owner.kind == OBJECT and name == _NAMESPACE:
         return option(owner, attr)  # (``args.x0``)
+    if owner.kind == OBJECT:  # (``b = Batch()`` then ``b.rewards``)
+        cls = _made_here(values, node.value, scope, attr)
+        return _attribute_value(values, cls, attr, depth) if cls is not None else UNKNOWN
     if attr not in bound_names:
         return UNKNOWN
     if owner.kind != MODULE or not name.startswith(FILE_CLASS):
