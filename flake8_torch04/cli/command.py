@@ -363,6 +363,50 @@ def show_settings(resolver, path: str, out: TextIO) -> int:
     return EXIT_CLEAN
 
 
+#: the note of an import the fix kept for another module (:mod:`..fix.imports`)
+_KEPT_IMPORT = "kept the import of "
+
+
+def _settle_imports(by_path: dict) -> None:
+    """Once the run's fixes are written, drop again the ``Variable`` imports a fix
+    kept because another module of the project used them or could not be parsed:
+    the same run may have fixed that module (its ``Variable(...)`` calls, its
+    ``async=``), and the import is dead now.  Only the import is touched; a file
+    is written only when the result parses, and what stays kept is noted again."""
+    import re
+
+    from ..analysis.project.importers import forget
+    from ..fix.imports import project_users, remove_variable_imports
+    from ..source.document import CannotParse, Document
+    from ..source.parse import dominant_newline, parse
+
+    kept = {name: frozenset(re.findall(r"kept the import of `(\w+)`", " ".join(r.notes)))
+            for name, r in by_path.items() if r.new_data is not None and not r.error}
+    kept = {name: names for name, names in kept.items() if names}
+    if not kept:
+        return
+    forget()  # (the project as written now)
+    for name, names in kept.items():
+        first = by_path[name]
+        try:
+            with open(first.name, "rb") as handle:
+                data = handle.read()
+            doc = Document(data, first.name)
+            if doc.notebook is not None:
+                continue
+            notes: List[str] = []
+            text = remove_variable_imports(doc.text, names, dominant_newline(doc.text),
+                                           None, project_users(first.name, notes))
+            if text == doc.text:
+                continue
+            parse(text)
+            write_atomically(first.name, doc.to_bytes(text), original=data)
+        except (OSError, SyntaxError, ValueError, NotWritten, CannotParse):
+            continue  # (the first pass's result stands, written)
+        by_path[name] = first._replace(notes=tuple(
+            n for n in first.notes if not n.startswith(_KEPT_IMPORT)) + tuple(notes))
+
+
 def _run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..analysis.project.importers import forget
 
@@ -452,6 +496,8 @@ def _run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 by_path[name] = check_file(result.name, options._replace(
                     codes=resolver.for_path(result.name).codes_for(result.name),
                     fix=False))._replace(error=reason)
+    if options.fix and not options.diff:
+        _settle_imports(by_path)
     for path, job_options in jobs:
         if path == "-":
             name = args.stdin_filename or "stdin"

@@ -143,13 +143,32 @@ def _imports_of(path: str) -> Optional[_Imports]:
         with open(path, "rb") as handle:
             data = handle.read()
         if b"import" in data:
-            found = _Imports(path, ast.parse(data, path))
+            found = _Imports(path, _parsed(data, path))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         found = False
     _IMPORTS[path] = (stamp, found)
     if found is False:
         raise _Short(f"{os.path.relpath(path)} could not be read")
     return found
+
+
+def _parsed(data: bytes, path: str) -> ast.AST:
+    """The tree of ``data``; where only 0.3's ``async=`` keeps it from parsing, the
+    tree of its rescue (:mod:`..rescue`: the text the same run's TV101 fix writes),
+    so that what it imports is known; raises ``SyntaxError`` otherwise."""
+    try:
+        return ast.parse(data, path)
+    except SyntaxError:
+        from ..rescue import rescue
+
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise SyntaxError("cannot be decoded") from None
+        found = rescue(text, lambda rescued: ast.parse(rescued, path))
+        if found is None:
+            raise
+        return ast.parse(found.text, path)
 
 
 class _Index:
