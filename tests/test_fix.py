@@ -136,7 +136,7 @@ TV001_FIXES = [
     pytest.param(
         "def f(loc_t, conf_t):\n    loc_t = Variable(loc_t, requires_grad=False)\n"
         "    if loc_t is not None:\n        conf_t = Variable(conf_t)\n    return loc_t\n",
-        "def f(loc_t, conf_t):\n    if loc_t is not None:\n        pass\n    return loc_t\n",
+        "def f(loc_t, conf_t):\n    return loc_t\n",
         id="self-assignment-dropped",
     ),
     # issue 16: no ``x = x`` / ``x, y = x, y`` is left behind, whatever the statement's shape
@@ -153,9 +153,18 @@ TV001_FIXES = [
                  "x = torch.ones(2)\nf(x, y)\n", id="tuple-self-assignment-module-level"),
     pytest.param("x = Variable(x)  # wrap the batch\nf(x)\n", "# wrap the batch\nf(x)\n",
                  id="self-assignment-comment-kept"),
-    pytest.param("if c: x = Variable(x)\n", "if c: pass\n", id="self-assignment-header-line"),
+    # an ``if`` left with nothing to do goes too, where its test only computes
+    pytest.param("if c: x = Variable(x)\n", "", id="self-assignment-header-line"),
     pytest.param("if c:\n    x = Variable(x)\n    y = Variable(y)\nf(x, y)\n",
-                 "if c:\n    pass\nf(x, y)\n", id="self-assignments-emptying-a-block"),
+                 "f(x, y)\n", id="self-assignments-emptying-a-block"),
+    pytest.param("if not isinstance(x, Variable):\n    x = Variable(x)\nf(x)\n", "f(x)\n",
+                 id="isinstance-test-emptied"),
+    pytest.param("if g(x):\n    x = Variable(x)\nf(x)\n", "if g(x):\n    pass\nf(x)\n",
+                 id="calling-test-kept"),
+    pytest.param("if c:  # gpu\n    x = Variable(x)\nf(x)\n",
+                 "if c:  # gpu\n    pass\nf(x)\n", id="commented-test-kept"),
+    pytest.param("if c:\n    x = Variable(x)\nelse:\n    g()\n",
+                 "if c:\n    pass\nelse:\n    g()\n", id="test-with-else-kept"),
     pytest.param("x, y = (Variable(x),\n        Variable(y))\nf(x, y)\n", "f(x, y)\n",
                  id="tuple-self-assignment-multi-line"),
     # an ``else:`` left with nothing goes with its last statement, not as ``else: pass``

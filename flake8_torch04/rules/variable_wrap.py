@@ -510,8 +510,10 @@ def _drop_self_assignment(ctx: Context, node: ast.Call, data_text: str) -> Optio
 
     The statement goes with its line; one that shares its line with other
     statements (``x = Variable(x); y = 1``) goes with its ``;``; it becomes
-    ``pass`` where it is the only one of its block.  A comment after it stays,
-    on its own line; an ``else:`` it empties goes with it.  Every wrap of a
+    ``pass`` where it is the only one of its block; the ``if`` around it goes too
+    where it is the only statement of an ``if`` without ``else`` whose test only
+    computes (``if not isinstance(x, Variable): x = Variable(x)``).  A comment
+    after it stays, on its own line; an ``else:`` it empties goes with it.  Every wrap of a
     tuple gets the same edit: the fixer applies it once.
     """
     chain = [ctx.tree, *ctx.parents]  # (the walker does not list the module)
@@ -539,7 +541,28 @@ def _drop_self_assignment(ctx: Context, node: ast.Call, data_text: str) -> Optio
     for target_elt, text in pairs:
         if not isinstance(target_elt, (ast.Name, ast.Attribute)) or src.text(target_elt) != text:
             return None
+    if isinstance(block, ast.If) and block.body == [statement] and not block.orelse \
+            and len(chain) > depth and _pure(block.test) \
+            and not any(ctx.scope.binds(name) for name in ("isinstance", "type")) \
+            and not has_comment(src.between(src.start(block), src.start(statement))):
+        # (``if not isinstance(x, Variable): x = Variable(x)``: nothing is left to do)
+        return drop_statement(src, chain[-depth - 1], block)
     return drop_statement(src, block, statement)
+
+
+def _pure(test: ast.AST) -> bool:
+    """Whether evaluating ``test`` does nothing but compute it: names, attributes,
+    constants, ``not``, ``and``/``or``, comparisons and ``isinstance``/``type``."""
+    for sub in ast.walk(test):
+        if isinstance(sub, ast.Call):
+            if not (isinstance(sub.func, ast.Name) and sub.func.id in ("isinstance", "type")
+                    and not sub.keywords):
+                return False
+        elif not isinstance(sub, (ast.Name, ast.Attribute, ast.Constant, ast.UnaryOp,
+                                  ast.BoolOp, ast.Compare, ast.Tuple, ast.expr_context,
+                                  ast.boolop, ast.cmpop, ast.unaryop)):
+            return False
+    return True
 
 
 def _unwrapped(ctx: Context, value: ast.AST) -> Optional[str]:
