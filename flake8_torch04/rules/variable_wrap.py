@@ -98,7 +98,10 @@ def variable_wrap(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ``torch.no_grad()`` region first; but a helper's ``volatile=volatile``
     (its own parameter) counts as ``False`` where every call of the helper is
     in view and none passes a true value (TV002 says which).  A wrap whose text holds a comment is
-    unsafe to rewrite.
+    unsafe to rewrite.  ``x = Variable(x)`` goes with its statement (``pass`` where
+    it was the only one of its block), and with an ``if`` without ``else`` it was
+    the only statement of, whose test only computes (``if not isinstance(x,
+    Variable): x = Variable(x)``: nothing is left to test).
     """
     if ctx.resolve(node.func) == VARIABLE:
         yield _wrap_report(ctx, node)
