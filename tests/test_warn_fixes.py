@@ -49,8 +49,8 @@ FIXES = [
     ("TV121", "w = torch.nn.init.orthogonal(m.weight, gain=2)\n",
      "w = torch.nn.init.orthogonal_(m.weight, gain=2)\n"),
     ("TV121", "from torch.nn.init import kaiming_normal\nkaiming_normal(m.weight)\n",
-     "from torch.nn.init import kaiming_normal\nfrom torch.nn.init import kaiming_normal_\n"
-     "kaiming_normal_(m.weight)\n"),
+     "from torch.nn.init import kaiming_normal_\nkaiming_normal_(m.weight)\n"),  # (the old
+    # name's import, unused now, goes)
     # TV122
     ("TV122", "torch.nn.utils.clip_grad_norm(model.parameters(), 0.5)\n",
      "torch.nn.utils.clip_grad_norm_(model.parameters(), 0.5)\n"),

@@ -103,18 +103,19 @@ def add_imports(text: str, specs: Iterable[str], newline: str,
 
 
 def _variable_imports(tree: ast.Module) -> List[Tuple[ast.ImportFrom, ast.alias, List]]:
-    """``from torch.autograd import Variable`` statements that are direct children
-    of the module or of a function body: (statement, alias, the body holding it)."""
+    """``from torch... import name`` statements (``torch`` or a module of it: the
+    names the fixes replace) that are direct children of the module or of a
+    function body: (statement, alias, the body holding it), for every alias."""
     found = []
     bodies: List[List[ast.AST]] = [tree.body]
     bodies.extend(n.body for n in ast.walk(tree)
                   if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
     for body in bodies:
         for stmt in body:
-            if (isinstance(stmt, ast.ImportFrom) and not stmt.level
-                    and stmt.module in VARIABLE_MODULES):
+            if isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module and (
+                    stmt.module == "torch" or stmt.module.startswith("torch.")):
                 for alias in stmt.names:
-                    if alias.name == "Variable":
+                    if alias.name != "*":
                         found.append((stmt, alias, body))
     return found
 
@@ -158,7 +159,8 @@ def _annotations(node: ast.AST) -> Iterable[ast.AST]:
 
 
 def variable_names_in_use(text: str, tree: Optional[ast.Module] = None) -> FrozenSet[str]:
-    """Names bound by ``from torch.autograd import Variable`` that the text uses."""
+    """Names bound by ``from torch... import`` (``Variable``, ``weight_norm``) that the
+    text uses: those the fixes may leave unused."""
     if tree is None:
         try:
             tree = parse(text)
@@ -198,7 +200,8 @@ def _in_type_comment(text: str, name: str) -> bool:
 def remove_variable_imports(text: str, names: Iterable[str], newline: str,
                             tree: Optional[ast.Module] = None,
                             taken: Optional[Callable[[str], Optional[str]]] = None) -> str:
-    """Remove the ``Variable`` imports of ``names`` that nothing uses any more.
+    """Remove the imports from torch of ``names`` (the ``Variable`` a fix unwrapped,
+    the ``weight_norm`` it moved) that nothing uses any more.
 
     Only a statement that stands alone on its lines, holds no comment, and is not
     the only statement of its body is changed; other imported names stay.  Nor is
@@ -210,6 +213,7 @@ def remove_variable_imports(text: str, names: Iterable[str], newline: str,
     lines = lines_of(normalize_newlines(text))
     edits = []
     uses: Optional[Counter] = None
+    dropped: dict = {}  # (statement -> its aliases that go, body)
     for stmt, alias, body in _variable_imports(tree):
         bound = alias.asname or alias.name
         if bound not in names:
@@ -218,13 +222,17 @@ def remove_variable_imports(text: str, names: Iterable[str], newline: str,
             uses = use_counts(tree)
         if uses[bound] or _in_type_comment(text, bound):
             continue
+        if taken is not None and body is tree.body and taken(bound):
+            continue
+        dropped.setdefault(id(stmt), (stmt, [], body))[1].append(alias)
+    for stmt, aliases, body in dropped.values():
         first, last = stmt.lineno, stmt.end_lineno
         segment = "".join(lines[first - 1:last])
         before = lines[first - 1][:stmt.col_offset]
         after = lines[last - 1].encode("utf-8")[stmt.end_col_offset:].decode("utf-8", "replace")
         if "#" in segment or before.strip() or after.strip() or ";" in segment:
             continue
-        rest = [a for a in stmt.names if a is not alias]
+        rest = [a for a in stmt.names if all(a is not alias for alias in aliases)]
         whole_lines = last < len(lines) or lines[-1].endswith("\n")
         if rest:
             kept = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in rest)
@@ -232,8 +240,6 @@ def remove_variable_imports(text: str, names: Iterable[str], newline: str,
         elif len(body) > 1:
             new = ""
         else:
-            continue
-        if taken is not None and body is tree.body and taken(bound):
             continue
         start, end = (first, 0), (last + 1, 0)
         if not whole_lines:
