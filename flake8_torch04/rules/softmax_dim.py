@@ -198,7 +198,7 @@ def softmax_dim(ctx: Context, node: ast.Call) -> Iterator[Report]:
     if inputs:
         rank = _rank(ctx, inputs)
     guess = None
-    squeezed = rank is None and inputs and all(_squeezed(ctx, i) for i in inputs)
+    squeezed = rank is None and bool(inputs) and all(_squeezed(ctx, i) for i in inputs)
     if rank is not None:
         dim, safety = implicit_dim(rank), SAFE
         why = f"its input is {rank}-D here, so torch picks dim={dim}"
