@@ -176,6 +176,22 @@ FIXES = {
          "    for epoch in range(3):\n        opt.step()\n        if epoch > 0:\n"
          "            sched.step()\n", True),
     ],
+    "TV153": [
+        # a piece of a stack of 2-D pieces: 0.1.12's swap of dims 0 and 1, safe
+        ("def head(y):\n    y = y.view(-1, 9)\n    m = torch.stack(torch.split(y, 3, 1)[:-1])\n"
+         "    w, mu, s = torch.split(m, 1, 2)\n    return F.softmax(w.t().squeeze(), dim=1)\n",
+         "def head(y):\n    y = y.view(-1, 9)\n    m = torch.stack(torch.split(y, 3, 1)[:-1])\n"
+         "    w, mu, s = torch.split(m, 1, 2)\n"
+         "    return F.softmax(w.transpose(0, 1).squeeze(), dim=1)\n", False),
+        # the function, by position and by keyword; an operand in parentheses
+        ("h = torch.randn(5, 4, 2)\na = torch.t(h)\nb = torch.t(input=h)\nc = (h * 2).t()\n",
+         "h = torch.randn(5, 4, 2)\na = torch.transpose(h, 0, 1)\n"
+         "b = torch.transpose(input=h, dim0=0, dim1=1)\nc = (h * 2).transpose(0, 1)\n", False),
+        # imported by name: the import of transpose added
+        ("from torch import t\nh = torch.randn(5, 4, 2)\na = t(h)\n",
+         "from torch import t\nfrom torch import transpose\nh = torch.randn(5, 4, 2)\n"
+         "a = transpose(h, 0, 1)\n", False),
+    ],
 }
 
 NOOPS = {
@@ -241,6 +257,10 @@ NOOPS = {
         EPOCHS + "for epoch in range(3):\n    opt.step()\n    epoch = epoch * 2\n"
         "    sched.step(epoch)\n",
     ],
+    # TV153: a comment where the dims would go: the message alone
+    "TV153": [
+        "h = torch.randn(5, 4, 2)\nc = h.t(  # swap\n)\n",
+    ],
 }
 
 
@@ -287,3 +307,11 @@ def test_scheduler_epoch_fixes_compose():
     assert result.text == HEADER + EPOCHS + (
         "for epoch in range(3):\n    if epoch > 0:\n        sched.step()\n    opt.step()\n")
     assert not check_source(result.text, codes=["TV130", "TV151"])
+
+
+def test_transpose_of_3d_names_the_rank_the_error_and_what_ran():
+    text = HEADER + "v = torch.zeros(2, 3, 4, 5)\nw = v.t()\n"
+    [finding] = check_source(text, codes=["TV153"])
+    assert finding.message == (
+        "`v.t()` of a 4-D tensor raises since PyTorch 0.2 (RuntimeError: t() expects a "
+        "tensor with <= 2 dimensions); 0.1.12 swapped dims 0 and 1: use `v.transpose(0, 1)`")

@@ -62,6 +62,13 @@ from torch.autograd import Variable
      (TENSOR, 2, "int")),
     ("x = torch.cat([torch.ones(4), torch.zeros(2, 2)])", "x", (TENSOR, None, "float")),
     ("x = torch.cat(parts)", "x", (TENSOR, None, None)),
+    # pieces: split/chunk keep the rank, read through an index, unpacking, a slice, a loop
+    ("x = torch.zeros(4, 6)\ny = torch.split(x, 3, 1)[0]", "y", (TENSOR, 2, "float")),
+    ("x = torch.zeros(4, 6)\na, b = x.chunk(2, 1)", "b", (TENSOR, 2, "float")),
+    ("x = torch.zeros(4, 6)\nps = x.split(3, 1)\ny = torch.stack(ps[:-1])", "y",
+     (TENSOR, 3, "float")),
+    ("x = torch.zeros(4, 6).long()\nfor p in torch.chunk(x, 2):\n    show(p)", "p",
+     (TENSOR, 2, "int")),
     # legacy typed constructors of data held by a name: a list of numbers is 1-D
     ("ids = [ord(c) for c in text]\nx = torch.LongTensor(ids)", "x", (TENSOR, 1, "int")),
     ("ids = [1, 2]\nx = torch.LongTensor(ids)", "x", (TENSOR, 1, "int")),
@@ -1163,3 +1170,31 @@ def test_torch_softmax_keeps_the_rank():
     assert found["torch.softmax(x, 1)"][:2] == ("tensor", 2)
     assert found["torch.log_softmax(x, dim=1).max(1)[1]"][:2] == ("tensor", 1)
     assert found["torch.softmax(unknown, 1)"][1] is None
+
+
+def test_split_and_chunk_give_a_sequence_of_pieces_not_a_tensor():
+    # torch.split/chunk return a tuple whose length only the sizes tell: read as a
+    # list of one value (an element of it has the tensor's rank; the whole is no tensor)
+    found = facts(HEAD + """
+def f(y, line):
+    x = torch.zeros(4, 6)
+    parts = torch.split(x, 3, 1)
+    show(parts)
+    show(parts[:-1])
+    show(torch.cat(parts, 1))
+    show(line.split(','))
+    show(line.split(',')[0])
+    show(y.split(2))
+    show(torch.split(y, 2)[0])
+    show(torch.stack(torch.chunk(y, 2)))
+""")
+    assert found["parts"][:2] == ("list", None)
+    assert found["parts[:-1]"][:2] == ("list", None)
+    assert found["torch.cat(parts, 1)"] == (TENSOR, 2, "float")
+    # a method of an unknown value may be str.split: unknown
+    assert found["line.split(',')"] == (None, None, None)
+    assert found["line.split(',')[0]"] == (None, None, None)
+    assert found["y.split(2)"] == (None, None, None)
+    # torch.split of an unknown value: tensors of unknown rank
+    assert found["torch.split(y, 2)[0]"] == (TENSOR, None, None)
+    assert found["torch.stack(torch.chunk(y, 2))"][:2] == (TENSOR, None)

@@ -110,6 +110,34 @@ FIXES = [
     # a parameter may hold a whole shape: the rank is unknown, the fix unsafe
     ("TV123", "def f(n):\n    return F.softmax(torch.zeros(n))\n",
      "def f(n):\n    return F.softmax(torch.zeros(n), dim=1)\n", True),
+    # a squeezed input (directly or through a name): 2-D for a batch, 1-D for one row,
+    # and 0.3's choice the last dim for both (dim=1 would raise on the 1-D call)
+    ("TV123", "def f(h):\n    return F.softmax(h.squeeze())\n",
+     "def f(h):\n    return F.softmax(h.squeeze(), dim=-1)\n", True),
+    ("TV123", "def f(h):\n    s = torch.squeeze(h)\n    return F.log_softmax(s)\n",
+     "def f(h):\n    s = torch.squeeze(h)\n    return F.log_softmax(s, dim=-1)\n", True),
+    ("TV123", "def f(h):\n    return F.softmax(h.t().squeeze(), None)\n",
+     "def f(h):\n    return F.softmax(h.t().squeeze(), -1)\n", True),
+    ("TV123",
+     "class N(nn.Module):\n    def __init__(self):\n        self.sm = nn.Softmax()\n"
+     "    def forward(self, x):\n        return self.sm(x.squeeze())\n",
+     "class N(nn.Module):\n    def __init__(self):\n        self.sm = nn.Softmax(dim=-1)\n"
+     "    def forward(self, x):\n        return self.sm(x.squeeze())\n", True),
+    # ... but a squeeze of one dim, a name also bound otherwise, arithmetic on a
+    # squeezed value, numpy's squeeze: the fallback dim=1
+    ("TV123", "def f(h):\n    return F.softmax(h.squeeze(1))\n",
+     "def f(h):\n    return F.softmax(h.squeeze(1), dim=1)\n", True),
+    ("TV123", "def f(h, c):\n    s = h.squeeze()\n    if c:\n        s = h\n"
+     "    return F.softmax(s)\n",
+     "def f(h, c):\n    s = h.squeeze()\n    if c:\n        s = h\n"
+     "    return F.softmax(s, dim=1)\n", True),
+    ("TV123", "def f(h, t):\n    return F.softmax(h.squeeze() / t)\n",
+     "def f(h, t):\n    return F.softmax(h.squeeze() / t, dim=1)\n", True),
+    ("TV123", "import numpy as np\ndef f(h):\n    return F.softmax(np.squeeze(h))\n",
+     "import numpy as np\ndef f(h):\n    return F.softmax(np.squeeze(h), dim=1)\n", True),
+    # a squeezed value of evident rank stays the rank's (a 2-D view, then unsqueezed)
+    ("TV123", "def f(h):\n    return F.softmax(h.squeeze().view(-1, 4))\n",
+     "def f(h):\n    return F.softmax(h.squeeze().view(-1, 4), dim=1)\n"),
     # a class on nn.Softmax: the rank its own forward passes to torch's (2-D: dim 1) ...
     ("TV123",
      "class FlatSoftmax(nn.Softmax):\n    def forward(self, x):\n"
@@ -305,3 +333,16 @@ def test_grid_sample_outside_0_3_code_gets_a_message_and_no_fix():
     assert "`align_corners=True` for the numbers of PyTorch 0.3-1.2" in finding.message
     assert "`align_corners=False` for today's" in finding.message
     assert fix_text(source, lambda text: Analysis(text, ["TV133"]), True).text == source
+
+
+def test_softmax_of_a_squeezed_input_says_why_the_last_dim():
+    from flake8_torch04.analysis.run import check_source
+
+    [finding] = check_source(HEADER + "def f(h):\n    return F.softmax(h.squeeze())\n",
+                             codes=["TV123"])
+    assert finding.message == (
+        "`F.softmax` without dim is deprecated since PyTorch 0.3 (its input is squeezed, so "
+        "its rank depends on the sizes at run time: torch picks dim=0 for a 0- or 1-D input, "
+        "1 for a 2-D one, the last dim for all three); pass `dim=-1` (`dim=1` fails on a "
+        "1-D input)")
+    assert finding.fix.safety == "unsafe"

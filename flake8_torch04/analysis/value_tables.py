@@ -80,7 +80,7 @@ MODULE_ITSELF = frozenset(("cuda", "cpu", "to", "train", "eval", "float", "doubl
 TORCH_METHODS = frozenset(f"torch.{f}" for f in (
     "max", "min", "sum", "mean", "prod", "argmax", "argmin", "sort", "topk", "squeeze",
     "unsqueeze", "t", "transpose", "eq", "ne", "lt", "gt", "le", "ge", "std", "var", "norm",
-    "mm", "bmm", "mv", "multinomial"))
+    "mm", "bmm", "mv", "multinomial", "split", "chunk"))
 #: ``torch.nn.functional``'s losses: 0-dim results unless asked per element
 LOSS_FUNCTIONS = frozenset(f"torch.nn.functional.{f}" for f in (
     "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",

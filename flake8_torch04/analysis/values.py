@@ -13,7 +13,8 @@ Values are followed through what one file makes evident:
 - the torch operations that fix a rank or a dtype: constructors with sizes or data,
   reductions with and without ``dim``, ``max(d)``/``min(d)`` pairs, indexing,
   ``view``/``reshape``/``unsqueeze``/``squeeze(d)``/``t()``, ``multinomial``, casts
-  (``.long()``, ``.byte()``, ...), comparisons, ``.data``, ``.item()``, ``.numpy()``;
+  (``.long()``, ``.byte()``, ...), comparisons, ``.data``, ``.item()``, ``.numpy()``,
+  ``split``/``chunk`` (pieces of the tensor's rank, as a list: how many, only the sizes tell);
 - the returns of functions defined in the file, ``self.x`` bound in the methods of
   the enclosing class, dict literals' entries, objects (:mod:`.objects`);
 - a parameter, where every caller is in view (:mod:`.callers`, :mod:`.importing`).
@@ -635,6 +636,8 @@ class Values:
                              self._sizes_rank(args, scope, depth))
             return UNKNOWN
         rank, dtype = receiver.rank, receiver.dtype
+        if attr in ("split", "chunk"):  # (a tuple of pieces of its rank: how many, the sizes tell)
+            return Value(LIST, parts=(_tensor(rank, dtype, plain=receiver.plain),))
         keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg is not None}
         if any(kw.arg is None for kw in node.keywords) or \
                 any(isinstance(a, ast.Starred) for a in args):

@@ -79,6 +79,8 @@ TABLE = {
     # a ``step`` call with an argument, in a file that uses a learning-rate scheduler
     "TV151": ("scheduler_epoch", (ast.Call,), (r"\bstep[\s\\]*\([\s\\]*[^\s\\)]",),
               (r"\blr_scheduler\b",)),
+    # a call of ``t`` (``x.t()``, ``torch.t(x)``; ``torch.t`` itself: what an alias stands for)
+    "TV153": ("transpose_of_3d", (ast.Call,), (r"\bt[\s\\]*\(", r"\btorch\.t\b")),
     # TV14x: silent changes of behaviour
     # every finding's statement holds the call of the builtin ``isinstance``
     "TV140": (

@@ -154,7 +154,15 @@ def softmax_dim(ctx: Context, node: ast.Call) -> Iterator[Report]:
     picked implicitly (``dim=1`` for 2-D, ``dim=0`` for 1- and 3-D): *safe*,
     the same numbers.  Elsewhere the fix writes ``dim=1`` and is *unsafe*: it
     changes the result for 1-D and 3-D inputs, where the implicit choice was
-    ``0`` (check that this is the dimension you mean); where the input is arithmetic
+    ``0`` (check that this is the dimension you mean); where the input is the
+    result of ``x.squeeze()`` without a dim (directly, or through a name every
+    binding of which is one), its rank depends on the sizes at run time (a
+    training batch ``(N, 1, C)`` gives 2-D, one sampled step ``(1, 1, C)``
+    1-D), and the unsafe fix writes ``dim=-1``: torch's implicit choice for 0-,
+    1- and 2-D inputs alike, where ``dim=1`` raises ``IndexError: Dimension out
+    of range (expected to be in range of [-1, 0], but got 1)`` on the 1-D call
+    (a squeezed 3- or 4-D input, whose implicit dim was ``0`` or ``1``, differs);
+    where the input is arithmetic
     between a tensor of evident rank and a value of unknown kind (``theta * logits``
     with ``logits`` 1-D and ``theta = args.theta``), the unsafe fix writes that
     tensor's implicit dim instead, and the message says so.
@@ -190,9 +198,15 @@ def softmax_dim(ctx: Context, node: ast.Call) -> Iterator[Report]:
     if inputs:
         rank = _rank(ctx, inputs)
     guess = None
+    squeezed = rank is None and bool(inputs) and all(_squeezed(ctx, i) for i in inputs)
     if rank is not None:
         dim, safety = implicit_dim(rank), SAFE
         why = f"its input is {rank}-D here, so torch picks dim={dim}"
+    elif squeezed:
+        dim, safety = -1, UNSAFE
+        why = ("its input is squeezed, so its rank depends on the sizes at run time: "
+               "torch picks dim=0 for a 0- or 1-D input, 1 for a 2-D one, the last dim "
+               "for all three")
     else:
         guess = _operand(ctx, inputs) if inputs and len(inputs) == 1 else None
         dim, safety = implicit_dim(guess[1]) if guess else 1, UNSAFE
@@ -207,6 +221,7 @@ def softmax_dim(ctx: Context, node: ast.Call) -> Iterator[Report]:
         node,
         f"`{name}` without dim is deprecated since PyTorch 0.3 ({why}); "
         f"pass `dim={dim}`" + ("" if rank is not None else
+                               " (`dim=1` fails on a 1-D input)" if squeezed else
                                f" if the input is {guess[1]}-D as `{guess[0]}` is" if guess
                                else " if that is the class dimension"),
         fix,
@@ -221,6 +236,26 @@ def _rank(ctx: Context, inputs: List[ast.AST], scope: Optional[ast.AST] = None
     found = [facts.of(i, scope or _function_of(ctx, i)) for i in inputs]
     ranks = {v.rank if v.kind in (TENSOR, None) else None for v in found}
     return ranks.pop() if len(ranks) == 1 else None
+
+
+def _squeezed(ctx: Context, node: ast.AST) -> bool:
+    """``x.squeeze()`` or ``torch.squeeze(x)`` without a dim, or a name every binding
+    of which that reaches ``node`` is one: a value whose rank only the sizes tell."""
+    if isinstance(node, ast.Name):
+        defs = ctx.flow_of(_function_of(ctx, node)).reaching(node)
+        return bool(defs) and all(d.kind == "assign" and d.value is not None
+                                  and _squeeze_call(ctx, d.value) for d in defs)
+    return _squeeze_call(ctx, node)
+
+
+def _squeeze_call(ctx: Context, node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call) or node.keywords:
+        return False
+    name = ctx.resolve(node.func)
+    if name == "torch.squeeze":
+        return len(node.args) == 1 and not isinstance(node.args[0], ast.Starred)
+    return name is None and isinstance(node.func, ast.Attribute) \
+        and node.func.attr == "squeeze" and not node.args
 
 
 def _instance_inputs(ctx: Context, node: ast.Call) -> Optional[List[ast.AST]]:
