@@ -613,6 +613,39 @@ def test_value_rules_say_nothing_in_modern_code():
 
 
 # ---------------------------------------------------------------------------
+# TV152: torch.arange of integers, 0.3's FloatTensor
+
+
+def test_integer_arange_gets_the_float_of_0_3():
+    before = ("def f(probs, items):\n    s = torch.arange(1, len(items) + 1)\n"
+              "    return torch.dot(s, probs)\n")
+    result = fixed(HEAD_03 + before, ["TV152"], unsafe=False)
+    assert result.text == HEAD_03 + before.replace("+ 1)", "+ 1, dtype=torch.float)")
+    (finding,) = check_source(HEAD_03 + before, codes=["TV152"])
+    assert finding.fix.safety == SAFE
+    assert "`torch.arange(1, len(items) + 1, dtype=torch.float)`" in finding.message
+    assert "gave a FloatTensor on PyTorch 0.3" in finding.message
+
+
+def test_integer_arange_after_a_change_of_the_default_type_gets_the_default():
+    source = HEAD_03 + ("torch.set_default_tensor_type('torch.DoubleTensor')\n"
+                        "s = torch.arange(5)\nprint(torch.dot(s, torch.rand(5)))\n")
+    (finding,) = check_source(source, codes=["TV152"])
+    assert "`torch.arange(5, dtype=torch.get_default_dtype())`" in finding.message
+    assert "`set_default_tensor_type` changes the default type" in finding.message
+    assert fixed(source, ["TV152"], unsafe=False).text == source.replace(
+        "arange(5)", "arange(5, dtype=torch.get_default_dtype())")
+
+
+def test_integer_arange_in_a_file_only_its_project_calls_0_3_gets_an_unsafe_fix(tmp_path):
+    (tmp_path / "model.py").write_text("from torch.autograd import Variable\n")
+    path = tmp_path / "score.py"
+    path.write_text("import torch\n\nprint(torch.dot(torch.arange(3), torch.rand(3)))\n")
+    (finding,) = check_source(path.read_text(), str(path), ["TV152"])
+    assert finding.fix.safety == UNSAFE
+
+
+# ---------------------------------------------------------------------------
 # TV149: Python 2's ``/`` of two ints given to torch as a size: ``//``
 
 HEAD_NN = "import torch\nimport torch.nn as nn\n\n\n"

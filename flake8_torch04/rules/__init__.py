@@ -119,6 +119,8 @@ TABLE = {
                 r"|tanh|relu|masked_fill|index_fill|index_put|masked_scatter|index_copy"
                 r"|index_add|scatter|scatter_add)_[\s\\]*\(", ast.Call)),
               (r"\bexpand(?:_as)?\b",)),
+    # an ``arange`` call, in 0.3 code (``analysis/era.py``)
+    "TV152": ("integer_arange", (ast.Call,), (r"\barange\b",), (r"\btorch\b",)),
     # a ``zero_grad`` call, in a file that assigns a gradient (``p._grad = q.grad``)
     "TV147": ("shared_gradients", (ast.Call,), (r"\bzero_grad\b",),
               (r"\.[\s\\]*_?grad[ \t\\]*=(?!=)",)),
