@@ -728,6 +728,29 @@ def test_tv111_names_the_function_of_a_thnn_criterion_with_its_target_detached()
         "the target no gradient" in finding.message
 
 
+@pytest.mark.parametrize("line, quoted", [
+    ("import torch.legacy.optim as legacy_optim", "torch.legacy.optim"),
+    ("from torch.legacy import optim", "torch.legacy.optim"),
+    ("from torch.legacy.optim import adam", "torch.legacy.optim"),
+])
+def test_tv111_sends_torch_legacy_optim_to_torch_optim(line, quoted):
+    """0.3's Lua-style optimisers: their successor is torch.optim, not torch.nn."""
+    (finding,) = check_source(f"import torch\n{line}\n", codes=["TV111"])
+    assert finding.message.startswith(
+        f"`{quoted}` was removed from PyTorch (ModuleNotFoundError on 2.13); use torch.optim: ")
+    assert "torch.optim.Adam([x], lr=config['learningRate'])" in finding.message
+    assert "the import alone stops the program" in finding.message
+    assert "torch.nn" not in finding.message
+    source = "import torch\nimport torch.legacy\ntorch.legacy.optim.sgd(f, x, config)\n"
+    found = [f.message for f in check_source(source, codes=["TV111"])]
+    assert found[0].startswith("`torch.legacy` was removed from PyTorch "
+                               "(ModuleNotFoundError on 2.13); use the torch.nn modules "
+                               "and torch.nn.functional for its nn, torch.optim for its optim")
+    assert found[1].startswith("`torch.legacy.optim` was removed from PyTorch "
+                               "(AttributeError on 2.13); use torch.optim: ")
+    assert "import alone" not in found[1]
+
+
 def test_a_module_set_back_to_training_mode_does_not_train():
     """``model.eval()`` ... ``model.train()`` around a volatile forward (a DDPG
     agent's ``select_action``) switches a module's mode: the function may run
