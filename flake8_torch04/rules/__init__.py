@@ -151,7 +151,8 @@ TABLE = {
     ),
     # TV12x: deprecations that warn on PyTorch 2.13 (each marker is a name the
     # flagged statement spells, or, for byte masks, where the mask is used)
-    "TV120": ("loss_reduction", (ast.Call,), ("size_average", r"\breduce\b")),
+    "TV120": ("loss_reduction", (ast.Call,),
+              ("size_average", r"\breduce\b", "kl_div", "KLDivLoss")),
     "TV121": (
         "init_names", (ast.Call,),
         (r"\b(?:xavier_uniform|xavier_normal|kaiming_uniform|kaiming_normal|uniform|normal"
