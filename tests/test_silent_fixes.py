@@ -637,12 +637,17 @@ def test_integer_arange_after_a_change_of_the_default_type_gets_the_default():
         "arange(5)", "arange(5, dtype=torch.get_default_dtype())")
 
 
-def test_integer_arange_in_a_file_only_its_project_calls_0_3_gets_an_unsafe_fix(tmp_path):
+def test_integer_arange_in_a_file_only_its_project_calls_0_3_is_left_alone(tmp_path):
+    """Its fix changes what code written for 0.4 computes: the file itself must
+    be 0.3 code (torch's own sources mix both)."""
     (tmp_path / "model.py").write_text("from torch.autograd import Variable\n")
     path = tmp_path / "score.py"
     path.write_text("import torch\n\nprint(torch.dot(torch.arange(3), torch.rand(3)))\n")
+    assert check_source(path.read_text(), str(path), ["TV152"]) == []
+    path.write_text("import torch\nfrom torch.autograd import Variable\n\n"
+                    "print(torch.dot(torch.arange(3), torch.rand(3)))\n")
     (finding,) = check_source(path.read_text(), str(path), ["TV152"])
-    assert finding.fix.safety == UNSAFE
+    assert finding.fix.safety == SAFE
 
 
 # ---------------------------------------------------------------------------

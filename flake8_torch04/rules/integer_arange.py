@@ -6,8 +6,8 @@ import re
 from typing import Iterator, Optional
 
 from ..analysis.context import Context
-from ..analysis.era import file_is_legacy, legacy
-from ..analysis.findings import SAFE, UNSAFE, Fix, Report
+from ..analysis.era import file_is_legacy
+from ..analysis.findings import SAFE, Fix, Report
 from ..analysis.nodes import body_nodes
 from ..analysis.project.importers import mentioned_by
 from ..analysis.registry import rule
@@ -65,8 +65,11 @@ def integer_arange(ctx: Context, node: ast.Call) -> Iterator[Report]:
     through imports, whose every argument is evidently a Python int (an int
     constant, ``len(...)``, a name or an expression the value facts say is an
     int: see "How values are followed" in docs/how-it-works.md) and that has
-    no ``dtype=`` and no ``out=``.  Only in 0.3 code (the file or its project
-    shows 0.3 idioms, or the configuration says so: see ``analysis/era.py``).
+    no ``dtype=`` and no ``out=``.  Only in 0.3 code: the file itself shows 0.3
+    idioms, or the configuration says so (see ``analysis/era.py``); the
+    evidence of another module of its project is not enough, since the fix
+    changes what code written for 0.4 computes (torch's own sources mix
+    both: a test there asks for ``torch.arange(n)`` of int64).
     Not flagged where the dtype does not matter: the result (followed
     through ``view``, ``unsqueeze``, ``repeat``..., ``Variable``, integer
     arithmetic and a name it is assigned to, every read of it) cast
@@ -115,10 +118,7 @@ def integer_arange(ctx: Context, node: ast.Call) -> Iterator[Report]:
     the file or another module of its project calls
     ``torch.set_default_tensor_type`` or ``torch.set_default_dtype``, 0.3's
     result had the default type, and the fix writes
-    ``dtype=torch.get_default_dtype()``.  The fix is *safe* where the file
-    itself shows 0.3 idioms (or the configuration says 0.3); where only
-    another module of its project does, the file may have been written for
-    0.4 already, and the fix is *unsafe*.
+    ``dtype=torch.get_default_dtype()``.  The fix is *safe*.
     """
     if ctx.resolve(node.func) != "torch.arange":
         return
@@ -126,7 +126,7 @@ def integer_arange(ctx: Context, node: ast.Call) -> Iterator[Report]:
     if not args or len(args) > 3 or not plain_arguments(node) \
             or any(kw.arg not in _BOUNDS for kw in node.keywords):
         return
-    if not legacy(ctx):
+    if not file_is_legacy(ctx):
         return
     facts = values(ctx)
     if not all(_integer(facts.of(a)) for a in args):
@@ -143,7 +143,7 @@ def integer_arange(ctx: Context, node: ast.Call) -> Iterator[Report]:
     edit = append_arguments(ctx, node, dtype)
     fix = None
     if edit is not None and not has_comment(src.text(node)):
-        fix = Fix((edit,), SAFE if file_is_legacy(ctx) else UNSAFE, imports)
+        fix = Fix((edit,), SAFE, imports)
     call = src.text(node)
     shown = shorten(call[:-1].rstrip() + (", " if args else "") + dtype + ")", 70) \
         if "\n" not in call else f"{shorten(src.text(node.func), 20)}(..., {dtype})"
