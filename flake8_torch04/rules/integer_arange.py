@@ -202,6 +202,8 @@ def _use(ctx: Context, node: ast.AST, scope: ast.AST, parents: dict, depth: int)
                 return CAST
             attr = parent.func.attr if isinstance(parent.func, ast.Attribute) else ""
             return INDEX if last in _INDEXING or not name and attr in _INDEXING else MATTERS
+        elif isinstance(parent, ast.keyword) and parent.arg == "index":
+            return INDEX  # (``x.index_select(0, index=idx)``)
         elif isinstance(parent, ast.Subscript):
             return INDEX if parent.slice is node else MATTERS
         elif isinstance(parent, ast.Tuple):  # (``x[:, idx]``)
