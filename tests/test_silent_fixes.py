@@ -613,6 +613,44 @@ def test_value_rules_say_nothing_in_modern_code():
 
 
 # ---------------------------------------------------------------------------
+# TV152: torch.arange of integers, 0.3's FloatTensor
+
+
+def test_integer_arange_gets_the_float_of_0_3():
+    before = ("def f(probs, items):\n    s = torch.arange(1, len(items) + 1)\n"
+              "    return torch.dot(s, probs)\n")
+    result = fixed(HEAD_03 + before, ["TV152"], unsafe=False)
+    assert result.text == HEAD_03 + before.replace("+ 1)", "+ 1, dtype=torch.float)")
+    (finding,) = check_source(HEAD_03 + before, codes=["TV152"])
+    assert finding.fix.safety == SAFE
+    assert "`torch.arange(1, len(items) + 1, dtype=torch.float)`" in finding.message
+    assert "gave a FloatTensor on PyTorch 0.3" in finding.message
+
+
+def test_integer_arange_after_a_change_of_the_default_type_gets_the_default():
+    source = HEAD_03 + ("torch.set_default_tensor_type('torch.DoubleTensor')\n"
+                        "s = torch.arange(5)\nprint(torch.dot(s, torch.rand(5)))\n")
+    (finding,) = check_source(source, codes=["TV152"])
+    assert "`torch.arange(5, dtype=torch.get_default_dtype())`" in finding.message
+    assert "`set_default_tensor_type` changes the default type" in finding.message
+    assert fixed(source, ["TV152"], unsafe=False).text == source.replace(
+        "arange(5)", "arange(5, dtype=torch.get_default_dtype())")
+
+
+def test_integer_arange_in_a_file_only_its_project_calls_0_3_is_left_alone(tmp_path):
+    """Its fix changes what code written for 0.4 computes: the file itself must
+    be 0.3 code (torch's own sources mix both)."""
+    (tmp_path / "model.py").write_text("from torch.autograd import Variable\n")
+    path = tmp_path / "score.py"
+    path.write_text("import torch\n\nprint(torch.dot(torch.arange(3), torch.rand(3)))\n")
+    assert check_source(path.read_text(), str(path), ["TV152"]) == []
+    path.write_text("import torch\nfrom torch.autograd import Variable\n\n"
+                    "print(torch.dot(torch.arange(3), torch.rand(3)))\n")
+    (finding,) = check_source(path.read_text(), str(path), ["TV152"])
+    assert finding.fix.safety == SAFE
+
+
+# ---------------------------------------------------------------------------
 # TV149: Python 2's ``/`` of two ints given to torch as a size: ``//``
 
 HEAD_NN = "import torch\nimport torch.nn as nn\n\n\n"
@@ -693,6 +731,29 @@ def test_tv111_names_the_function_of_a_thnn_criterion_with_its_target_detached()
     (finding,) = check_source(source, codes=["TV111"])
     assert "`L1Loss`: `F.l1_loss(input, target.detach())` (0.3's THNN criteria passed " \
         "the target no gradient" in finding.message
+
+
+@pytest.mark.parametrize("line, quoted", [
+    ("import torch.legacy.optim as legacy_optim", "torch.legacy.optim"),
+    ("from torch.legacy import optim", "torch.legacy.optim"),
+    ("from torch.legacy.optim import adam", "torch.legacy.optim"),
+])
+def test_tv111_sends_torch_legacy_optim_to_torch_optim(line, quoted):
+    """0.3's Lua-style optimisers: their successor is torch.optim, not torch.nn."""
+    (finding,) = check_source(f"import torch\n{line}\n", codes=["TV111"])
+    assert finding.message.startswith(
+        f"`{quoted}` was removed from PyTorch (ModuleNotFoundError on 2.13); use torch.optim: ")
+    assert "torch.optim.Adam([x], lr=config['learningRate'])" in finding.message
+    assert "the import alone stops the program" in finding.message
+    assert "torch.nn" not in finding.message
+    source = "import torch\nimport torch.legacy\ntorch.legacy.optim.sgd(f, x, config)\n"
+    found = [f.message for f in check_source(source, codes=["TV111"])]
+    assert found[0].startswith("`torch.legacy` was removed from PyTorch "
+                               "(ModuleNotFoundError on 2.13); use the torch.nn modules "
+                               "and torch.nn.functional for its nn, torch.optim for its optim")
+    assert found[1].startswith("`torch.legacy.optim` was removed from PyTorch "
+                               "(AttributeError on 2.13); use torch.optim: ")
+    assert "import alone" not in found[1]
 
 
 def test_a_module_set_back_to_training_mode_does_not_train():

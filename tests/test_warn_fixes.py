@@ -43,6 +43,14 @@ FIXES = [
     ("TV120", "c = nn.MSELoss(size_average=False, weight=w)\n",
      "c = nn.MSELoss(reduction='sum', weight=w)\n"),
     ("TV120", "c = nn.L1Loss(reduce=0)\n", "c = nn.L1Loss(reduction='none')\n"),
+    # the KL divergence's 'mean' warns: its number is the sum over the number of elements
+    ("TV120", "l = F.kl_div(o, t)\n", "l = F.kl_div(o, t, reduction='sum') / o.numel()\n", True),
+    ("TV120", "l = F.kl_div(o, t, reduction='mean', log_target=True) * T\n",
+     "l = F.kl_div(o, t, log_target=True, reduction='sum') / o.numel() * T\n", True),
+    ("TV120", "l = F.kl_div(self.o, t, size_average=True)\n",
+     "l = F.kl_div(self.o, t, reduction='sum') / self.o.numel()\n", True),
+    ("TV120", "l = T / F.kl_div(o[0], t).item()\n",
+     "l = T / (F.kl_div(o[0], t, reduction='sum') / o[0].numel()).item()\n", True),
     # TV121
     ("TV121", "init.xavier_uniform(m.weight)\n", "init.xavier_uniform_(m.weight)\n"),
     ("TV121", "nn.init.constant(m.bias, 0)\n", "nn.init.constant_(m.bias, 0)\n"),
@@ -264,6 +272,9 @@ NOOPS = [
     ("TV123", "class S(nn.Softmax):\n    def __init__(self):\n        super().__init__()\n\n\n"
      "s = S()\n"),
     ("TV125", "r = torch.range(0, 5)\n"),  # unsafe only
+    # the KL divergence: an input written twice must be a name; a module's calls are elsewhere
+    ("TV120", "l = F.kl_div(F.log_softmax(o, 1), t)\n"),
+    ("TV120", "c = nn.KLDivLoss()\n"),
     ("TV126", "p.add_(g, alpha=-lr)\n"),
     ("TV126", "p.add_(-lr,  # step\n       g)\n"),
     ("TV127", "c = nn.Container(conv=m)\n"),
@@ -346,3 +357,21 @@ def test_softmax_of_a_squeezed_input_says_why_the_last_dim():
         "1 for a 2-D one, the last dim for all three); pass `dim=-1` (`dim=1` fails on a "
         "1-D input)")
     assert finding.fix.safety == "unsafe"
+
+
+def test_kl_divergence_messages_name_the_form_that_keeps_the_numbers():
+    from flake8_torch04.analysis.run import check_source
+
+    (finding,) = check_source(HEADER + "self.criterion = nn.KLDivLoss()\n", codes=["TV120"])
+    assert finding.fix is None
+    assert finding.message == (
+        "`nn.KLDivLoss()` with the default reduction ('mean') averages over every element, "
+        "and every call warns on PyTorch 2.13 ('mean' is to become 'batchmean', which "
+        "divides by the batch size only: other numbers); for the same numbers without the "
+        "warning construct it with `reduction='sum'` and divide each call's result by its "
+        "input's `numel()` (`self.criterion(x, y) / x.numel()`)")
+    (finding,) = check_source(HEADER + "l = F.kl_div(F.log_softmax(o, 1), t)\n",
+                              codes=["TV120"])
+    assert finding.fix is None
+    assert "use `F.kl_div(x, t, reduction='sum') / x.numel()` (`x` = " \
+        "`F.log_softmax(o, 1)`, computed once) for the same numbers" in finding.message

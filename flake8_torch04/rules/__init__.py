@@ -122,6 +122,8 @@ TABLE = {
                 r"|tanh|relu|masked_fill|index_fill|index_put|masked_scatter|index_copy"
                 r"|index_add|scatter|scatter_add)_[\s\\]*\(", ast.Call)),
               (r"\bexpand(?:_as)?\b",)),
+    # an ``arange`` call, in 0.3 code (``analysis/era.py``)
+    "TV152": ("integer_arange", (ast.Call,), (r"\barange\b",), (r"\btorch\b",)),
     # a ``zero_grad`` call, in a file that assigns a gradient (``p._grad = q.grad``)
     "TV147": ("shared_gradients", (ast.Call,), (r"\bzero_grad\b",),
               (r"\.[\s\\]*_?grad[ \t\\]*=(?!=)",)),
@@ -152,7 +154,8 @@ TABLE = {
     ),
     # TV12x: deprecations that warn on PyTorch 2.13 (each marker is a name the
     # flagged statement spells, or, for byte masks, where the mask is used)
-    "TV120": ("loss_reduction", (ast.Call,), ("size_average", r"\breduce\b")),
+    "TV120": ("loss_reduction", (ast.Call,),
+              ("size_average", r"\breduce\b", "kl_div", "KLDivLoss")),
     "TV121": (
         "init_names", (ast.Call,),
         (r"\b(?:xavier_uniform|xavier_normal|kaiming_uniform|kaiming_normal|uniform|normal"

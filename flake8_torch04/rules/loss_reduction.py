@@ -2,17 +2,27 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Tuple
 
 from ..analysis.context import Context
-from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.registry import rule
-from .shared.calls import keyword, remove_argument
+from ..source.text import has_comment, shorten
+from .shared.calls import argument, keyword, remove_argument
 
 _LEGACY = ("size_average", "reduce")
 _FUNCTIONAL = "torch.nn.functional."
 _MODULES = ("torch.nn.", "torch.nn.modules.loss.")
 _NOT_GIVEN = object()
+#: KL divergence: ``'mean'`` (its default) warns on every call
+_KL_FUNCTION = "torch.nn.functional.kl_div"
+_KL_MODULES = frozenset(("torch.nn.KLDivLoss", "torch.nn.modules.KLDivLoss",
+                         "torch.nn.modules.loss.KLDivLoss"))
+#: an input that may be written twice (``x``, ``self.out``, ``out[0]``)
+_SIMPLE = (ast.Name, ast.Attribute, ast.Subscript)
+#: where ``a / b`` may stand for a call without parentheses
+_LOOSE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr, ast.keyword,
+          ast.Call, ast.List, ast.Tuple)
 
 
 def _loss(qualname: Optional[str]) -> bool:
@@ -63,6 +73,12 @@ def loss_reduction(ctx: Context, node: ast.Call) -> Iterator[Report]:
     loss, ``reduction=`` alone, both keywords given as ``None`` (which torch
     ignores without a warning), and a wrapper handing its own parameters on
     (``size_average=size_average, reduce=reduce``).
+    Also flags the KL divergence averaged over every element, which warns
+    whatever the keyword: ``F.kl_div(input, target)`` and
+    ``nn.KLDivLoss()`` with no reduction, ``reduction='mean'`` or old keywords
+    that mean it (``size_average=True``).  Position: the call, or the
+    keyword.  Not flagged: ``'sum'``, ``'batchmean'``, ``'none'``,
+    ``reduce=False``, a reduction that is not a constant.
 
     ## Why is this bad?
     Since PyTorch 0.4.1 one ``reduction=`` keyword replaces both; on PyTorch
@@ -74,16 +90,30 @@ def loss_reduction(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ``None`` keyword counts as ``True``.  The old pair wins over a
     ``reduction=`` given with it.
 
+    The KL divergence's ``'mean'`` (0.3's ``size_average=True``, the default
+    then and now) divides the sum by the number of elements; on 2.13 every
+    call warns ``UserWarning: reduction: 'mean' divides the total loss by
+    both the batch size and the support size.'batchmean' divides only by the
+    batch size, and aligns with the KL div math definition.'mean' will be
+    changed to behave the same as 'batchmean' in the next major release.``,
+    also with ``reduction='mean'`` given.  ``'batchmean'`` silences it but
+    divides by the batch size only: a loss as many times larger as a sample
+    has elements (a learning rate tuned for the old loss no longer fits).
+    ``F.kl_div(input, target, reduction='sum') / input.numel()`` is the old
+    number without the warning.
+
     ## Example
     ```python
     criterion = nn.CrossEntropyLoss(size_average=False)
     loss = F.nll_loss(output, target, size_average=False, reduce=False)
+    divergence = F.kl_div(output, target)
     ```
 
     Use instead:
     ```python
     criterion = nn.CrossEntropyLoss(reduction='sum')
     loss = F.nll_loss(output, target, reduction='none')
+    divergence = F.kl_div(output, target, reduction='sum') / output.numel()
     ```
 
     ## Fix safety
@@ -91,10 +121,22 @@ def loss_reduction(ctx: Context, node: ast.Call) -> Iterator[Report]:
     old keywords, so the loss is the same.  It is offered only when every
     old keyword is a constant (``True``, ``False``, ``None``, ``0``, ``1``) and
     no ``reduction=`` is given; otherwise the message names the mapping.
+    The KL divergence's fix, ``F.kl_div(x, y, reduction='sum') / x.numel()``
+    for a call of ``F.kl_div`` whose input is a name, an attribute or a
+    subscript (it is written twice), is *unsafe*: it equals ``'mean'`` when
+    the input has the target's shape; where the target broadcasts to a larger
+    shape the number of elements is the target's.  ``nn.KLDivLoss()`` gets
+    advice only: its calls are elsewhere (construct it with
+    ``reduction='sum'`` and divide each call's result by the input's
+    ``numel()``).
     """
     found = [keyword(node, name) for name in _LEGACY]
     present = [kw for kw in found if kw is not None]
     if not present:
+        reduction_kw = keyword(node, "reduction")
+        if reduction_kw is None or isinstance(reduction_kw.value, ast.Constant) \
+                and reduction_kw.value.value == "mean":
+            yield from _kl_mean(ctx, node, reduction_kw, ())
         return
     if all(isinstance(kw.value, ast.Name) and kw.value.id == kw.arg for kw in present):
         return  # a wrapper handing its caller's arguments on
@@ -115,6 +157,9 @@ def loss_reduction(ctx: Context, node: ast.Call) -> Iterator[Report]:
         yield Report(first, f"`{quoted}` is {why}; use `reduction=` ('none' if reduce is "
                             "false, else 'sum' if size_average is false, else 'mean')")
         return
+    if reduction(*values) == "mean" and _kl(ctx, node) is not None:
+        yield from _kl_mean(ctx, node, first, tuple(present))
+        return
     new = f"reduction='{reduction(*values)}'"
     edits = [src.replace(first, new)]
     for kw in present:
@@ -126,3 +171,76 @@ def loss_reduction(ctx: Context, node: ast.Call) -> Iterator[Report]:
             edits.append(edit)
     fix = Fix(tuple(edits), SAFE) if edits else None
     yield Report(first, f"`{quoted}` is {why}; use `{new}`", fix)
+
+
+def _kl(ctx: Context, node: ast.Call) -> Optional[str]:
+    """``"function"`` for ``F.kl_div``, ``"module"`` for ``nn.KLDivLoss``, else ``None``."""
+    qualname = ctx.resolve(node.func)
+    if qualname == _KL_FUNCTION:
+        return "function"
+    return "module" if qualname in _KL_MODULES else None
+
+
+def _kl_mean(ctx: Context, node: ast.Call, at: Optional[ast.AST],
+             legacy: Tuple[ast.keyword, ...]) -> Iterator[Report]:
+    """The KL divergence averaged over every element (see the docstring): ``at``
+    is the keyword that says so (``None``: the default), ``legacy`` the old
+    keywords given."""
+    kind = _kl(ctx, node)
+    if kind is None or not all(kw.arg is not None for kw in node.keywords) \
+            or any(isinstance(a, ast.Starred) for a in node.args):
+        return
+    src = ctx.source
+    said = "the default reduction ('mean')" if at is None else \
+        f"`{src.text(at)}`" if not legacy else \
+        f"`{', '.join(src.text(kw) for kw in legacy)}` (deprecated since 0.4.1: 'mean')"
+    why = (f"with {said} averages over every element, and every call warns on PyTorch 2.13 "
+           f"('mean' is to become 'batchmean', which divides by the batch size only: "
+           f"other numbers)")
+    if kind == "module":
+        if node.args:
+            return  # (0.3's positional ``size_average``)
+        parent = ctx.parent
+        name = "criterion"  # (the name the module is bound to, where it is one)
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
+                and isinstance(parent.targets[0], (ast.Name, ast.Attribute)):
+            name = shorten(src.text(parent.targets[0]), 30)
+        yield Report(at or node, f"`{shorten(src.text(node), 40)}` {why}; for the same "
+                                 f"numbers without the warning construct it with "
+                                 f"`reduction='sum'` and divide each call's result by its "
+                                 f"input's `numel()` (`{name}(x, y) / x.numel()`)")
+        return
+    if len(node.args) > 2:
+        return  # (a positional ``size_average``)
+    first = argument(node, 0, "input")
+    target = argument(node, 1, "target")
+    if first is None or target is None:
+        return
+    new, fix = _kl_call(ctx, node, first, [kw for kw in legacy] + ([at] if at else []))
+    bound = "" if isinstance(first, _SIMPLE) else \
+        f" (`x` = `{shorten(src.text(first), 40)}`, computed once)"
+    yield Report(at or node, f"`{shorten(src.text(node), 40)}` {why}; use `{shorten(new, 80)}`"
+                             f"{bound} for the same numbers without the warning", fix)
+
+
+def _kl_call(ctx: Context, node: ast.Call, first: ast.AST, drop: list
+             ) -> Tuple[str, Optional[Fix]]:
+    """The text of ``F.kl_div(x, y, reduction='sum') / x.numel()`` for ``node``, and
+    its fix where ``x`` may be written twice."""
+    src = ctx.source
+    text = src.text(node)
+    simple = isinstance(first, _SIMPLE)
+    kept = [src.text(a) if simple or a is not first else "x" for a in node.args] + [
+        src.text(kw) if simple or kw.value is not first else f"{kw.arg}=x"
+        for kw in node.keywords if kw not in drop]
+    numel = src.text(first) if simple else "x"
+    kept.append("reduction='sum'")
+    new = f"{src.text(node.func)}({', '.join(kept)}) / {numel}.numel()"
+    if not simple or "\n" in text or has_comment(text):
+        return new, None
+    parent = ctx.parent
+    if not (isinstance(parent, _LOOSE) or isinstance(parent, ast.BinOp) and (
+            isinstance(parent.op, (ast.Add, ast.Sub)) or parent.left is node
+            and isinstance(parent.op, (ast.Mult, ast.Div)))):
+        new = f"({new})"
+    return new, Fix((src.replace(node, new),), UNSAFE)

@@ -17,7 +17,21 @@ from .shared.calls import rename
 MODULES = {
     "torch.utils.ffi": "use torch.utils.cpp_extension (C++/CUDA extensions)",
     "torch.utils.trainer": "write the training loop yourself (or use a training library)",
-    "torch.legacy": "use the torch.nn modules and torch.nn.functional",
+    "torch.legacy": "use the torch.nn modules and torch.nn.functional for its nn, "
+                    "torch.optim for its optim",
+    # (the modules of ``torch.legacy``, each with its own successor; the longest name wins)
+    "torch.legacy.nn": "use the torch.nn modules and torch.nn.functional",
+    "torch.legacy.optim": (
+        "use torch.optim: its functions (`adam(opfunc, x, config)`, `sgd(...)`: Lua's "
+        "calling convention) have no drop-in counterpart, so port the update (the "
+        "same arithmetic on `x`) or hold `x` in `torch.optim.Adam([x], "
+        "lr=config['learningRate'])` with the gradient in `x.grad` (its eps enters "
+        "after the bias correction: slightly other numbers)"),
+}
+#: what an import of a removed module should also say
+_IMPORT_NOTES = {
+    "torch.legacy.optim": "; the import alone stops the program, even where its functions "
+                          "are never called",
 }
 #: removed torch functions (also as tensor methods): name -> replacement
 FUNCTIONS = {
@@ -77,7 +91,8 @@ def removed_apis(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
     ## What it does
     Flags ``E.reinforce(r)``; imports and uses of ``torch.utils.ffi``,
-    ``torch.utils.trainer`` and ``torch.legacy``; ``m._backend`` (the THNN
+    ``torch.utils.trainer`` and ``torch.legacy`` (``torch.legacy.optim`` with
+    its own advice); ``m._backend`` (the THNN
     backend of a module, read on ``self`` in an ``nn.Module`` subclass or used
     as ``X._backend.Name``); ``torch._TensorBase`` and
     ``torch.distributed._backend`` / ``dist_backend``; and ``torch.gels``, ``torch.potrf``,
@@ -104,8 +119,14 @@ def removed_apis(ctx: Context, node: ast.AST) -> Iterator[Report]:
     On PyTorch 2.13 these stop the program: ``reinforce()`` raises
     ``RuntimeError: reinforce() was removed`` (stochastic functions were
     replaced by ``torch.distributions`` in 0.4); the modules raise
-    ``ModuleNotFoundError``; ``m._backend``, ``torch._TensorBase``,
-    ``torch.distributed._backend`` and ``dist_backend``, ``torch.gels``, ``potrf``,
+    ``ModuleNotFoundError`` (``import torch.legacy.optim`` raises
+    ``ModuleNotFoundError: No module named 'torch.legacy'``: ``torch.legacy``
+    was removed in 1.0, so the import alone stops the program; the functions of
+    ``torch.legacy.optim``, ``adam(opfunc, x, config)``, ``sgd(...)``..., took
+    a closure returning the loss and its gradient, and their successor
+    ``torch.optim`` has classes over parameters with ``.grad`` instead);
+    ``m._backend``, ``torch._TensorBase``, ``torch.distributed._backend`` and
+    ``dist_backend``, ``torch.gels``, ``potrf``,
     ``potrs``, ``potri``, ``trtrs``, ``gesv``, ``btrifact`` and ``btrisolve`` raise
     ``AttributeError`` (``module 'torch' has no attribute 'gesv'``);
     ``torch.symeig`` and ``torch.eig`` raise ``RuntimeError: This function was
@@ -158,10 +179,13 @@ def removed_apis(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
 
 def _removed_module(name: str) -> Optional[str]:
+    """The removed module ``name`` is or is in (the longest such name of :data:`MODULES`)."""
+    found = None
     for module in MODULES:
-        if name == module or name.startswith(module + "."):
-            return module
-    return None
+        if (name == module or name.startswith(module + ".")) and (
+                found is None or len(module) > len(found)):
+            found = module
+    return found
 
 
 def _imports(ctx: Context, node: ast.AST) -> Iterator[Report]:
@@ -176,7 +200,12 @@ def _imports(ctx: Context, node: ast.AST) -> Iterator[Report]:
         return
     module = _removed_module(node.module)
     if module is not None:
-        yield _module_report(node, node.module, module, "ModuleNotFoundError")
+        # ``from torch.legacy import optim``: the advice of the module it names
+        inner = {_removed_module(f"{node.module}.{alias.name}") for alias in node.names}
+        name = node.module
+        if len(inner) == 1 and None not in inner:
+            module = name = inner.pop()  # type: ignore[assignment]
+        yield _module_report(node, name, module, "ModuleNotFoundError")
         return
     for alias in node.names:
         module = _removed_module(f"{node.module}.{alias.name}")
@@ -189,9 +218,10 @@ def _imports(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
 
 def _module_report(node: ast.AST, name: str, module: str, error: str) -> Report:
+    note = _IMPORT_NOTES.get(module, "") if error != "AttributeError" else ""
     return Report(
         node,
-        f"`{name}` was removed from PyTorch ({error} on 2.13); {MODULES[module]}",
+        f"`{name}` was removed from PyTorch ({error} on 2.13); {MODULES[module]}{note}",
     )
 
 
@@ -237,7 +267,11 @@ def _attribute(ctx: Context, node: ast.Attribute) -> Optional[Report]:
     module = _removed_module(name)
     if module is not None:
         # report the module itself, once per chain: ``torch.legacy`` in ``torch.legacy.nn.X``
-        if name == module:
+        # (``torch.legacy.optim`` in ``torch.legacy.optim.adam``: it has its own advice)
+        parent = ctx.parent
+        if name == module and not (
+                isinstance(parent, ast.Attribute) and parent.value is node
+                and _removed_module(f"{name}.{parent.attr}") != module):
             return _module_report(node, ctx.source.quote(node), module, "AttributeError")
         return None
     if name.startswith("torch.") and name[6:] in FUNCTIONS:
