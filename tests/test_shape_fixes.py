@@ -187,9 +187,9 @@ FIXES = {
         ("h = torch.randn(5, 4, 2)\na = torch.t(h)\nb = torch.t(input=h)\nc = (h * 2).t()\n",
          "h = torch.randn(5, 4, 2)\na = torch.transpose(h, 0, 1)\n"
          "b = torch.transpose(input=h, dim0=0, dim1=1)\nc = (h * 2).transpose(0, 1)\n", False),
-        # imported by name: the import of transpose added
+        # imported by name: the import of transpose added (and t's, unused now, gone)
         ("from torch import t\nh = torch.randn(5, 4, 2)\na = t(h)\n",
-         "from torch import t\nfrom torch import transpose\nh = torch.randn(5, 4, 2)\n"
+         "from torch import transpose\nh = torch.randn(5, 4, 2)\n"
          "a = transpose(h, 0, 1)\n", False),
     ],
 }
