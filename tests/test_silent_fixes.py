@@ -921,10 +921,11 @@ def test_volatile_used_elsewhere_gets_advice_for_where_it_is_used(source, advice
     """, ("run this statement, which computes `y`, and the code that uses `y` under "
           "`with torch.no_grad():`"), id="not-in-the-lambda"),
     pytest.param("""
-        logit, (hx, cx) = model((Variable(s, volatile=True), (hx, cx)))
+        logit, (hx, cx) = model((Variable(s, volatile=True),
+                                 (hx, cx)))
         prob = logit.exp()
     """, ("run this statement, which computes `logit`, `hx` and `cx`, and the code that "
-          "uses them (line 6) under `with torch.no_grad():`"), id="unpacked-into-a-nested-tuple"),
+          "uses them (line 7) under `with torch.no_grad():`"), id="unpacked-into-a-nested-tuple"),
 ])
 def test_volatile_used_where_it_is_made_keeps_its_region(source, advice):
     findings = check_source(HEAD_03 + dedent(source), codes=["TV002"])

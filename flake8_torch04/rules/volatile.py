@@ -531,16 +531,19 @@ def _enclosing_def(ctx: Context) -> Optional[ast.AST]:
 
 
 def _read_on(ctx: Context, names: List[str], call: ast.Call) -> str:
-    """`` (lines 45 and 50)``: the lines after the call's where its function (or
-    module) reads one of ``names``, the first three; ``""`` when there are none."""
+    """`` (lines 45 and 50)``: the lines after the call's statement where its
+    function (or module) reads one of ``names``, the first three; ``""`` when there
+    are none."""
     from ..analysis.lines import lines_matching
     from ..analysis.nodes import walk_hits
 
     scope = ctx.flow().node  # (only the statements on lines that spell a name)
+    statement = innermost(ctx.parents, ast.stmt)  # (its own lines are not a later use)
+    last = max(call.end_lineno or call.lineno, getattr(statement, "end_lineno", 0) or 0)
     lines = sorted({n.lineno for name in names
                     for n in walk_hits(scope, lines_matching(ctx.text, name))
                     if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
-                    and n.lineno > (call.end_lineno or call.lineno)})
+                    and n.lineno > last})
     if not lines:
         return ""
     shown = ", ".join(str(n) for n in lines[:3]) + (", ..." if len(lines) > 3 else "")
