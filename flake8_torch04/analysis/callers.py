@@ -38,6 +38,7 @@ from typing import Dict, List, Optional, Tuple
 from .lines import lines_matching
 from .nodes import children, defined_once, spans_hit
 from .reaching import params_of
+from .hierarchy import PLAIN_BASES
 from .importing import Remote, importing_sites
 from .resolve import key
 
@@ -148,8 +149,6 @@ MODULE_METHODS = frozenset((
     "share_memory", "state_dict", "to", "to_empty", "train", "type", "xpu", "zero_grad",
     "reset_parameters", "_check_input_dim", "flatten_parameters",
 ))
-#: the bases a class whose methods are followed may have
-_PLAIN_BASES = frozenset(("object", "torch.nn.Module", "torch.nn.modules.module.Module"))
 
 
 class MethodCallers:
@@ -197,7 +196,7 @@ class MethodCallers:
             found = self._classes = {
                 name: d for name, d in ctx.defined_once().items()
                 if isinstance(d, ast.ClassDef) and not d.decorator_list and not d.keywords
-                and all(ctx.resolve(b) in _PLAIN_BASES or key(b) == "object"
+                and all(ctx.resolve(b) in PLAIN_BASES or key(b) == "object"
                         for b in d.bases)}
         return found
 

@@ -25,6 +25,9 @@ from .resolve import resolve
 
 #: how many classes deep a chain is followed
 _DEPTH = 8
+#: the classes outside the project a class may derive from and stay plain: they
+#: bind no attribute and define no method a program of the project reads
+PLAIN_BASES = frozenset(("object", "torch.nn.Module"))
 
 
 class Hierarchy(NamedTuple):

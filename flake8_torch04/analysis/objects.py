@@ -22,8 +22,9 @@ from typing import Dict, List, Optional, Tuple
 
 from .environments import ENVIRONMENT, environment_method
 from .loaders import BATCHES, batches_method
-from .hierarchy import hierarchy
+from .hierarchy import PLAIN_BASES, hierarchy
 from .nodes import statements
+from .resolve import key
 from .options import namespace, option
 
 OBJECT = "object"
@@ -48,9 +49,6 @@ DISTRIBUTIONS = {
 METHODS = {
     ("argparse.ArgumentParser", "parse_args"): _NAMESPACE,
 }
-_MODULE = "torch.nn.Module"
-#: the classes outside the project that bind no attribute a program reads
-_BINDING_NOTHING = frozenset(("object", _MODULE))
 #: an attribute assigned through another name than ``self`` (``b.rewards = x``)
 _OUTSIDE = re.compile(
     r"(?<![\w.])(?!self\b)\w+[ \t]*\.[ \t]*(\w+)[ \t]*(?:[-+*/%@&|^]|//|\*\*)?=(?!=)")
@@ -203,15 +201,12 @@ def _attribute_value(values, cls: ast.ClassDef, attr: str, depth: int):
 
     ctx = values.ctx
     chain = ((ctx, cls),)
-    if not all(isinstance(b, ast.Name) and b.id == "object" or ctx.resolve(b) == _MODULE
-               for b in cls.bases):
+    if not all(ctx.resolve(b) in PLAIN_BASES or key(b) == "object" for b in cls.bases):
         found = hierarchy(ctx, cls)
-        if found is None or not found.outside <= _BINDING_NOTHING:
+        if found is None or not found.outside <= PLAIN_BASES:
             return UNKNOWN
         chain = found.classes
-    if any(isinstance(c, ast.ClassDef) and attr in values.attributes(c) and any(
-            isinstance(b, ast.Name) and b.id == cls.name for b in c.bases)
-            for c in ctx.tree.body):
+    if any(attr in values.attributes(c) for c in _derived_in_file(ctx, cls)):
         return UNKNOWN  # (``self`` may be an instance of the subclass)
     found_values = []
     for owner_ctx, owner in chain:
@@ -223,12 +218,11 @@ def _attribute_value(values, cls: ast.ClassDef, attr: str, depth: int):
     return join(found_values)
 
 
-def _derived_in_file(ctx, cls: ast.ClassDef) -> bool:
-    """Whether a class at the top of the file names ``cls`` as a base (it may
+def _derived_in_file(ctx, cls: ast.ClassDef) -> List[ast.ClassDef]:
+    """The classes at the top of the file that name ``cls`` as a base (they may
     override what ``cls`` defines or binds)."""
-    return any(isinstance(c, ast.ClassDef) and any(
-        isinstance(b, ast.Name) and b.id == cls.name for b in c.bases)
-        for c in ctx.tree.body)
+    return [c for c in ctx.tree.body if isinstance(c, ast.ClassDef) and any(
+        isinstance(b, ast.Name) and b.id == cls.name for b in c.bases)]
 
 
 def _made_here(values, name: ast.AST, scope, attr: str) -> Optional[ast.ClassDef]:

@@ -5,7 +5,7 @@ import ast
 from typing import Iterator, List, Optional, Tuple
 
 from ..analysis.context import Context
-from ..analysis.hierarchy import constructed, hierarchy
+from ..analysis.hierarchy import PLAIN_BASES, constructed, hierarchy
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.nodes import innermost
 from ..analysis.registry import rule
@@ -308,8 +308,6 @@ def _function_of(ctx: Context, node: ast.AST) -> ast.AST:
 
 # -- classes on nn.Softmax -------------------------------------------------
 
-#: what a class of the project on ``nn.Softmax`` may derive from besides it
-_PLAIN_BASES = frozenset(("torch.nn.Module", "object"))
 #: methods that may change what an instance is, does or holds as ``dim``
 _OPAQUE = frozenset(("__new__", "__call__", "__setattr__", "__getattr__",
                      "__getattribute__", "__setstate__", "_call_impl"))
@@ -328,7 +326,7 @@ def _subclass(ctx: Context, node: ast.Call, qualname: Optional[str]) -> Iterator
     if found is None:
         return
     kinds = {_MODULES[q] for q in found.outside if q in _MODULES}
-    if len(kinds) != 1 or not found.outside <= _PLAIN_BASES | _MODULES.keys():
+    if len(kinds) != 1 or not found.outside <= PLAIN_BASES | _MODULES.keys():
         return  # (another base may define ``__init__``/``forward`` before torch's)
     kind = kinds.pop()
     methods = [(other, cls, {item.name: item for item in cls.body
