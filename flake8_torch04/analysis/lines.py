@@ -83,3 +83,16 @@ def tokenizer_lines(lines: Sequence[str], text: str) -> Optional[Sequence[str]]:
         whole = len(lines) == ends + (not text.endswith(("\n", "\r")))
         checked = _checked = (lines, lines if whole else None)
     return checked[1]
+
+
+#: an attribute assigned in a text (``args.lr = None``, ``opt.lr *= 0.1``): the
+#: word before the dot (``self``, another name, nothing after a bracket) and the attribute
+_ATTRIBUTE_ASSIGNED = re.compile(
+    r"(\w*)[ \t]*\.[ \t]*(\w+)[ \t]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)")
+
+
+def assigned_attributes(text: str) -> List[Tuple[str, str]]:
+    """``(owner, attribute)`` for every attribute the text assigns (``=`` or an
+    augmented assignment), the owner being the word before the dot (``""``
+    after a bracket or a call)."""
+    return _ATTRIBUTE_ASSIGNED.findall(text)

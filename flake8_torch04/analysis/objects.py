@@ -16,13 +16,13 @@ A dict literal whose keys are all strings keeps its entries: the value's
 from __future__ import annotations
 
 import ast
-import re
 import weakref
 from typing import Dict, List, Optional, Tuple
 
 from .environments import ENVIRONMENT, environment_method
 from .loaders import BATCHES, batches_method
 from .hierarchy import PLAIN_BASES, hierarchy
+from .lines import assigned_attributes
 from .nodes import statements
 from .resolve import key
 from .options import namespace, option
@@ -49,9 +49,6 @@ DISTRIBUTIONS = {
 METHODS = {
     ("argparse.ArgumentParser", "parse_args"): _NAMESPACE,
 }
-#: an attribute assigned through another name than ``self`` (``b.rewards = x``)
-_OUTSIDE = re.compile(
-    r"(?<![\w.])(?!self\b)\w+[ \t]*\.[ \t]*(\w+)[ \t]*(?:[-+*/%@&|^]|//|\*\*)?=(?!=)")
 #: the most entries of a dict literal kept
 MOST_KEYS = 32
 #: the builtin classes a plain class may derive from
@@ -240,7 +237,8 @@ def _made_here(values, name: ast.AST, scope, attr: str) -> Optional[ast.ClassDef
         return None
     outside = ctx.memo.get("objects assigned outside")
     if outside is None:
-        outside = ctx.memo["objects assigned outside"] = frozenset(_OUTSIDE.findall(ctx.text))
+        outside = ctx.memo["objects assigned outside"] = frozenset(
+            attr for owner, attr in assigned_attributes(ctx.text) if owner != "self")
     return None if attr in outside else cls
 
 

@@ -27,7 +27,7 @@ import ast
 import re
 from typing import Dict, Optional, Tuple
 
-from .lines import lines_matching
+from .lines import assigned_attributes, lines_matching
 from .nodes import walk_hits
 
 #: the parts of a namespace: ``(dest, value)`` pairs
@@ -37,8 +37,6 @@ _TYPES = {"int": "int", "float": "float"}
 _CONFLICT = "conflict"
 #: the calls read
 _SPELLED = re.compile(r"\b(?:add_argument|set_defaults)\b")
-#: an attribute assigned (``args.lr = None``, ``opt.lr *= 0.1``)
-_ASSIGNED = re.compile(r"\.[ \t]*(\w+)[ \t]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)")
 #: a namespace written otherwise than by attribute
 _WRITTEN = re.compile(r"\bsetattr\(|(?:\bvars\([^()]*\)|\.__dict__)\s*(?:\.update\(|\[)")
 
@@ -93,7 +91,7 @@ def _read(ctx) -> Options:
         made[dest] = kind if made.get(dest, kind) == kind else _CONFLICT
     if not any(kind is not None and kind != _CONFLICT for kind in made.values()):
         return ()
-    stored.update(_ASSIGNED.findall(text))
+    stored.update(attr for _, attr in assigned_attributes(text))
     return tuple((dest, Value(NUMBER, dtype=_TYPES.get(kind))) for dest, kind in made.items()
                  if kind is not None and kind != _CONFLICT and dest not in stored)
 
