@@ -363,25 +363,19 @@ def show_settings(resolver, path: str, out: TextIO) -> int:
     return EXIT_CLEAN
 
 
-#: the note of an import the fix kept for another module (:mod:`..fix.imports`)
-_KEPT_IMPORT = "kept the import of "
-
-
 def _settle_imports(by_path: dict) -> None:
-    """Once the run's fixes are written, drop again the ``Variable`` imports a fix
+    """Once the run's fixes are written, drop again the imports from torch a fix
     kept because another module of the project used them or could not be parsed:
     the same run may have fixed that module (its ``Variable(...)`` calls, its
     ``async=``), and the import is dead now.  Only the import is touched; a file
     is written only when the result parses, and what stays kept is noted again."""
-    import re
-
     from ..analysis.project.importers import forget
-    from ..fix.imports import project_users, remove_variable_imports
+    from ..fix.imports import KEPT, kept_imports, project_users, remove_variable_imports
     from ..source.document import CannotParse, Document
     from ..source.parse import dominant_newline, parse
 
-    kept = {name: frozenset(re.findall(r"kept the import of `(\w+)`", " ".join(r.notes)))
-            for name, r in by_path.items() if r.new_data is not None and not r.error}
+    kept = {name: kept_imports(r.notes) for name, r in by_path.items()
+            if r.new_data is not None and not r.error}
     kept = {name: names for name, names in kept.items() if names}
     if not kept:
         return
@@ -404,7 +398,7 @@ def _settle_imports(by_path: dict) -> None:
         except (OSError, SyntaxError, ValueError, NotWritten, CannotParse):
             continue  # (the first pass's result stands, written)
         by_path[name] = first._replace(notes=tuple(
-            n for n in first.notes if not n.startswith(_KEPT_IMPORT)) + tuple(notes))
+            n for n in first.notes if not n.startswith(KEPT)) + tuple(notes))
 
 
 def _run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..analysis.resolve import import_bindings
 from ..source.parse import normalize_newlines, parse
@@ -173,6 +173,16 @@ def variable_names_in_use(text: str, tree: Optional[ast.Module] = None) -> Froze
     return frozenset(n for n in names if uses[n])
 
 
+#: how a note of :func:`project_users` starts
+KEPT = "kept the import of"
+
+
+def kept_imports(notes: Sequence[str]) -> FrozenSet[str]:
+    """The names whose imports the notes of :func:`project_users` say were kept."""
+    return frozenset(note[len(KEPT):].split("`")[1] for note in notes
+                     if note.startswith(KEPT + " `"))
+
+
 def project_users(path: str, notes: List[str]) -> Callable[[str], Optional[str]]:
     """``taken`` for :func:`remove_variable_imports`: why another module of the
     project of ``path`` takes a name (:func:`.importers.taken_by`), noted in
@@ -184,7 +194,7 @@ def project_users(path: str, notes: List[str]) -> Callable[[str], Optional[str]]
 
         why = taken_by(path, bound)
         if why is not None:
-            notes.append(f"kept the import of `{bound}` (no use is left here): {why}")
+            notes.append(f"{KEPT} `{bound}` (no use is left here): {why}")
         return why
 
     return taken
