@@ -11,6 +11,7 @@ from ..analysis.findings import SAFE, Fix, Report
 from ..analysis.nodes import body_nodes
 from ..analysis.project.importers import mentioned_by
 from ..analysis.registry import rule
+from ..analysis.value_tables import CASTS
 from ..analysis.values import NUMBER, Value, values
 from ..source.text import has_comment, shorten
 from .data_inplace import spelled
@@ -23,11 +24,9 @@ _SHAPE = frozenset((
     "view", "view_as", "reshape", "unsqueeze", "squeeze", "repeat", "expand", "expand_as",
     "contiguous", "t", "transpose", "permute", "flip", "clone", "cuda", "cpu", "narrow",
 ))
-#: casts: the result's dtype is the cast's, whatever the receiver's
-_CASTS = frozenset((
-    "long", "int", "short", "char", "byte", "bool", "float", "double", "half", "type",
-    "type_as", "to",
-))
+#: casts: the result's dtype is the cast's, whatever the receiver's (the value
+#: facts' casts, and those to a dtype the call names)
+_CASTS = frozenset(CASTS) | {"type", "type_as", "to"}
 #: functions and methods whose results are floats computed from the converted values
 #: (the same numbers from int64 as from 0.3's floats)
 _FLOATING = frozenset((
