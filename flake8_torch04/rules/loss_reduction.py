@@ -16,8 +16,7 @@ _MODULES = ("torch.nn.", "torch.nn.modules.loss.")
 _NOT_GIVEN = object()
 #: KL divergence: ``'mean'`` (its default) warns on every call
 _KL_FUNCTION = "torch.nn.functional.kl_div"
-_KL_MODULES = frozenset(("torch.nn.KLDivLoss", "torch.nn.modules.KLDivLoss",
-                         "torch.nn.modules.loss.KLDivLoss"))
+_KL_MODULES = frozenset(f"{prefix}KLDivLoss" for prefix in (*_MODULES, "torch.nn.modules."))
 #: an input that may be written twice (``x``, ``self.out``, ``out[0]``)
 _SIMPLE = (ast.Name, ast.Attribute, ast.Subscript)
 #: where ``a / b`` may stand for a call without parentheses
