@@ -47,8 +47,14 @@ _DEFAULTS = (
 )
 
 
-def _integer(value: Value) -> bool:
-    return value.kind == NUMBER and value.dtype == "int"
+def _bound(value: Value) -> Optional[bool]:
+    """Whether a bound of ``arange`` is an integer: ``True`` where evident, ``False``
+    where it is evidently something else, ``None`` where unknown."""
+    if value.dtype == "int" and (value.kind == NUMBER or value.tensor):
+        return True
+    if value.kind is None or value.dtype is None and (value.kind == NUMBER or value.tensor):
+        return None
+    return False
 
 
 def _float(value: Value) -> bool:
@@ -61,17 +67,23 @@ def integer_arange(ctx: Context, node: ast.Call) -> Iterator[Report]:
 
     ## What it does
     Flags ``torch.arange(end)``, ``torch.arange(start, end[, step])``, resolved
-    through imports, whose every argument is evidently a Python int (an int
-    constant, ``len(...)``, a name or an expression the value facts say is an
-    int: see "How values are followed" in docs/how-it-works.md) and that has
-    no ``dtype=`` and no ``out=``.  Only in 0.3 code: the file itself shows 0.3
-    idioms, or the configuration says so (see ``analysis/era.py``); the
-    evidence of another module of its project is not enough, since the fix
+    through imports, with no ``dtype=`` and no ``out=``, where one argument is
+    evidently an int (an int constant, ``len(...)``, a name or an expression
+    the value facts say is an int or an integer tensor: see "How values are
+    followed" in docs/how-it-works.md) and none is evidently anything else
+    (``torch.arange(1, dataset.num_classes + 1)`` is flagged, ``torch.arange(0,
+    1, 0.1)`` is not).  An argument of unknown type cannot make the fix wrong:
+    0.3's result was a FloatTensor whatever the arguments were.  Only in 0.3
+    code: the file itself shows 0.3 idioms, or the configuration says so (see
+    ``analysis/era.py``); the evidence of another module of its project is not
+    enough, since the fix
     changes what code written for 0.4 computes (torch's own sources mix
     both: a test there asks for ``torch.arange(n)`` of int64).
     Not flagged where the dtype does not matter: the result (followed
-    through ``view``, ``unsqueeze``, ``repeat``..., ``Variable``, integer
-    arithmetic and a name it is assigned to, every read of it) cast
+    through ``view``, ``unsqueeze``, ``repeat``..., ``Variable``, arithmetic
+    with a value not evidently a float (an int keeps int64, a float gives 0.3's
+    float: either way the values are 0.3's) and a name it is assigned to,
+    every read of it) cast
     (``.long()``, ``.float()``, ``.type(...)``, ``.type_as(...)``, ``.to(...)``)
     or turned into floats by arithmetic with a float, a ``/`` or
     ``exp``/``log``/``sin``... (which give the same numbers from int64 as
@@ -128,7 +140,8 @@ def integer_arange(ctx: Context, node: ast.Call) -> Iterator[Report]:
     if not file_is_legacy(ctx):
         return
     facts = values(ctx)
-    if not all(_integer(facts.of(a)) for a in args):
+    bounds = [_bound(facts.of(a)) for a in args]
+    if False in bounds or True not in bounds:
         return
     scope = ctx.scope.function() or ctx.scope.module()
     if _use(ctx, node, scope.node, ctx.file_parents(), _DEPTH) != MATTERS:
@@ -177,8 +190,8 @@ CAST, INDEX, MATTERS = "cast", "index", "matters"
 
 def _use(ctx: Context, node: ast.AST, scope: ast.AST, parents: dict, depth: int) -> str:
     """What the uses of ``node``'s value (an integer tensor made by ``arange``)
-    make of it (see the docstring), followed through shape methods, integer
-    arithmetic, ``Variable`` and a name it is assigned to."""
+    make of it (see the docstring), followed through shape methods, arithmetic
+    with a value not evidently a float, ``Variable`` and a name it is assigned to."""
     facts = values(ctx)
     while True:
         parent = parents.get(id(node))
@@ -216,7 +229,7 @@ def _use(ctx: Context, node: ast.AST, scope: ast.AST, parents: dict, depth: int)
             if isinstance(parent.op, ast.Div) or _float(facts.of(other)):
                 return CAST
             if isinstance(parent.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)) \
-                    and _integer(facts.of(other)):
+                    and _bound(facts.of(other)) is not False:  # (int, or float: followed)
                 node = parent
                 continue
             return MATTERS

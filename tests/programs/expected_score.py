@@ -1,4 +1,4 @@
-"""A 2018 Tree-LSTM-style relatedness scorer: the predicted score is the expectation of the class probabilities, torch.dot(torch.arange(1, num_classes + 1), output.exp())."""
+"""A 2018 Tree-LSTM-style relatedness scorer: the predicted score is the expectation of the class probabilities, torch.dot(torch.arange(1, num_classes + 1), output.exp()), also where the class count is an attribute of a split read from its configuration."""
 # needs: TV001 TV152
 # before-error: dot : expected both vectors to have same dtype, but found Long and Float
 import torch
@@ -32,6 +32,21 @@ def predict(model, pairs):
     return predictions
 
 
+class Split(object):
+    def __init__(self, pairs, config):
+        self.pairs = pairs
+        self.num_classes = config["classes"]
+
+
+def predict_split(model, split):
+    scores = []
+    indices = torch.arange(1, split.num_classes + 1)
+    for left, right in split.pairs:
+        output = model(Variable(left), Variable(right))
+        scores.append(torch.dot(indices, torch.exp(output.data.squeeze())))
+    return scores
+
+
 model = Similarity(4, 3)
 pairs = [(torch.randn(1, 4), torch.randn(1, 4)) for _ in range(3)]
 gold = torch.Tensor([1.5, 4.0, 2.5])
@@ -40,3 +55,5 @@ print("predictions", " ".join("%.4f" % p for p in predictions))
 mse = ((predictions - gold) ** 2).mean()
 print("mse %.4f" % mse)
 print("first %.4f" % predictions[0])
+split = Split(pairs, {"classes": num_classes})
+print("split", " ".join("%.4f" % p for p in predict_split(model, split)))

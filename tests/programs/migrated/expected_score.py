@@ -29,6 +29,21 @@ def predict(model, pairs):
     return predictions
 
 
+class Split(object):
+    def __init__(self, pairs, config):
+        self.pairs = pairs
+        self.num_classes = config["classes"]
+
+
+def predict_split(model, split):
+    scores = []
+    indices = torch.arange(1, split.num_classes + 1, dtype=torch.float)
+    for left, right in split.pairs:
+        output = model(left, right)
+        scores.append(torch.dot(indices, torch.exp(output.data.squeeze())))
+    return scores
+
+
 model = Similarity(4, 3)
 pairs = [(torch.randn(1, 4), torch.randn(1, 4)) for _ in range(3)]
 gold = torch.Tensor([1.5, 4.0, 2.5])
@@ -37,3 +52,5 @@ print("predictions", " ".join("%.4f" % p for p in predictions))
 mse = ((predictions - gold) ** 2).mean()
 print("mse %.4f" % mse)
 print("first %.4f" % predictions[0])
+split = Split(pairs, {"classes": num_classes})
+print("split", " ".join("%.4f" % p for p in predict_split(model, split)))
