@@ -37,7 +37,10 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``obj.cuda()``, ``obj.numpy()``...): ``.data`` elsewhere in the text is no
     evidence (jinja2's ``eval_ctx.volatile`` sits beside a template node's
     ``self.data``).  ``volatile=`` given to other functions (a project's own
-    helper, unless it only passes ``*args, **kwargs`` on to ``Variable``) and ``.volatile`` of an imported module or class, also through a
+    helper, unless it only passes ``*args, **kwargs`` on to ``Variable``, or
+    the project's own subclass of ``Variable`` that defines no ``__new__``,
+    whose base gets every argument) and ``.volatile`` of an imported module
+    or class, also through a
     name bound once to one (``Tensor = torch.Tensor``;
     ``Tensor.volatile.__get__`` in an override table) are left alone.  For
     ``volatile=True`` the message names the function to decorate with

@@ -133,7 +133,11 @@ def pass_through_wrappers(tree: ast.Module, target: Callable[[ast.AST], bool]) -
     """Names the module binds once (and only so) to a wrapper that passes ``*a,
     **k`` on to a callee for which ``target`` holds: ``V = lambda *a, **k:
     f(*a, **k)`` (``.cuda()`` of it, or either branch of a conditional
-    expression of such calls) or ``def v(*a, **k): return f(*a, **k)``."""
+    expression of such calls) or ``def v(*a, **k): return f(*a, **k)``; or to
+    a subclass of the callee (a class) that does not define ``__new__``: its
+    base's ``__new__`` gets every argument of a call, whatever ``__init__``
+    does with them (``class Variable(autograd.Variable)`` moving data to the
+    GPU in its ``__init__``)."""
     bound: dict = {}
     for stmt in tree.body:  # type: ignore[attr-defined]
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -157,11 +161,24 @@ def pass_through_wrappers(tree: ast.Module, target: Callable[[ast.AST], bool]) -
             if (len(body) == 1 and isinstance(body[0], ast.Return) and not stmt.decorator_list
                     and _passes_on(target, stmt.args, body[0].value)):
                 found.add(name)
+        elif isinstance(stmt, ast.ClassDef):
+            if not stmt.decorator_list and not stmt.keywords and any(
+                    target(base) for base in stmt.bases) and not any(
+                    isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign))
+                    and "__new__" in _names_bound(s) for s in stmt.body):
+                found.add(name)
         elif (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
               and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Lambda)
               and _passes_on(target, stmt.value.args, stmt.value.body)):
             found.add(name)
     return found
+
+
+def _names_bound(stmt: ast.stmt) -> Set[str]:
+    """The names a statement of a class body binds (a method's, or assigned)."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {stmt.name}
+    return {t.id for t in getattr(stmt, "targets", ()) if isinstance(t, ast.Name)}
 
 
 def docstring(stmt: ast.stmt) -> bool:
