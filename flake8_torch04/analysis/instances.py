@@ -11,9 +11,13 @@ its name in the file is a constructor call bound to a plain name or to
 and every reading of such a name (``ff``, ``self.ff``, anywhere in the file) is
 a call of it, or a method call on it whose result is not kept (``ff.eval()``;
 ``ff = ff.cuda()``, which rebinds the name itself).  An instance passed along,
-stored in a list or an ``nn.Sequential``, a subclass, a call with ``*args`` or
-in a lambda or a comprehension, and the class's own ``self.forward(...)``:
-callers not in view, so nothing is known.
+stored in a list or an ``nn.Sequential``, a call with ``*args`` or in a lambda
+or a comprehension, and the class's own ``self.forward(...)``: callers not in
+view, so nothing is known.  A subclass of the file that inherits ``forward``
+(``class BottleLinear(Bottle, nn.Linear)``: ``Bottle`` first, or after bases of
+the file only, none defining ``forward`` itself) adds the calls of its own
+instances, on the same terms; one that defines ``forward`` itself, or that
+puts a base from elsewhere first, leaves the callers out of view.
 """
 from __future__ import annotations
 
@@ -70,7 +74,40 @@ def _bound_to(call: ast.Call, parents: Dict[int, ast.AST]) -> Optional[Tuple[str
     return None
 
 
-def _instance_calls(ctx, cls: ast.ClassDef) -> Optional[List[Site]]:
+def _calls(ctx, cls: ast.ClassDef, within: Tuple[int, ...] = ()) -> Optional[List[Site]]:
+    """Every call of an instance of ``cls`` (or of a subclass that inherits its
+    ``forward``), or ``None`` when not every call is in view."""
+    from .project.importers import named_elsewhere
+
+    memo = ctx.memo.setdefault("instance calls", {})
+    if id(cls) not in memo:
+        memo[id(cls)] = None if id(cls) in within or ctx.filename and named_elsewhere(
+            ctx.filename, cls.name, imported=True) else _instance_calls(
+                ctx, cls, within + (id(cls),))
+    return memo[id(cls)]
+
+
+def _inherits_forward(ctx, sub: ast.ClassDef, base: ast.expr) -> bool:
+    """Whether ``sub``'s instances run the ``forward`` of its base ``base`` (a name
+    of a class of the file): ``sub`` defines none, and every base before ``base``
+    is a class of the file with no base (but ``object``) and no ``forward``."""
+    if any(isinstance(f, _FUNCTIONS) and f.name == "forward" for f in sub.body):
+        return False
+    classes = ctx.memo.get("instance classes")
+    if classes is None:
+        classes = ctx.memo["instance classes"] = {
+            c.name: c for c in ctx.tree.body if isinstance(c, ast.ClassDef)}
+    for before in sub.bases[:sub.bases.index(base)]:
+        cls = classes.get(before.id) if isinstance(before, ast.Name) else None
+        if cls is None or any(not (isinstance(b, ast.Name) and b.id == "object")
+                              for b in cls.bases) or any(
+                isinstance(f, _FUNCTIONS) and f.name == "forward" for f in cls.body):
+            return False
+    return True
+
+
+def _instance_calls(ctx, cls: ast.ClassDef, within: Tuple[int, ...]
+                    ) -> Optional[List[Site]]:
     walked = ctx.memo.get("instance walk")  # (one walk of the file for every class)
     if walked is None:
         nodes = _walk(ctx.tree)
@@ -78,9 +115,19 @@ def _instance_calls(ctx, cls: ast.ClassDef) -> Optional[List[Site]]:
             nodes, {id(node): parent for node, parent, _ in nodes})
     nodes, parents = walked
     instances: Set[Tuple[str, str]] = set()
+    inherited: List[Site] = []
     for node, parent, _ in nodes:
         if isinstance(node, ast.Name) and node.id == cls.name and \
                 isinstance(node.ctx, ast.Load):
+            if isinstance(parent, ast.ClassDef) and node in parent.bases and \
+                    parent in ctx.tree.body:  # (a subclass of the file)
+                if not _inherits_forward(ctx, parent, node):
+                    return None
+                more = _calls(ctx, parent, within)
+                if more is None:
+                    return None
+                inherited += more
+                continue
             if isinstance(parent, ast.Call) and parent.args and parent.args[0] is node \
                     and isinstance(parent.func, ast.Name) and parent.func.id == "super":
                 continue  # (``super(Net, self)``, Python 2's ``super()``: no call of it)
@@ -109,7 +156,7 @@ def _instance_calls(ctx, cls: ast.ClassDef) -> Optional[List[Site]]:
             if not (isinstance(kept, ast.Expr) or isinstance(kept, ast.Assign) and
                     len(kept.targets) == 1 and _target(kept.targets[0]) == _target(node)):
                 return None
-    return sites
+    return sites + inherited
 
 
 def forward_arguments(ctx, param: ast.arg, forward: ast.FunctionDef,
@@ -118,13 +165,7 @@ def forward_arguments(ctx, param: ast.arg, forward: ast.FunctionDef,
     file) from every call of an instance: ``(expression, scope to read it in)``
     per call, or ``None`` when not every call is in view (see the module's
     docstring)."""
-    from .project.importers import named_elsewhere
-
-    memo = ctx.memo.setdefault("instance calls", {})
-    if id(cls) not in memo:
-        memo[id(cls)] = None if ctx.filename and named_elsewhere(
-            ctx.filename, cls.name, imported=True) else _instance_calls(ctx, cls)
-    sites = memo[id(cls)]
+    sites = _calls(ctx, cls)
     if not sites:
         return None
     return method_arguments(ctx, sites, forward, param)
