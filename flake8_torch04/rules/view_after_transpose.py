@@ -298,10 +298,10 @@ def view_after_transpose(ctx: Context, node: ast.Call) -> Iterator[Report]:
     every caller in the file passes such a value (a ``forward``'s where every
     instance of its class, or of a subclass of the file that inherits its
     ``forward`` (``class BottleLinear(Bottle, nn.Linear)``), is only called:
-    one passed along, or a class another file names, is not followed).  Position: the ``view`` call.  A
-    ``.contiguous()`` in between, a ``view`` of the transposed tensor itself
-    (which failed on 0.3 too), ``F.softmax`` (still contiguous) and in-place
-    methods are left alone.
+    one passed along, or a class another file names, is not followed).
+    Position: the ``view`` call.  A ``.contiguous()`` in between, a ``view``
+    of the transposed tensor itself (which failed on 0.3 too), ``F.softmax``
+    (still contiguous) and in-place methods are left alone.
 
     ## Why is this bad?
     PyTorch 0.3's element-wise kernels returned contiguous tensors.  Since 0.4
