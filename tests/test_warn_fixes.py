@@ -51,6 +51,21 @@ FIXES = [
      "l = F.kl_div(self.o, t, reduction='sum') / self.o.numel()\n", True),
     ("TV120", "l = T / F.kl_div(o[0], t).item()\n",
      "l = T / (F.kl_div(o[0], t, reduction='sum') / o[0].numel()).item()\n", True),
+    # a legacy attribute set on a loss module: 2.13 reads `reduction` only
+    ("TV120", "c = nn.BCELoss()\nc.size_average = False\n",
+     "c = nn.BCELoss()\nc.reduction = 'sum'\n"),
+    ("TV120", "c = nn.MSELoss(weight=w).cuda()\nc.reduce = False\n",
+     "c = nn.MSELoss(weight=w).cuda()\nc.reduction = 'none'\n"),
+    # on self, constructed with a reduction, or both attributes set: unsafe
+    ("TV120", "class M(nn.Module):\n    def __init__(self):\n"
+     "        self.c = nn.BCELoss()\n        self.c.size_average = False\n",
+     "class M(nn.Module):\n    def __init__(self):\n"
+     "        self.c = nn.BCELoss()\n        self.c.reduction = 'sum'\n", True),
+    ("TV120", "c = nn.BCELoss(reduction='none')\nc.size_average = False\n",
+     "c = nn.BCELoss(reduction='none')\nc.reduction = 'sum'\n", True),
+    # the old keywords of the construction count (0.3 derived the reduction from both)
+    ("TV120", "c = nn.BCELoss(reduce=False)\nc.size_average = False\n",
+     "c = nn.BCELoss(reduction='none')\nc.reduction = 'none'\n"),
     # TV121
     ("TV121", "init.xavier_uniform(m.weight)\n", "init.xavier_uniform_(m.weight)\n"),
     ("TV121", "nn.init.constant(m.bias, 0)\n", "nn.init.constant_(m.bias, 0)\n"),
@@ -275,6 +290,8 @@ NOOPS = [
     # the KL divergence: an input written twice must be a name; a module's calls are elsewhere
     ("TV120", "l = F.kl_div(F.log_softmax(o, 1), t)\n"),
     ("TV120", "c = nn.KLDivLoss()\n"),
+    # both attributes set: 0.3's reduction depended on their order at run time
+    ("TV120", "c = nn.BCELoss()\nc.reduce = False\nc.size_average = False\n"),
     ("TV126", "p.add_(g, alpha=-lr)\n"),
     ("TV126", "p.add_(-lr,  # step\n       g)\n"),
     ("TV127", "c = nn.Container(conv=m)\n"),

@@ -154,7 +154,7 @@ TABLE = {
     ),
     # TV12x: deprecations that warn on PyTorch 2.13 (each marker is a name the
     # flagged statement spells, or, for byte masks, where the mask is used)
-    "TV120": ("loss_reduction", (ast.Call,),
+    "TV120": ("loss_reduction", (ast.Call, ast.Assign),
               ("size_average", r"\breduce\b", "kl_div", "KLDivLoss")),
     "TV121": (
         "init_names", (ast.Call,),

@@ -7,6 +7,9 @@ from typing import Iterator, Optional, Tuple
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.registry import rule
+from ..analysis.resolve import key
+from ..analysis.value_tables import MODULE, MODULE_ITSELF
+from ..analysis.values import values
 from ..source.text import has_comment, shorten
 from .shared.calls import argument, keyword, remove_argument
 
@@ -59,7 +62,7 @@ def reduction(size_average, reduce) -> str:
 
 
 @rule("TV120")
-def loss_reduction(ctx: Context, node: ast.Call) -> Iterator[Report]:
+def loss_reduction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     """Flags ``size_average=`` and ``reduce=`` given to torch's losses.
 
     ## What it does
@@ -78,6 +81,12 @@ def loss_reduction(ctx: Context, node: ast.Call) -> Iterator[Report]:
     that mean it (``size_average=True``).  Position: the call, or the
     keyword.  Not flagged: ``'sum'``, ``'batchmean'``, ``'none'``,
     ``reduce=False``, a reduction that is not a constant.
+    And it flags ``criterion.size_average = False`` and ``criterion.reduce =
+    False`` (a ``True`` or ``False`` constant) where ``criterion`` is
+    evidently a loss module of ``torch.nn`` (see "How values are followed"
+    in docs/how-it-works.md: ``reconstruction_function = nn.BCELoss()``,
+    ``self.loss_fn = nn.CrossEntropyLoss().cuda()``).  Position: the
+    attribute.
 
     ## Why is this bad?
     Since PyTorch 0.4.1 one ``reduction=`` keyword replaces both; on PyTorch
@@ -100,6 +109,12 @@ def loss_reduction(ctx: Context, node: ast.Call) -> Iterator[Report]:
     has elements (a learning rate tuned for the old loss no longer fits).
     ``F.kl_div(input, target, reduction='sum') / input.numel()`` is the old
     number without the warning.
+
+    A loss module reads ``self.reduction`` since 0.4.1: setting its
+    ``size_average`` or ``reduce`` attribute, which 0.3's losses read at
+    each call, is silently ignored on 2.13, so ``criterion.size_average =
+    False`` still averages: a loss as many times smaller as the batch (and
+    each sample) has elements, other gradients, no warning.
 
     ## Example
     ```python
@@ -128,7 +143,20 @@ def loss_reduction(ctx: Context, node: ast.Call) -> Iterator[Report]:
     advice only: its calls are elsewhere (construct it with
     ``reduction='sum'`` and divide each call's result by the input's
     ``numel()``).
+    The attribute's fix, ``criterion.reduction = 'sum'`` (the reduction 0.3
+    derived from the attribute and the keywords the loss was constructed
+    with: ``'none'`` for ``reduce = False``), is *safe* where the module is
+    a name bound only to losses constructed with constant old keywords or
+    none (not ``reduction=``) and the file sets only one of the two
+    attributes on it: 0.3's loss then reduced exactly so from that statement
+    on.  A module on ``self`` or of unknown construction gets it as an
+    *unsafe* fix (it assumes no ``reduce=False`` was given to the
+    constructor); where the file sets both attributes on it, 0.3's result
+    depended on their order at run time: a message only.
     """
+    if isinstance(node, ast.Assign):
+        yield from _attribute_set(ctx, node)
+        return
     found = [keyword(node, name) for name in _LEGACY]
     present = [kw for kw in found if kw is not None]
     if not present:
@@ -170,6 +198,61 @@ def loss_reduction(ctx: Context, node: ast.Call) -> Iterator[Report]:
             edits.append(edit)
     fix = Fix(tuple(edits), SAFE) if edits else None
     yield Report(first, f"`{quoted}` is {why}; use `{new}`", fix)
+
+
+def _attribute_set(ctx: Context, node: ast.Assign) -> Iterator[Report]:
+    """``criterion.size_average = False`` on a loss module of torch (see the docstring)."""
+    if len(node.targets) != 1:
+        return
+    target = node.targets[0]
+    if not (isinstance(target, ast.Attribute) and target.attr in _LEGACY
+            and isinstance(node.value, ast.Constant) and type(node.value.value) is bool):
+        return
+    module = values(ctx).of(target.value)
+    if module.kind != MODULE or not _loss(module.name):
+        return
+    constructed = _constructed(ctx, target)
+    state = dict(constructed or {})
+    state[target.attr] = node.value.value
+    new = reduction(state.get("size_average"), state.get("reduce"))
+    src = ctx.source
+    statement = f"{src.text(target.value)}.reduction = '{new}'"
+    spelled = key(target.value)
+    set_here = {n.attr for n in ast.walk(ctx.tree) if isinstance(n, ast.Attribute)
+                and n.attr in _LEGACY and isinstance(n.ctx, ast.Store)
+                and key(n.value) == spelled}
+    fix = None
+    if len(set_here) == 1 and "\n" not in src.text(node) and not has_comment(src.text(node)):
+        fix = Fix((src.replace(node, statement),), SAFE if constructed is not None else UNSAFE)
+    yield Report(target, f"`{src.text(node)}` is silently ignored since PyTorch 0.4.1 (a "
+                         f"loss module reads `reduction`: this one still reduces as it was "
+                         f"constructed); use `{statement}`", fix)
+
+
+def _constructed(ctx: Context, target: ast.Attribute) -> Optional[dict]:
+    """The old keywords (constants) of the construction of ``target``'s owner,
+    where it is a name bound only to torch losses constructed with constant old
+    keywords (or none) and no ``reduction=``; ``None`` where that is not evident."""
+    owner = target.value
+    defs = ctx.flow().reaching(owner) if isinstance(owner, ast.Name) else None
+    if not defs:
+        return None
+    found = []
+    for d in defs:
+        call = d.value if d.kind == "assign" else None
+        while isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                and call.func.attr in MODULE_ITSELF and isinstance(call.func.value, ast.Call):
+            call = call.func.value  # (``nn.BCELoss().cuda()``)
+        if not isinstance(call, ast.Call) or not _loss(ctx.resolve(call.func)) or call.args \
+                or any(kw.arg in ("reduction", None) for kw in call.keywords):
+            return None
+        try:
+            found.append({name: _constant(keyword(call, name)) for name in _LEGACY})
+        except ValueError:
+            return None
+    if any(f != found[0] for f in found):
+        return None
+    return {k: v for k, v in found[0].items() if v is not _NOT_GIVEN}
 
 
 def _kl(ctx: Context, node: ast.Call) -> Optional[str]:
