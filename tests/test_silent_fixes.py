@@ -946,3 +946,24 @@ def test_a_tuple_of_volatile_variables_names_each_target():
     assert [m.rsplit(";", 1)[1] for m in messages] == [
         " run the code that uses `z` under `with torch.no_grad():`",
         " run the code that uses `y` under `with torch.no_grad():`"], messages
+
+
+# ---------------------------------------------------------------------------
+# TV154: F.dropout without `training`, a no-op on 0.3
+
+
+def test_dropout_without_training_keeps_the_no_op_of_0_3():
+    before = "def f(x):\n    return F.dropout(x, 0.3) + F.dropout2d(x, p=0.1)\n"
+    source = HEAD_03 + "import torch.nn.functional as F\n" + before
+    result = fixed(source, ["TV154"], unsafe=False)
+    assert result.text == source.replace("0.3)", "0.3, training=False)").replace(
+        "p=0.1)", "p=0.1, training=False)")
+    findings = check_source(source, codes=["TV154"])
+    assert [f.fix.safety for f in findings] == [SAFE, SAFE]
+    assert "`training=self.training`" in findings[0].message
+    assert "returned its input on PyTorch 0.3" in findings[0].message
+
+
+def test_dropout_without_training_in_modern_code_is_left_alone():
+    source = "import torch\nimport torch.nn.functional as F\ny = F.dropout(torch.ones(3), 0.5)\n"
+    assert check_source(source, codes=["TV154"]) == []

@@ -128,6 +128,7 @@ TABLE = {
     "TV147": ("shared_gradients", (ast.Call,), (r"\bzero_grad\b",),
               (r"\.[\s\\]*_?grad[ \t\\]*=(?!=)",)),
     "TV145": ("pairwise_keepdim", (ast.Call,), (r"\b(?:pairwise_distance|PairwiseDistance)\b",)),
+    "TV154": ("dropout_default", (ast.Call,), (r"\bdropout(?:[23]d)?\b",)),
     "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),
     # a class that defines ``forward`` (its Function base may be another class of the
     # file or of the project)
