@@ -66,6 +66,13 @@ FIXES = [
     # the old keywords of the construction count (0.3 derived the reduction from both)
     ("TV120", "c = nn.BCELoss(reduce=False)\nc.size_average = False\n",
      "c = nn.BCELoss(reduction='none')\nc.reduction = 'none'\n"),
+    # TV155: keywords renamed in 0.4
+    ("TV155", "a, b = torch.split(x, split_size=2, dim=1)\n",
+     "a, b = torch.split(x, split_size_or_sections=2, dim=1)\n"),
+    ("TV155", "m = nn.Linear(2, 2).cuda(device_id=0)\n", "m = nn.Linear(2, 2).cuda(device=0)\n"),
+    # TV156: the non-inplace resize
+    ("TV156", "y = Variable(x).resize(4, 4)\n", "y = Variable(x).reshape(4, 4)\n"),
+    ("TV156", "y = torch.ones(16).resize (4, 4)\n", "y = torch.ones(16).reshape (4, 4)\n"),
     # TV121
     ("TV121", "init.xavier_uniform(m.weight)\n", "init.xavier_uniform_(m.weight)\n"),
     ("TV121", "nn.init.constant(m.bias, 0)\n", "nn.init.constant_(m.bias, 0)\n"),
@@ -274,6 +281,8 @@ NOOPS = [
     ("TV120", "c = nn.CrossEntropyLoss(size_average=False, reduction='mean')\n"),
     ("TV120", "c = F.nll_loss(o, t, size_average=False,  # sum\n    reduce=True)\n"),
     ("TV121", "init.xavier_uniform_(m.weight)\n"),
+    ("TV155", "a, b = x.split(split_size=2)\n"),
+    ("TV156", "y = torch.ones(16)  \\\n    .resize(4, 4)\n"),
     ("TV133", "y = F.grid_sample(x, g, align_corners=False)\n"),
     ("TV133", "y = F.grid_sample(x, g, 'bilinear', 'zeros', True)\n"),
     ("TV133", "g = F.affine_grid(theta, size, False)\n"),

@@ -129,6 +129,8 @@ TABLE = {
               (r"\.[\s\\]*_?grad[ \t\\]*=(?!=)",)),
     "TV145": ("pairwise_keepdim", (ast.Call,), (r"\b(?:pairwise_distance|PairwiseDistance)\b",)),
     "TV154": ("dropout_default", (ast.Call,), (r"\bdropout(?:[23]d)?\b",)),
+    "TV155": ("renamed_keywords", (ast.Call,), (r"\bsplit_size\b", r"\bdevice_id\b")),
+    "TV156": ("non_inplace_resize", (ast.Call,), (r"\.[\s\\]*resize[\s\\]*\(",)),
     "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),
     # a class that defines ``forward`` (its Function base may be another class of the
     # file or of the project)
