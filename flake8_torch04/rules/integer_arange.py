@@ -157,8 +157,9 @@ def integer_arange(ctx: Context, node: ast.Call) -> Iterator[Report]:
     if edit is not None and not has_comment(src.text(node)):
         fix = Fix((edit,), SAFE, imports)
     call = src.text(node)
-    shown = shorten(call[:-1].rstrip() + (", " if args else "") + dtype + ")", 70) \
-        if "\n" not in call else f"{shorten(src.text(node.func), 20)}(..., {dtype})"
+    shown = call[:-1].rstrip() + (", " if args else "") + dtype + ")"
+    if "\n" in call or len(shown) > 70:  # (the call elided, not the suggestion cut)
+        shown = f"{shorten(src.text(node.func), 20)}(..., {dtype})"
     why = f" ({default} changes the default type)" if default else ""
     yield Report(
         node,
