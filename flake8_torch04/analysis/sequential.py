@@ -31,8 +31,9 @@ and of :data:`~.value_tables.MODULE_ITSELF` (``X.cuda()``, as a statement of its
 own), and ``return X`` after every ``add_module`` (a builder function's; what its
 callers do with the module is theirs, as for any module a function returns).
 
-Only files that say ``add_module`` are read this way: elsewhere a Sequential has
-the layers it is given, as before.
+A Sequential given its layers is read the same way (``del X[0]`` or handing it
+on leaves them unknown); an empty one in a file that never says ``add_module``
+has no layers to find, and its uses are not read.
 """
 from __future__ import annotations
 
@@ -64,7 +65,8 @@ def sequential(values, node: ast.Call, scope, depth: int):
     given = [values.of(a, scope, depth) for a in node.args]
     if node.keywords or not all(layer.kind == MODULE for layer in given):
         return Value(MODULE, name=SEQUENTIAL)
-    added = _added(values.ctx, node) if "add_module" in values.ctx.text else _UNBOUND
+    added = _added(values.ctx, node) if node.args or "add_module" in values.ctx.text \
+        else _UNBOUND  # (empty, and nothing adds to it)
     if added is None:
         return Value(MODULE, name=SEQUENTIAL)
     names = [a[0] for a in added]
@@ -102,8 +104,10 @@ def _added(ctx, node: ast.Call) -> Optional[List[Tuple[ast.AST, ast.AST, bool]]]
     ``__init__``."""
     parents = ctx.file_parents()
     stmt = parents.get(id(node))
+    if isinstance(stmt, (ast.AnnAssign, ast.NamedExpr)):
+        return None  # (not followed)
     if not (isinstance(stmt, ast.Assign) and stmt.value is node and len(stmt.targets) == 1):
-        return _UNBOUND
+        return _UNBOUND if not isinstance(stmt, ast.Assign) else None
     target = stmt.targets[0]
     function = enclosing(parents, stmt, _SCOPES)
     if isinstance(target, ast.Name) and isinstance(function, (*_FUNCTIONS, ast.Module)):
