@@ -390,7 +390,7 @@ def _built(body):
      "def g():\n    mlp.add_module('C', nn.Conv1d(3, 3, 1))\n", (None, None, None)),
     # reads that keep it: its parameters, ``cuda()`` as a statement, a layer, ``len``
     ("mlp = nn.Sequential()\nmlp.add_module('L', nn.Linear(3, 2))\nmlp.cuda()\n"
-     "opt = init(mlp.parameters())\nfirst = mlp[0]\nn = len(mlp)\n", (TENSOR, 2, 2)),
+     "opt = init(mlp.parameters())\nfirst = mlp[0]\nn = len(mlp)\nprint(mlp)\n", (TENSOR, 2, 2)),
     ("mlp = nn.Sequential()\nmlp.add_module('L', nn.Linear(3, 2))\nm = mlp.cuda()\n",
      (None, None, None)),
 ])

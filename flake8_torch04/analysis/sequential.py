@@ -26,9 +26,10 @@ on the binding elsewhere: another function, another method, before the binding),
 where the Sequential is handed on (an argument, an alias, stored, returned by
 another function or before an ``add_module``), or changed otherwise (``del
 X[i]``, ``X[i] = m``, ``X.name = m``).  Reads that leave it as it is are allowed:
-calling it, indexing it, iterating it, ``len(X)``, the methods of :data:`_READS`
-and of :data:`~.value_tables.MODULE_ITSELF` (``X.cuda()``, as a statement of its
-own), and ``return X`` after every ``add_module`` (a builder function's; what its
+calling it, indexing it, iterating it, ``len(X)`` and ``print(X)`` (the builtins
+of :data:`_READERS`), the methods of :data:`_READS` and of
+:data:`~.value_tables.MODULE_ITSELF` (``X.cuda()``, as a statement of its own),
+and ``return X`` after every ``add_module`` (a builder function's; what its
 callers do with the module is theirs, as for any module a function returns).
 
 A Sequential given its layers is read the same way (``del X[0]`` or handing it
@@ -49,6 +50,8 @@ SEQUENTIAL = "torch.nn.Sequential"
 _READS = frozenset(("parameters", "named_parameters", "children", "named_children",
                     "modules", "named_modules", "buffers", "named_buffers", "state_dict",
                     "zero_grad", "forward", "extra_repr", "__len__"))
+#: builtins that read a module they are given
+_READERS = frozenset(("print", "len", "repr", "str", "isinstance", "type", "id"))
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
 #: statements whose body runs once, straight on
@@ -127,7 +130,7 @@ def _added(ctx, node: ast.Call) -> Optional[List[Tuple[ast.AST, ast.AST, bool]]]
     for use in uses:
         if use is target:
             continue
-        verdict = _use(parents, use)
+        verdict = _use(parents, use, ctx.scope.module().bindings)
         if verdict is False:
             return None
         if isinstance(verdict, ast.Return):  # (handed back when every call is made)
@@ -179,19 +182,19 @@ def _attributes(ctx) -> Dict[str, List[ast.Attribute]]:
     return found
 
 
-def _use(parents: Dict[int, ast.AST], use: ast.AST):
+def _use(parents: Dict[int, ast.AST], use: ast.AST, bound=frozenset()):
     """``True`` where ``use`` (the Sequential's name or ``self.X``) leaves its layers
     as they are, the ``ast.Expr`` statement where it calls ``add_module`` (with
     a name and a module, plainly passed), the ``ast.Return`` that returns it,
-    ``False`` otherwise."""
+    ``False`` otherwise (``bound``: the names the module binds)."""
     parent = parents.get(id(use))
     if not isinstance(use.ctx, ast.Load):
         return False
     if isinstance(parent, ast.Return):
         return parent  # (see :func:`_added`: after every ``add_module``)
-    if isinstance(parent, ast.Call):
-        return parent.func is use or (isinstance(parent.func, ast.Name)
-                                      and parent.func.id == "len" and len(parent.args) == 1)
+    if isinstance(parent, ast.Call):  # (applied; ``print(model)``: a builtin that reads)
+        return parent.func is use or (isinstance(parent.func, ast.Name) and parent.func.id
+                                      in _READERS and parent.func.id not in bound)
     if isinstance(parent, ast.Subscript):
         return parent.value is use and isinstance(parent.ctx, ast.Load)
     if isinstance(parent, (ast.For, ast.AsyncFor)):
