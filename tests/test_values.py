@@ -334,6 +334,162 @@ def test_a_global_bound_twice_differently_or_rebound_is_unknown():
     assert closure["w"] == (None, None, None)
 
 
+def _built(body):
+    """``last_sizes`` of ``show(mlp(x))`` after ``body`` (a function's, on 2-D ``x``)."""
+    source = HEAD + "import torch.nn as nn\n\n\ndef f(c, make, init, rows):\n" + \
+        textwrap.indent(textwrap.dedent(body), "    ") + \
+        "    x = torch.randn(4, 3)\n    show(mlp(x))\n"
+    return last_sizes(source)["mlp(x)"]
+
+
+@pytest.mark.parametrize("body, expected", [
+    # added straight on: the layers in their order (a Linear's features: ``last``)
+    ("mlp = nn.Sequential()\nmlp.add_module('L0', nn.Linear(3, 2))\n", (TENSOR, 2, 2)),
+    ("mlp = nn.Sequential()\nmlp.add_module(name='L0', module=nn.Linear(3, 2))\n",
+     (TENSOR, 2, 2)),
+    ("mlp = nn.Sequential(nn.Linear(3, 4))\nmlp.add_module('out', nn.Linear(4, 1))\n",
+     (TENSOR, 2, 1)),
+    ("mlp = nn.Sequential()\nwith torch.no_grad():\n    mlp.add_module('L0', nn.Linear(3, 2))\n",
+     (TENSOR, 2, 2)),
+    # in a loop or a branch: rank-keeping layers keep the rank, features unknown...
+    ("mlp = nn.Sequential()\nfor i in range(rows):\n"
+     "    mlp.add_module('L%i' % i, nn.Linear(3, 3))\n    mlp.add_module('A%i' % i, nn.ReLU())\n",
+     (TENSOR, 2, None)),
+    ("mlp = nn.Sequential()\nmlp.add_module('L', nn.Linear(3, 5))\n"
+     "if c:\n    mlp.add_module('S', nn.Sigmoid())\nelse:\n    mlp.add_module('R', nn.ReLU())\n",
+     (TENSOR, 2, 5)),
+    ("mlp = nn.Sequential()\nfor i in range(rows):\n    mlp.add_module('A', nn.ReLU())\n"
+     "mlp.add_module('out', nn.Linear(3, 1))\n", (TENSOR, 2, 1)),
+    ("mlp = nn.Sequential()\nif c:\n    mlp.add_module('L', nn.Linear(3, 5))\n", (TENSOR, 2, None)),
+    # ... names that may repeat replace a layer in its place: every layer is such
+    ("mlp = nn.Sequential()\nmlp.add_module('a', nn.Linear(3, 2))\n"
+     "mlp.add_module('a', nn.ReLU())\n", (TENSOR, 2, None)),
+    ("mlp = nn.Sequential(nn.ReLU())\nmlp.add_module('0', nn.Linear(3, 2))\n", (TENSOR, 2, None)),
+    # unknown: a module of unknown kind, a layer of another rank in a branch, the
+    # module handed on or changed otherwise, ``add_module`` called otherwise
+    ("mlp = nn.Sequential()\nmlp.add_module('L', make())\n", (None, None, None)),
+    ("mlp = nn.Sequential()\nmlp.add_module('L', nn.Linear(3, 2))\n"
+     "if c:\n    mlp.add_module('C', nn.Conv1d(3, 3, 1))\n", (None, None, None)),
+    ("mlp = nn.Sequential()\nmlp.add_module('L', nn.Linear(3, 2))\ninit(mlp)\n",
+     (None, None, None)),
+    ("mlp = nn.Sequential()\nmlp.add_module('L', nn.Linear(3, 2))\nother = mlp\n",
+     (None, None, None)),
+    ("mlp = nn.Sequential(nn.Linear(3, 2))\nmlp.add_module('L', nn.Linear(2, 2))\ndel mlp[0]\n",
+     (None, None, None)),
+    ("mlp = nn.Sequential(nn.Linear(3, 2))\nmlp.add_module('L', nn.Linear(2, 2))\n"
+     "mlp[0] = nn.Conv1d(3, 3, 1)\n", (None, None, None)),
+    ("mlp = nn.Sequential()\nmlp.add_module(*rows)\n", (None, None, None)),
+    # given layers alone, changed or handed on (also where no ``add_module`` is said)
+    ("mlp = nn.Sequential(nn.Linear(3, 2))\n", (TENSOR, 2, 2)),
+    ("mlp = nn.Sequential(nn.Linear(3, 2))\ndel mlp[0]\n", (None, None, None)),
+    ("mlp = nn.Sequential(nn.Linear(3, 2))\ninit(mlp)\n", (None, None, None)),
+    ("mlp = nn.Sequential()\nmlp.add_module('L', nn.Linear(3, 2))\n"
+     "mlp.extra = nn.Conv1d(3, 3, 1)\n", (None, None, None)),
+    ("mlp = nn.Sequential()\nmlp.add_module('L', nn.Linear(3, 2))\nmlp = c\n", (None, None, None)),
+    ("mlp = nn.Sequential()\nmlp.add_module('L', nn.Linear(3, 2))\n"
+     "def g():\n    mlp.add_module('C', nn.Conv1d(3, 3, 1))\n", (None, None, None)),
+    # reads that keep it: its parameters, ``cuda()`` as a statement, a layer, ``len``
+    ("mlp = nn.Sequential()\nmlp.add_module('L', nn.Linear(3, 2))\nmlp.cuda()\n"
+     "opt = init(mlp.parameters())\nfirst = mlp[0]\nn = len(mlp)\nprint(mlp)\n", (TENSOR, 2, 2)),
+    ("mlp = nn.Sequential()\nmlp.add_module('L', nn.Linear(3, 2))\nm = mlp.cuda()\n",
+     (None, None, None)),
+])
+def test_a_sequential_has_the_layers_add_module_adds(body, expected):
+    assert _built(body) == expected
+
+
+SELF_BUILT = HEAD + """\
+import torch.nn as nn
+
+
+class Encoder(nn.Module):
+    def __init__(self, sizes):
+        super(Encoder, self).__init__()
+        self.MLP = nn.Sequential()
+        for i, (a, b) in enumerate(zip(sizes[:-1], sizes[1:])):
+            self.MLP.add_module(name="L%i" % i, module=nn.Linear(a, b))
+            self.MLP.add_module(name="A%i" % i, module=nn.ReLU())
+        self.means = nn.Linear(sizes[-1], 2)
+
+    def forward(self, x):
+        return self.means(self.MLP(x))
+
+
+class Decoder(nn.Module):
+    def __init__(self, sizes):
+        super(Decoder, self).__init__()
+        self.MLP = nn.Sequential()
+        self.MLP.add_module("L", nn.Linear(2, 4))
+        self.MLP.add_module("C", nn.Conv1d(4, 4, 1))
+
+    def forward(self, z):
+        return self.MLP(z)
+
+
+class Later(nn.Module):
+    def __init__(self):
+        super(Later, self).__init__()
+        self.MLP = nn.Sequential()
+        self.MLP.add_module("L", nn.Linear(2, 4))
+
+    def grow(self):
+        self.MLP.add_module("C", nn.Conv1d(4, 4, 1))
+
+    def forward(self, z):
+        return self.MLP(z)
+
+
+def g():
+    x = torch.randn(5, 3)
+    show(Encoder([3, 4])(x))
+    show(Decoder([4])(x))
+    show(Later()(x))
+"""
+
+
+def test_a_sequential_an_init_fills_has_its_layers_in_the_class():
+    """``self.MLP = nn.Sequential()`` then ``self.MLP.add_module(...)`` in the
+    ``__init__`` (a 0.3-era VAE's encoder): each class's own ``self.MLP``; one
+    another method changes has no known layers."""
+    found = last_sizes(SELF_BUILT)
+    assert found["Encoder([3, 4])(x)"] == (TENSOR, 2, 2)
+    assert found["Decoder([4])(x)"] == (TENSOR, 3, None)  # (Conv1d: its own rank)
+    assert found["Later()(x)"] == (None, None, None)
+    elsewhere = last_sizes(SELF_BUILT + "    Encoder([3]).MLP.add_module('C', g)\n")
+    assert elsewhere["Encoder([3, 4])(x)"] == (TENSOR, None, 2)  # (``means`` of unknown rank)
+
+
+def test_a_function_that_builds_a_sequential_returns_its_layers():
+    built = HEAD + textwrap.dedent("""\
+        import torch.nn as nn
+
+
+        def build(n):
+            model = nn.Sequential()
+            model.add_module("linear_1", nn.Linear(n, 512))
+            model.add_module("sigmoid_1", nn.Sigmoid())
+            model.add_module("linear_2", nn.Linear(512, 10))
+            return model
+
+
+        def early(n):
+            model = nn.Sequential()
+            if n:
+                return model
+            model.add_module("linear_1", nn.Linear(n, 512))
+            return model
+
+
+        def g():
+            x = torch.randn(5, 3)
+            show(build(3)(x))
+            show(early(3)(x))
+    """)
+    found = last_sizes(built)
+    assert found["build(3)(x)"] == (TENSOR, 2, 10)
+    assert found["early(3)(x)"] == (None, None, None)
+
+
 def test_a_closure_reads_what_the_enclosing_function_binds():
     """A nested function (a ``loss_fn`` inside ``main``) sees the enclosing
     function's bindings, and the module's past them; a class body is skipped."""

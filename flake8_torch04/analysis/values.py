@@ -46,6 +46,7 @@ from .objects import (
 )
 from .reaching import target_path, unpack_path
 from .remembered import remembered
+from .sequential import sequential
 from .resolve import key
 from .wrappers import wrapped_argument
 from .value_tables import (
@@ -435,10 +436,8 @@ class Values:
             out = node.args[1] if len(node.args) > 1 else next(
                 (kw.value for kw in node.keywords if kw.arg == "out_features"), None)
             return Value(MODULE, name=name, last=literal_size(out))
-        if name == "torch.nn.Sequential" and node.args and not node.keywords:
-            layers = tuple(self.of(a, scope, depth) for a in node.args)
-            if all(layer.kind == MODULE for layer in layers):
-                return Value(MODULE, name=name, parts=layers)
+        if name == "torch.nn.Sequential":  # (its layers, given or added: :mod:`.sequential`)
+            return sequential(self, node, scope, depth)
         return Value(MODULE, name=name)
 
     def attributes(self, cls: ast.ClassDef) -> dict:
