@@ -196,6 +196,30 @@ def test_a_resumed_checkpoint_adds_nothing_to_what_its_save_writes(tmp_path):
     assert resumed.startswith("9: `torch.load(opt.save)` loads a pickled object")
 
 
+def test_a_module_constant_made_of_an_unknown_call_is_its_own_path(tmp_path):
+    """``CHECKPOINT = os.path.join(tempfile.mkdtemp(), 'm.pt')``, bound once: every
+    read of the name in the module is the same path."""
+    write(tmp_path, {"train.py": """\
+        import argparse
+        import os
+        import tempfile
+        import torch
+
+        opt = argparse.ArgumentParser().parse_args([])
+        CHECKPOINT = os.path.join(tempfile.mkdtemp(), 'm.pt')
+
+
+        def save():
+            torch.save({'opt': opt}, CHECKPOINT)
+
+
+        def load():
+            return torch.load(CHECKPOINT)['opt']
+        """})
+    (found,) = messages(tmp_path / "train.py")
+    assert found.startswith("15: `torch.load(CHECKPOINT)` loads a pickled object")
+
+
 @pytest.mark.parametrize("train", [
     # a load of another path is not a resume: unknown
     RESUMED.replace("state = torch.load(opt.save)", "state = torch.load(opt.other)"),

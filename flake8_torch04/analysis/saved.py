@@ -428,7 +428,11 @@ def _name_key(ctx, node: ast.Name, scope: ast.AST, resolver, depth: int) -> Opti
         return None if qualname is None else f"={qualname}"
     value = defs[0].value if len(defs) == 1 and defs[0].kind in ("assign", "with") else None
     if value is not None and (value.__class__ is not ast.Call or _made_by(ctx, value, resolver)):
-        return path_key(ctx, value, scope, resolver, depth + 1)
+        found = path_key(ctx, value, scope, resolver, depth + 1)
+        if found is not None or value.__class__ is not ast.Call:
+            return found
+        # (``CHECKPOINT = os.path.join(tempfile.mkdtemp(), 'm.pt')``: a path of
+        # its own, bound once: the name, as below)
     position = _parameter(ctx, node, scope) if defs[0].kind == "param" else None
     if position is not None:  # (a helper's parameter: see :func:`_through_calls`)
         return f"{PARAM}{os.path.abspath(ctx.filename)}\0{scope.name}\0{position}"
