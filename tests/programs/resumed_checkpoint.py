@@ -1,7 +1,7 @@
 """A 2017 training script that resumes: its checkpoint dict holds the argparse settings and the weights, and a second run reloads the same file before training on."""
 # needs: TV001 TV003 TV106
 # flags: --unsafe-fixes
-# before-error: Weights only load failed
+# before-error: invalid index of a 0-dim tensor
 import argparse
 import os
 import tempfile
