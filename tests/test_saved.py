@@ -1,6 +1,7 @@
 """TV106 through the project's ``torch.save`` calls (analysis/saved.py): what a
 load returns is read off the saves to the same path, in the file and in the
 project's other modules."""
+import ast
 import textwrap
 from pathlib import Path
 
@@ -162,6 +163,75 @@ def test_numpy_array_saved_under_a_joined_path(tmp_path):
     (found,) = messages(tmp_path / "train.py")
     assert found.startswith("5: `torch.load(os.path.join(opt.dir, 'tra...` loads a numpy value "
                             "(saved as a numpy value at prepare.py:7)")
+
+
+RESUMED = """\
+    import os
+    import torch
+    from options import opt
+
+
+    def create():
+        state = {'settings': opt, 'epoch': 0}
+        if os.path.exists(opt.save):  # resume: the file holds what main() saves
+            state = torch.load(opt.save)
+        return state
+
+
+    def main():
+        state = create()
+        state['epoch'] += 1
+        torch.save(state, opt.save)
+    """
+
+
+def test_a_resumed_checkpoint_adds_nothing_to_what_its_save_writes(tmp_path):
+    """The reload of the path a save writes holds what that save writes: joined
+    with the dict literal it drops out, and both loads are flagged."""
+    write(tmp_path, {"options.py": OPTIONS, "train.py": RESUMED, "eval.py": EVAL})
+    (found,) = messages(tmp_path / "eval.py")
+    assert found.startswith("6: `torch.load(opt.save)` loads a pickled object (saved as an "
+                            "`argparse.Namespace` under `['settings']` at train.py:16)")
+    (resumed,) = messages(tmp_path / "train.py")
+    assert resumed.startswith("9: `torch.load(opt.save)` loads a pickled object")
+
+
+def test_a_module_constant_made_of_an_unknown_call_is_its_own_path(tmp_path):
+    """``CHECKPOINT = os.path.join(tempfile.mkdtemp(), 'm.pt')``, bound once: every
+    read of the name in the module is the same path."""
+    write(tmp_path, {"train.py": """\
+        import argparse
+        import os
+        import tempfile
+        import torch
+
+        opt = argparse.ArgumentParser().parse_args([])
+        CHECKPOINT = os.path.join(tempfile.mkdtemp(), 'm.pt')
+
+
+        def save():
+            torch.save({'opt': opt}, CHECKPOINT)
+
+
+        def load():
+            return torch.load(CHECKPOINT)['opt']
+        """})
+    (found,) = messages(tmp_path / "train.py")
+    assert found.startswith("15: `torch.load(CHECKPOINT)` loads a pickled object")
+
+
+@pytest.mark.parametrize("train", [
+    # a load of another path is not a resume: unknown
+    RESUMED.replace("state = torch.load(opt.save)", "state = torch.load(opt.other)"),
+    # the reload is the only binding: nothing known of what is saved
+    RESUMED.replace("state = {'settings': opt, 'epoch': 0}\n        if os.path.exists(opt.save)"
+                    ":  # resume: the file holds what main() saves\n            ", ""),
+])
+def test_a_reload_is_nothing_new_only_beside_a_known_value(tmp_path, train):
+    assert train != RESUMED
+    ast.parse(textwrap.dedent(train))
+    write(tmp_path, {"options.py": OPTIONS, "train.py": train, "eval.py": EVAL})
+    assert messages(tmp_path / "eval.py") == []
 
 
 @pytest.mark.parametrize("saves", [

@@ -109,6 +109,38 @@ def saved_refused(ctx, path: ast.AST) -> Optional[Refused]:
     return found
 
 
+#: the keys of the paths whose saves are being judged (innermost last): a
+#: ``torch.load`` of one of them, met while its save's value is followed, is a
+#: resume (:func:`reloaded`)
+_JUDGED: List[str] = []
+
+
+def reloaded(facts, call: ast.Call, scope: ast.AST):
+    """The value of ``torch.load(path)``: :data:`~.values.BOTTOM` (nothing new) where
+    ``path`` is the path of a save whose value is being judged, else unknown.
+
+    ``state = {'opt': opt}``, ``if resume: state = torch.load(p)``, later
+    ``torch.save(state, p)``: the file ``p`` holds what this save writes (or an
+    earlier run of it), so the load adds no value the other bindings do not
+    already give; joined with them it drops out, and what the save writes is
+    the dict.  Anywhere else a load's value stays unknown.  The answer is not
+    remembered beyond the question it is met in (it depends on the save asked
+    about)."""
+    from .remembered import CUT
+    from .values import BOTTOM, UNKNOWN
+
+    if not _JUDGED:
+        return UNKNOWN
+    path = call.args[0] if call.args else next(
+        (kw.value for kw in call.keywords if kw.arg == "f"), None)
+    if path is None or isinstance(path, ast.Starred):
+        return UNKNOWN
+    CUT[0] += 1  # (remembered only for this question)
+    ctx = facts.ctx
+    return BOTTOM if path_key(ctx, path, scope or ctx.tree, _module_resolver(ctx)) \
+        in _JUDGED else UNKNOWN
+
+
 def _refused_at(ctx, key: str, local: bool = False) -> Optional[Refused]:
     """:func:`saved_refused` of the path whose key is ``key``."""
     # (names the file's own variables, or a parameter of one of its functions)
@@ -119,7 +151,11 @@ def _refused_at(ctx, key: str, local: bool = False) -> Optional[Refused]:
     found = saves.get(key)
     if not found:
         return None
-    refusals = [_refused(other, obj, at) for other, obj, at in found]
+    _JUDGED.append(key)
+    try:
+        refusals = [_refused(other, obj, at) for other, obj, at in found]
+    finally:
+        _JUDGED.pop()
     if any(r is None for r in refusals):
         return None
     kinds = {r.kind for r in refusals}  # type: ignore[union-attr]
@@ -392,7 +428,11 @@ def _name_key(ctx, node: ast.Name, scope: ast.AST, resolver, depth: int) -> Opti
         return None if qualname is None else f"={qualname}"
     value = defs[0].value if len(defs) == 1 and defs[0].kind in ("assign", "with") else None
     if value is not None and (value.__class__ is not ast.Call or _made_by(ctx, value, resolver)):
-        return path_key(ctx, value, scope, resolver, depth + 1)
+        found = path_key(ctx, value, scope, resolver, depth + 1)
+        if found is not None or value.__class__ is not ast.Call:
+            return found
+        # (``CHECKPOINT = os.path.join(tempfile.mkdtemp(), 'm.pt')``: a path of
+        # its own, bound once: the name, as below)
     position = _parameter(ctx, node, scope) if defs[0].kind == "param" else None
     if position is not None:  # (a helper's parameter: see :func:`_through_calls`)
         return f"{PARAM}{os.path.abspath(ctx.filename)}\0{scope.name}\0{position}"

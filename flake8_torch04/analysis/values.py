@@ -46,6 +46,7 @@ from .objects import (
 )
 from .reaching import target_path, unpack_path
 from .remembered import remembered
+from .saved import reloaded
 from .sequential import sequential
 from .resolve import key
 from .wrappers import wrapped_argument
@@ -94,6 +95,9 @@ class Value(record("kind rank dtype parts name last plain",
 
 
 UNKNOWN = Value()
+#: a reload of the file a ``torch.save`` being judged writes: it adds nothing (see
+#: :func:`.saved.reloaded`)
+BOTTOM = Value(name="<reloaded>")
 _NUMBER = Value(NUMBER)
 _INT = Value(NUMBER, dtype="int")
 _FLOAT = Value(NUMBER, dtype="float")
@@ -244,7 +248,7 @@ class Values:
             if defs is not None and isinstance(node, ast.Attribute):  # (``model.trans``)
                 return instance_attribute(self, node, scope, depth)
             return UNKNOWN
-        return join([self.binding(d, scope, depth) for d in defs])
+        return join([b for b in (self.binding(d, scope, depth) for d in defs) if b is not BOTTOM])
 
     def binding(self, d, scope, depth: int) -> Value:
         """The value the binding ``d`` (a :class:`~.reaching.Def`) of ``scope`` gives."""
@@ -522,6 +526,8 @@ class Values:
             return distribution(self, name, node, scope, depth)
         if name in ENVIRONMENT_MAKERS:  # (``gym.make('CartPole-v0')``)
             return environment(node)
+        if name == "torch.load":
+            return reloaded(self, node, scope)
         if name in LOADED:  # (a ``DataLoader``, its dataset, ``next(iter(loader))``)
             return loaded(self, name, node, scope, depth)
         if name.split(".")[0] in ARRAY_MODULES or name in OBJECTS:  # (``np.zeros(3)``)

@@ -82,7 +82,11 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
     class it does not know), or a dict, tuple or list literal holding one
     (``torch.save({'settings': opt, 'model': model.state_dict()}, path)``: the
     message names the key); silent when one of
-    them saves something else or something unknown.  Not flagged: a result
+    them saves something else or something unknown.  A checkpoint resumed
+    from the same path (``state = {'opt': opt}``, ``if resume: state =
+    torch.load(path)``, then ``torch.save(state, path)``) saves what its other
+    bindings give: the reload holds what this save wrote, so it adds nothing
+    unknown, and both loads are flagged.  Not flagged: a result
     handed to ``load_state_dict``, indexed by string keys whose entries are not used whole
     (``ckpt['state_dict']``) or read with dict methods, and
     results without evidence either way (a loaded tensor can be
