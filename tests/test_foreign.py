@@ -421,3 +421,136 @@ def test_a_class_on_softmax_of_another_module(tmp_path, imports, built, fixed):
     assert finding.line == source.count("\n") and "2-D here, so torch picks dim=1" in \
         finding.message
     assert apply_edits(source, finding.fix.edits) == source.replace(built, fixed)
+
+
+STORAGE = """\
+import torch
+
+
+class Batch(object):
+    def __init__(self):
+        self.rows = []
+
+    def append(self, row):
+        self.rows.append(row)
+
+    def torchify(self):
+        self.rewards = torch.stack([torch.FloatTensor(r) for r in self.rows])
+{more}"""
+
+COLLECTORS = """\
+import pickle
+
+from storage import Batch
+
+
+def collect(rows):
+    b = Batch()
+    for row in rows:
+        b.append(row)
+    b.torchify()
+{extra}    return b
+
+
+def either(rows, path):
+    if path is None:
+        return collect(rows)
+    return pickle.load(open(path, 'rb'))
+"""
+
+PG_TRAIN = """\
+import numpy as np
+import torch
+from torch.autograd import Variable
+{imports}
+
+
+def run(batches):
+    totals = []
+    for rows in batches:
+        b = {made}
+        totals.append(torch.sum(b.rewards, dim=0).mean())
+    return np.array(totals)
+{more}
+
+w = Variable(torch.ones(1))
+"""
+
+
+@pytest.mark.parametrize("imports, made, flagged", [
+    ("from collectors import collect", "collect(rows)", True),
+    ("from collectors import *", "collect(rows)", True),
+    ("from storage import Batch", "Batch()", True),
+    ("import storage", "storage.Batch()", True),
+    # a return that may be anything, a module of the project that is not there
+    ("from collectors import either", "either(rows, None)", True),  # (the branch that runs)
+    ("from collectors import either", "either(rows, rows)", False),
+    ("from nowhere import collect", "collect(rows)", False),
+])
+def test_an_instance_of_a_plain_class_of_another_module(tmp_path, imports, made, flagged):
+    """``b = collect(rows)`` of a function of another module returning an instance
+    of a plain class of a third, or ``b = Batch()`` of an imported class:
+    ``b.rewards`` is what the class's methods bind to ``self.rewards``, read in its
+    module (plain 0.3 float tensors: TV144's numpy sink, the policy-gradient shape)."""
+    write(tmp_path, {"storage.py": STORAGE.format(more=""),
+                     "collectors.py": COLLECTORS.format(extra=""),
+                     "train.py": PG_TRAIN.format(imports=imports, made=made, more="")})
+    assert found(tmp_path / "train.py", ["TV144"]) == ([("TV144", 12)] if flagged else [])
+
+
+@pytest.mark.parametrize("storage, collectors, train", [
+    # the class may make its attributes otherwise, or has the name in its body
+    ("\n    def __getattr__(self, name):\n        return self.rows\n", "", ""),
+    ("\n    rewards = None\n", "", ""),
+    # ``.rewards`` assigned through another name: in the module of the function
+    # that returns it, of the class, or of the reader
+    ("", "    b.rewards = b.rewards.double()\n", ""),
+    ("\n\ndef clear(batch):\n    batch.rewards = None\n", "", ""),
+    ("", "", "\n\ndef clear(batch):\n    batch.rewards = None\n"),
+])
+def test_an_instance_of_another_module_whose_attribute_may_be_otherwise(
+        tmp_path, storage, collectors, train):
+    write(tmp_path, {"storage.py": STORAGE.format(more=storage),
+                     "collectors.py": COLLECTORS.format(extra=collectors),
+                     "train.py": PG_TRAIN.format(imports="from collectors import collect",
+                                                 made="collect(rows)", more=train)})
+    assert found(tmp_path / "train.py", ["TV144"]) == []
+
+
+READ_GIVEN = """\
+import numpy as np
+import torch
+from torch.autograd import Variable
+{imports}
+
+
+def given(b):
+    totals = []
+    totals.append(torch.sum(b.rewards, dim=0).mean())
+    return np.array(totals)
+
+
+def kept():
+    totals = []
+    totals.append(torch.sum(made.rewards, dim=0).mean())
+    return np.array(totals)
+
+
+w = Variable(torch.ones(1))
+"""
+
+
+@pytest.mark.parametrize("more, flagged", [
+    ("", [("TV144", 10), ("TV144", 16)]),
+    # the module that makes them assigns ``.rewards`` through another name
+    ("\n\ndef clear(batch):\n    batch.rewards = None\n", []),
+])
+def test_an_instance_passed_or_bound_by_another_module(tmp_path, more, flagged):
+    """``made`` bound at the top of another module to a ``Batch()``, and ``b`` a
+    parameter every caller (in that module) gives one: read there."""
+    write(tmp_path, {
+        "storage.py": STORAGE.format(more=""),
+        "top.py": "from storage import Batch\nfrom train import given\n\nmade = Batch()\n"
+                  f"made.torchify()\ngiven(Batch())\n{more}",
+        "train.py": READ_GIVEN.format(imports="from top import made")})
+    assert found(tmp_path / "train.py", ["TV144"]) == flagged

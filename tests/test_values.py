@@ -761,6 +761,106 @@ def test_attributes_of_a_plain_class_instance_and_tensors_of_a_comprehension():
     assert found["d.rewards"] == (None, None, None)
 
 
+def test_an_instance_keeps_its_class_through_a_function_that_returns_it():
+    """``b = collect(rows)`` of a function that returns a ``Batch()``, or ``b`` a
+    parameter every caller gives one: ``b.rewards`` is what ``Batch``'s methods bind
+    to ``self.rewards``.  Unknown where a return may be something else, the class has
+    a ``__getattr__``, binds the name in its body, or a base binds it otherwise."""
+    found = facts(HEAD + textwrap.dedent("""
+        class Batch(object):
+            def finish(self, rows):
+                self.rewards = torch.stack([torch.FloatTensor(r) for r in rows])
+
+
+        class Magic(object):
+            def finish(self, rows):
+                self.rewards = torch.zeros(3)
+
+            def __getattr__(self, name):
+                return 0
+
+
+        class Preset(object):
+            rewards = None
+
+            def finish(self, rows):
+                self.rewards = torch.zeros(3)
+
+
+        class Base(object):
+            def reset(self):
+                self.rewards = []
+
+
+        class Derived(Base):
+            def finish(self, rows):
+                self.rewards = torch.zeros(3)
+
+
+        def collect(rows):
+            b = Batch()
+            b.finish(rows)
+            return b
+
+
+        def either(rows, flag):
+            if flag:
+                return collect(rows)
+            return load(rows)
+
+
+        def total(given):
+            show(given.rewards)
+
+
+        def run(rows, flag):
+            b = collect(rows)
+            show(b.rewards)
+            total(collect(rows))
+            total(Batch())
+            e = either(rows, flag)
+            show(e.rewards)
+            m = Magic()
+            show(m.rewards)
+            p = Preset()
+            show(p.rewards)
+            d = Derived()
+            show(d.rewards)
+    """))
+    assert found["b.rewards"] == (TENSOR, None, "float")
+    assert found["given.rewards"] == (TENSOR, None, "float")
+    assert found["e.rewards"] == (None, None, None)  # (``load``: unknown)
+    assert found["m.rewards"] == (None, None, None)
+    assert found["p.rewards"] == (None, None, None)
+    assert found["d.rewards"] == (None, None, None)  # (``[]`` in ``Base``)
+
+
+def test_an_instance_of_a_file_that_calls_setattr_is_unknown():
+    """``setattr(b, name, ...)`` may bind any attribute: none is followed."""
+    found = facts(HEAD + textwrap.dedent("""
+        class Batch(object):
+            def finish(self, rows):
+                self.rewards = torch.zeros(2, 3)
+
+
+        def run(rows, name):
+            b = Batch()
+            setattr(b, name, rows)
+            show(b.rewards)
+    """))
+    assert found["b.rewards"] == (None, None, None)
+    assert facts(HEAD + textwrap.dedent("""
+        class Batch(object):
+            def finish(self, rows):
+                self.rewards = torch.zeros(2, 3)
+
+
+        def run(rows, name):
+            b = Batch()
+            show(b.rewards)
+    """))["b.rewards"] == (TENSOR, 2, "float")
+
+
 # -- parameters: what every caller in view passes ---------------------------
 
 CALLED = HEAD + """

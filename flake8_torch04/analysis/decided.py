@@ -21,6 +21,7 @@ from .applied import Applied
 from .callers import argument
 from .flow import Flow
 from .nodes import body_nodes, statements
+from .objects import crossed
 from .reaching import params_of
 from .remembered import CUT, remembered
 from .values import UNKNOWN, Value, Values, _ranked, join
@@ -35,7 +36,14 @@ def call_returns(caller: Values, owner: Values, definition: ast.AST, call: ast.C
     ``call`` (read by ``caller`` in ``scope``; ``bound``: a method called on an
     instance, its first parameter the receiver).  A reading with branches
     decided also binds the parameters the call passes tensors of known rank to
-    (their kind, rank and dtype: see :mod:`.applied`)."""
+    (their kind, rank and dtype: see :mod:`.applied`).  What a function of another
+    module returns is :func:`~.objects.crossed` from there."""
+    found = _returned(caller, owner, definition, call, scope, depth, bound)
+    return found if owner.ctx is caller.ctx else crossed(found, owner.ctx)
+
+
+def _returned(caller: Values, owner: Values, definition: ast.AST, call: ast.Call, scope,
+              depth: int, bound: bool) -> Value:
     decided = _decided(owner.ctx, definition, call, bound)
     plain = owner._returns_of(definition, depth) if not decided else UNKNOWN
     if not decided and (_ranked(plain) or not call.args and not call.keywords):

@@ -66,14 +66,13 @@ def class_value(ctx: Context, name):
     found = project_class(ctx, name)
     if found is None:
         return None
-    from .objects import OBJECT, plain_class
+    from .objects import plain_instance
     from .values import MODULE, Value, values
 
     other, definition = found
     if definition.name not in values(other).module_classes():
         # (an instance of a plain class of the project: ``vocab = data.Dictionary()``)
-        return Value(OBJECT, name=definition.name) if plain_class(other, definition.name) \
-            else None
+        return plain_instance(other, definition.name)
     return Value(MODULE, name=f"{FOREIGN_CLASS}{other.filename}\0{definition.name}")
 
 
@@ -115,6 +114,7 @@ def project_assignments(ctx: Context, name: str) -> Optional[Tuple[Context, tupl
 def assigned_value(ctx: Context, name: str, depth: int):
     """What the project module that binds ``name`` (see :func:`project_assignments`)
     binds it to: the value facts' :class:`~.values.Value`."""
+    from .objects import crossed
     from .values import UNKNOWN, join, values
 
     found = project_assignments(ctx, name)
@@ -122,7 +122,7 @@ def assigned_value(ctx: Context, name: str, depth: int):
         return UNKNOWN
     other, defs = found
     facts = values(other)
-    return join([facts.binding(d, other.tree, depth + 1) for d in defs])
+    return crossed(join([facts.binding(d, other.tree, depth + 1) for d in defs]), other)
 
 
 def _find_assigned(ctx: Context, name: str) -> Optional[Tuple[Context, tuple]]:

@@ -6,7 +6,11 @@ is the class.  Known where the code makes it evident: a call of one of
 :data:`OBJECTS` (resolved through imports), what a method of such an object
 returns (:data:`METHODS`): ``opt = parser.parse_args()`` where ``parser =
 argparse.ArgumentParser(...)`` is an ``argparse.Namespace``; and a call of a plain
-class of the project (:func:`plain_class`: ``vocab = Dictionary()``).
+class of the project (:func:`plain_class`: ``vocab = Dictionary()``), named by its
+module and itself (:data:`PLAIN`), so that the instance keeps its class wherever
+it goes (``b = collect(rows)`` of a function that returns one, of the file or of
+another module) and ``b.rewards`` is what the class's methods bind to
+``self.rewards`` (:func:`instance_attribute`).
 
 A dict literal whose keys are all strings keeps its entries: the value's
 ``parts`` are ``(key, entry)`` pairs (``{'settings': opt, 'epoch': 3}``; an
@@ -51,6 +55,11 @@ METHODS = {
 }
 #: the most entries of a dict literal kept
 MOST_KEYS = 32
+#: the ``name`` of an instance of a plain class of the project (:func:`plain_class`):
+#: ``PLAIN + the path of its module + "\0" + the class's name``
+PLAIN = "<plain class>"
+#: methods that may give an instance attributes its methods do not bind to ``self``
+_DYNAMIC = frozenset(("__getattr__", "__getattribute__", "__setattr__", "__setstate__"))
 #: the builtin classes a plain class may derive from
 _PLAIN_BASES = frozenset(("object", "dict", "list", "set"))
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -70,6 +79,31 @@ def plain_class(ctx, name: str, depth: int = 0) -> bool:
     return all(isinstance(base, ast.Name) and (
         plain_class(ctx, base.id, depth + 1) if base.id in defined
         else base.id in _PLAIN_BASES and base.id not in bound) for base in cls.bases)
+
+
+def plain_instance(ctx, name: str):
+    """The :data:`OBJECT` a call of ``name`` makes where it is a plain class of
+    ``ctx``'s file (:func:`plain_class`), or ``None``."""
+    from .values import Value
+
+    return Value(OBJECT, name=f"{PLAIN}{ctx.filename}\0{name}") if plain_class(ctx, name) \
+        else None
+
+
+def shown_class(name: str) -> str:
+    """An :data:`OBJECT`'s class as a message shows it (``Batch``)."""
+    return name.rsplit("\0", 1)[-1] if name.startswith(PLAIN) else name
+
+
+def instance_class(ctx, name: str) -> Optional[Tuple[object, ast.ClassDef]]:
+    """The context of the module and the class a :data:`PLAIN` name names (``ctx``
+    itself for its own file), or ``None`` where the module cannot be read."""
+    from .foreign import module_context
+
+    path, _, cls_name = name[len(PLAIN):].rpartition("\0")
+    other = ctx if path == ctx.filename else module_context(path)
+    cls = other.defined_once().get(cls_name) if other is not None else None
+    return (other, cls) if isinstance(cls, ast.ClassDef) else None
 
 
 def distribution(values, name: str, call: ast.Call, scope, depth: int):
@@ -211,7 +245,8 @@ def _attribute_value(values, cls: ast.ClassDef, attr: str, depth: int):
         bound = facts.attributes(owner).get(attr, ())
         if bound is None:  # (written so that it is not followed)
             return UNKNOWN
-        found_values.extend(facts.of(value, method, depth) for value, method in bound)
+        found_values.extend(facts.of(value, method, depth) if facts is values else crossed(
+            facts.of(value, method, depth), owner_ctx) for value, method in bound)
     return join(found_values)
 
 
@@ -222,24 +257,122 @@ def _derived_in_file(ctx, cls: ast.ClassDef) -> List[ast.ClassDef]:
         isinstance(b, ast.Name) and b.id == cls.name for b in c.bases)]
 
 
-def _made_here(values, name: ast.AST, scope, attr: str) -> Optional[ast.ClassDef]:
-    """The plain class of the file (:func:`plain_class`) every binding of ``name``
-    that reaches it calls (``b = Batch()``), where the file assigns ``attr`` only
-    through ``self`` (``b.rewards = ...`` elsewhere may change it)."""
-    ctx = values.ctx
-    defs = values._flow(scope).reaching(name) if isinstance(name, ast.Name) else None
-    if not defs or not all(d.kind == "assign" and isinstance(d.value, ast.Call)
-                           and isinstance(d.value.func, ast.Name) for d in defs):
-        return None
-    called = {d.value.func.id for d in defs}
-    cls = ctx.defined_once().get(called.pop()) if len(called) == 1 else None
-    if not isinstance(cls, ast.ClassDef) or not plain_class(ctx, cls.name):
-        return None
-    outside = ctx.memo.get("objects assigned outside")
-    if outside is None:
-        outside = ctx.memo["objects assigned outside"] = frozenset(
+def _outside(ctx) -> Optional[frozenset]:
+    """The attributes ``ctx``'s file assigns through another name than ``self``
+    (``b.rewards = ...``, ``other.moved = None``); ``None`` for any, where it calls
+    ``setattr``."""
+    memo = ctx.memo
+    if "objects assigned outside" not in memo:
+        memo["objects assigned outside"] = None if "setattr(" in ctx.text else frozenset(
             attr for owner, attr in assigned_attributes(ctx.text) if owner != "self")
-    return None if attr in outside else cls
+    return memo["objects assigned outside"]  # type: ignore[return-value]
+
+
+def _instance_chain(ctx, cls: ast.ClassDef) -> Optional[tuple]:
+    """The classes of the project an instance of the plain class ``cls`` takes its
+    attributes from (``cls`` and the classes it derives from), each with the context
+    of its module; ``None`` where one may make them otherwise: a class outside the
+    project (but ``object``), a method of :data:`_DYNAMIC`, ``setattr``, ``vars``
+    or ``__dict__`` in a class's body."""
+    memo = ctx.memo.setdefault("objects instance chains", {})
+    if id(cls) not in memo:  # type: ignore[operator]
+        found = hierarchy(ctx, cls)
+        chain = found.classes if found is not None and found.outside <= PLAIN_BASES \
+            else None
+        if chain is not None and any(
+                isinstance(n, _FUNCTIONS) and n.name in _DYNAMIC or
+                isinstance(n, ast.Name) and n.id in ("setattr", "vars") or
+                isinstance(n, ast.Attribute) and n.attr == "__dict__"
+                for _, c in chain for n in ast.walk(c)):
+            chain = None
+        memo[id(cls)] = chain  # type: ignore[index]
+    return memo[id(cls)]  # type: ignore[index,no-any-return]
+
+
+def _class_level(chain: tuple, attr: str) -> bool:
+    """Whether a class of ``chain`` binds ``attr`` in its own body (a class
+    attribute, a method, a property): what an instance has before a method binds it."""
+    for _, cls in chain:
+        for stmt in cls.body:
+            if isinstance(stmt, (*_FUNCTIONS, ast.ClassDef)) and stmt.name == attr:
+                return True
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else \
+                [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else ()
+            if any(isinstance(n, ast.Name) and n.id == attr for t in targets
+                   for n in ast.walk(t)):
+                return True
+    return False
+
+
+def plain_attribute(values, name: str, attr: str, depth: int):
+    """``b.rewards`` where ``b`` is an instance of a plain class of the project
+    (``name``: :data:`PLAIN`): what every ``self.rewards = value`` in the methods of
+    the class and of the classes it derives from makes it, read in their modules
+    (:func:`_attribute_value`).  Unknown where the file asking or the class's module
+    assigns ``.rewards`` through another name (or calls ``setattr``), a class of the
+    chain binds it in its body or may make attributes otherwise
+    (:func:`_instance_chain`), or the class's module cannot be read."""
+    from .values import UNKNOWN, values as values_of
+
+    ctx = values.ctx
+    found = instance_class(ctx, name)
+    if found is None:
+        return UNKNOWN
+    owner_ctx, cls = found
+    chain = _instance_chain(owner_ctx, cls)
+    if chain is None or _class_level(chain, attr):
+        return UNKNOWN
+    modules = {id(c): c for c in (ctx, *(c for c, _ in chain))}.values()
+    if any(_outside(c) is None or attr in _outside(c) for c in modules):
+        return UNKNOWN  # (``b.rewards = ...`` in a module that reads it or defines the class)
+    if owner_ctx is ctx:
+        return _attribute_value(values, cls, attr, depth)
+    return crossed(_attribute_value(values_of(owner_ctx), cls, attr, depth), owner_ctx)
+
+
+def crossed(value, ctx):
+    """``value``, read in ``ctx``'s module for another module: an instance of a plain
+    class (also an item of a tuple or a list) loses its class where ``ctx``'s file
+    assigns one of the attributes the class binds through another name than
+    ``self`` (``traj.rewards = ...`` in the function that returns ``traj``), or
+    calls ``setattr``."""
+    from .values import DICT, LIST, TUPLE, values as values_of
+
+    outside = _outside(ctx)
+    if outside is not None and not outside or not value.parts and value.kind != OBJECT:
+        return value  # (cheap first: most modules assign no attribute outside ``self``)
+    if value.kind in (TUPLE, LIST) and value.parts:
+        parts = tuple(crossed(p, ctx) for p in value.parts)
+        return value._replace(parts=parts) if parts != value.parts else value
+    if value.kind == DICT and value.parts:  # (its entries, when read)
+        return value._replace(parts=tuple((k, _Crossed(e, ctx)) for k, e in value.parts))
+    name = value.name
+    if value.kind != OBJECT or not name or not name.startswith(PLAIN):
+        return value
+    if outside is None:
+        return value._replace(name=None)
+    found = instance_class(ctx, name)
+    chain = _instance_chain(*found) if found is not None else None
+    if chain is None or any(attr in outside for c_ctx, c in chain
+                            for attr in values_of(c_ctx).attributes(c)):
+        return value._replace(name=None)
+    return value
+
+
+class _Crossed:
+    """A dict's :class:`Entry` read in another module: its value :func:`crossed`."""
+
+    __slots__ = ("_entry", "_ctx")
+
+    def __init__(self, entry, ctx) -> None:
+        self._entry, self._ctx = entry, weakref.ref(ctx)
+
+    @property
+    def value(self):
+        from .values import UNKNOWN
+
+        ctx = self._ctx()
+        return crossed(self._entry.value, ctx) if ctx is not None else UNKNOWN
 
 
 def instance_attribute(values, node: ast.Attribute, scope, depth: int):
@@ -247,8 +380,9 @@ def instance_attribute(values, node: ast.Attribute, scope, depth: int):
     what every ``self.trans = value`` in the class's methods makes it, where no
     class of the file derives from it (a subclass may bind it otherwise); and
     ``args.x0`` of a namespace (:func:`.options.option`); ``b.rewards`` of an
-    instance of a plain class of the file (:func:`_made_here`).  Only an attribute
-    some module class of the file binds, or one of a name, has its owner asked about."""
+    instance of a plain class of the project (:func:`plain_attribute`).  Only an
+    attribute some module class of the file binds, or one of a name, has its owner
+    asked about."""
     from .values import FILE_CLASS, MODULE, UNKNOWN
 
     bound_names = values.ctx.memo.get("values instance attributes")
@@ -263,9 +397,9 @@ def instance_attribute(values, node: ast.Attribute, scope, depth: int):
     name = owner.name or ""
     if owner.kind == OBJECT and name == _NAMESPACE:
         return option(owner, attr)  # (``args.x0``)
-    if owner.kind == OBJECT:  # (``b = Batch()`` then ``b.rewards``)
-        cls = _made_here(values, node.value, scope, attr)
-        return _attribute_value(values, cls, attr, depth) if cls is not None else UNKNOWN
+    if owner.kind == OBJECT:  # (``b = Batch()`` or ``b = collect(rows)``, then ``b.rewards``)
+        return plain_attribute(values, name, attr, depth) if name.startswith(PLAIN) \
+            else UNKNOWN
     if attr not in bound_names:
         return UNKNOWN
     if owner.kind != MODULE or not name.startswith(FILE_CLASS):

@@ -609,6 +609,7 @@ def _refused(ctx, obj: ast.AST, scope: ast.AST) -> Optional[Refused]:
 
 def _of_value(value, under: Optional[str]) -> Optional[Refused]:
     from .foreign import FOREIGN_CLASS
+    from .objects import shown_class
     from .values import DICT, FILE_CLASS, LIST, MODULE, NDARRAY, OBJECT, TUPLE
 
     kind = value.kind
@@ -621,7 +622,8 @@ def _of_value(value, under: Optional[str]) -> Optional[Refused]:
     if kind == NDARRAY:
         return Refused(NDARRAY, "a numpy value", under, "")
     if kind == OBJECT:
-        return Refused(OBJECT, _article(f"`{value.name}`"), under, "")
+        return Refused(OBJECT, _article(f"`{shown_class(value.name)}`") if value.name
+                       else "an object", under, "")  # (of classes that disagree)
     if kind in (DICT, TUPLE, LIST) and value.parts:
         for i, part in enumerate(value.parts):
             at, part = (repr(part[0]), part[1].value) if kind == DICT else (

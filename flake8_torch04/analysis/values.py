@@ -41,8 +41,8 @@ from .foreign import (
 )
 from .nodes import body_nodes
 from .objects import (
-    DISTRIBUTIONS, OBJECT, OBJECTS, distribution, instance_attribute, keyed_parts,
-    object_method, plain_class, self_attribute, self_attributes, self_method, type_alias
+    DISTRIBUTIONS, OBJECT, OBJECTS, crossed, distribution, instance_attribute, keyed_parts,
+    object_method, plain_instance, self_attribute, self_attributes, self_method, type_alias
 )
 from .reaching import target_path, unpack_path
 from .remembered import remembered
@@ -243,8 +243,10 @@ class Values:
             if defs is not None and isinstance(node, ast.Attribute) \
                     and isinstance(node.value, ast.Name):  # (``options.opt``)
                 head = flow.reaching(node.value)
-                if head is not None and all(d.kind == "import" for d in head):
-                    return assigned_value(self.ctx, f"{node.value.id}.{node.attr}", depth)
+                found = assigned_value(self.ctx, f"{node.value.id}.{node.attr}", depth) \
+                    if head is not None and all(d.kind == "import" for d in head) else UNKNOWN
+                if found.kind is not None:
+                    return found
             if defs is not None and isinstance(node, ast.Attribute):  # (``model.trans``)
                 return instance_attribute(self, node, scope, depth)
             return UNKNOWN
@@ -275,8 +277,8 @@ class Values:
             sites = passed_arguments(self.ctx, d.node, self._flow(scope).node)
             if not sites:
                 return UNKNOWN
-            return join([(self if c is self.ctx else values(c)).of(expr, at, depth + 1)
-                         for c, expr, at in sites])  # (an ``Applied`` keeps its own)
+            return join([self.of(expr, at, depth + 1) if c is self.ctx else crossed(
+                values(c).of(expr, at, depth + 1), c) for c, expr, at in sites])
         if kind == "for" and d.value is not None or kind == "comp":
             return self._loop_element(d, scope, depth)
         return UNKNOWN
@@ -417,8 +419,8 @@ class Values:
             if not any(d.kind != "def" for d in reaching):
                 if func.id in self.module_classes():
                     return Value(MODULE, name=FILE_CLASS + func.id)  # (``D = Net()``)
-                if plain_class(self.ctx, func.id):
-                    return Value(OBJECT, name=func.id)  # (``vocab = Dictionary()``)
+                if (made := plain_instance(self.ctx, func.id)) is not None:
+                    return made  # (``vocab = Dictionary()``)
             made = class_value(self.ctx, func.id) if func.id not in self.ctx.defined_once() \
                 and all(d.kind == "import" for d in reaching) else None
             return made or self._returned(func, scope, depth, node)  # (``D = models.D()``)
