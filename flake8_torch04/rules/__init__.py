@@ -102,7 +102,9 @@ TABLE = {
         ((r"\+=", ast.AugAssign), (r"\-=", ast.AugAssign),
          (r"\b(?:print|str|repr|dumps?|list|array|asarray|mean|std)[\s\\]*\(",
           ast.Call),
-         (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript)), (r"\btorch\b",),
+         (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript),
+         # (``yi[0]`` of ``for yi in y.data``: an int constant's index of a name)
+         (r"\w[\s\\]*\[[\s\\]*\d+[\s\\]*\]", ast.Subscript)), (r"\btorch\b",),
     ),
     # a write into a subscript (``T[idx] = V``: a ``]`` then ``=``) or a ``copy_`` call,
     # in 0.3 code (``analysis/era.py``)

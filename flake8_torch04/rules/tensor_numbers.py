@@ -95,7 +95,9 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``Linear``): nobody reads an element through ``.data`` but for a number, and 0.3
     gave one (``env.step(action)`` gets a 0-dim tensor now); so is ``x.data[i, j]``
     with an index for each dimension of ``x`` (``policy.multinomial(1).data[0, 0]``:
-    samples are 1-D or 2-D, so two indices read an element whatever ``policy`` is).
+    samples are 1-D or 2-D, so two indices read an element whatever ``policy`` is),
+    and ``row[0]`` (an int constant index) of an evidently 1-D row of a loop
+    over ``x.data`` (``for i, yi in enumerate(y.data): tracker[i] = yi[0]``).
     Left alone: a tensor of unknown or higher rank (``x.data[0]`` of a 2-D ``x`` is
     a row), an element used as a tensor
     (``x.data[i].fill_(0)``, ``x.data[i][j]``), written, or sliced (a loss named so
@@ -354,16 +356,31 @@ def _read_through_data(ctx: Context, node: ast.AST) -> bool:
         for d in defs)
 
 
+def _row_of_data(ctx: Context, facts, node: ast.AST) -> bool:
+    """``node`` is a name bound only as the variable of loops over ``x.data``
+    (``for i, yi in enumerate(y.data)``): a row read through ``.data``."""
+    defs = ctx.flow().reaching(node) if isinstance(node, ast.Name) else None
+    if not defs:
+        return False
+    for d in defs:
+        iterable = facts.iterated(d) if d.kind in ("for", "comp") else None
+        if not (isinstance(iterable, ast.Attribute) and iterable.attr == "data"):
+            return False
+    return True
+
+
 def _data_element(ctx: Context, node: ast.Subscript, facts) -> Iterator[Report]:
     """``x.data[i]`` of an evidently 1-D tensor, ``x.data[i, j]`` of a 2-D one (an
-    index per dimension): 0.3 gave a Python number (nobody
+    index per dimension), also ``row[i]`` of a row of ``x.data`` (``for row in
+    x.data``): 0.3 gave a Python number (nobody
     reads an element through ``.data`` for a tensor), and ``.item()`` gives it
     back.  Left to the other branches: an element accumulated or printed; left
     alone: an element used as a tensor (``x.data[i].fill_(0)``, ``x.data[i][j]``),
     and written."""
     data = node.value
-    if not (isinstance(node.ctx, ast.Load) and isinstance(data, ast.Attribute)
-            and data.attr == "data"):
+    through_data = isinstance(data, ast.Attribute) and data.attr == "data"
+    if not isinstance(node.ctx, ast.Load) or not (through_data
+                                                  or _row_of_data(ctx, facts, data)):
         return
     parent = ctx.parent  # (the walker's: ``node`` is the node being visited)
     if isinstance(parent, (ast.Attribute, ast.Subscript, ast.AugAssign)) or (
@@ -397,7 +414,8 @@ def _data_element(ctx: Context, node: ast.Subscript, facts) -> Iterator[Report]:
     yield Report(
         node,
         f"`{src.quote(node, 40)}` was a Python number on PyTorch 0.3 (an element of the "
-        f"{rank}-D `{shorten(src.text(data.value), 20)}`) and is a 0-dim tensor since 0.4; "
+        f"{rank}-D `{shorten(src.text(getattr(data, 'value', data)), 20)}`) and is a 0-dim "
+        f"tensor since 0.4; "
         f"add `.item()`",
         Fix((edit,), SAFE if safe else UNSAFE) if edit is not None else None,
     )
