@@ -223,3 +223,20 @@ def dimensions(node: ast.AST) -> bool:
         node = node.func if not node.args and not node.keywords and \
             isinstance(node.func, ast.Attribute) and node.func.attr == "size" else None
     return isinstance(node, ast.Attribute) and node.attr in ("shape", "size")
+
+
+def ranked(value) -> bool:
+    """Whether ``value`` (a :class:`~.values.Value`) is a tensor of known rank, or a
+    tuple of such tensors."""
+    if value.kind == TUPLE:
+        return bool(value.parts) and all(ranked(p) for p in value.parts)
+    return value.kind == TENSOR and value.rank is not None
+
+
+def as_plain(value):
+    """``value`` as a plain 0.3 tensor (and the tensors of a tuple of them)."""
+    if value.kind == TENSOR:
+        return value._replace(plain=True)
+    if value.kind == TUPLE and value.parts:
+        return value._replace(parts=tuple(as_plain(p) for p in value.parts))
+    return value

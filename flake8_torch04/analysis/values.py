@@ -56,8 +56,9 @@ from .value_tables import (
     TYPED, dimensions, last_size, literal_last, literal_rank, literal_size, made_in_03, reduced_loss
 )
 from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
-    DICT, LIST, MODULE, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, binop_dtype as _binop_dtype,
-    broadcast as _broadcast, multinomial_call, sampled, sum_dtype as _sum_dtype
+    DICT, LIST, MODULE, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, as_plain as _plain,
+    binop_dtype as _binop_dtype, broadcast as _broadcast, multinomial_call, ranked as _ranked,
+    sampled, sum_dtype as _sum_dtype
 )
 
 #: the ``name`` prefix of a module whose class is defined in the file
@@ -95,9 +96,7 @@ class Value(record("kind rank dtype parts name last plain",
 
 
 UNKNOWN = Value()
-#: a reload of the file a ``torch.save`` being judged writes: it adds nothing (see
-#: :func:`.saved.reloaded`)
-BOTTOM = Value(name="<reloaded>")
+BOTTOM = Value(name="<reloaded>")  # (a reload adding nothing: :func:`.saved.reloaded`)
 _NUMBER = Value(NUMBER)
 _INT = Value(NUMBER, dtype="int")
 _FLOAT = Value(NUMBER, dtype="float")
@@ -528,7 +527,7 @@ class Values:
             return distribution(self, name, node, scope, depth)
         if name in ENVIRONMENT_MAKERS:  # (``gym.make('CartPole-v0')``)
             return environment(node)
-        if name == "torch.load":
+        if name == "torch.load":  # (what a save of the same path writes)
             return reloaded(self, node, scope)
         if name in LOADED:  # (a ``DataLoader``, its dataset, ``next(iter(loader))``)
             return loaded(self, name, node, scope, depth)
@@ -873,22 +872,6 @@ def _unpacked(whole: Value, path) -> Value:
         else:
             whole = whole.element() if whole.kind == LIST else UNKNOWN
     return whole
-
-
-def _ranked(value: Value) -> bool:
-    """Whether ``value`` is a tensor of known rank, or a tuple of such tensors."""
-    if value.kind == TUPLE:
-        return bool(value.parts) and all(_ranked(p) for p in value.parts)
-    return value.tensor and value.rank is not None
-
-
-def _plain(value: Value) -> Value:
-    """``value`` as a plain 0.3 tensor (and the tensors of a tuple of them)."""
-    if value.tensor:
-        return value._replace(plain=True)
-    if value.kind == TUPLE and value.parts:
-        return value._replace(parts=tuple(_plain(p) for p in value.parts))
-    return value
 
 
 def values(ctx) -> Values:
