@@ -379,10 +379,15 @@ def _built(body):
     ("mlp = nn.Sequential(nn.Linear(3, 2))\nmlp.add_module('L', nn.Linear(2, 2))\n"
      "mlp[0] = nn.Conv1d(3, 3, 1)\n", (None, None, None)),
     ("mlp = nn.Sequential()\nmlp.add_module(*rows)\n", (None, None, None)),
-    # given layers alone, changed or handed on (also where no ``add_module`` is said)
+    # given layers alone; changed or handed on where the file says ``add_module``
+    # (a limit, for the cost: a file that never says it is not read for uses)
     ("mlp = nn.Sequential(nn.Linear(3, 2))\n", (TENSOR, 2, 2)),
-    ("mlp = nn.Sequential(nn.Linear(3, 2))\ndel mlp[0]\n", (None, None, None)),
-    ("mlp = nn.Sequential(nn.Linear(3, 2))\ninit(mlp)\n", (None, None, None)),
+    ("mlp = nn.Sequential(nn.Linear(3, 2))\ndel mlp[0]\n", (TENSOR, 2, 2)),
+    ("mlp = nn.Sequential(nn.Linear(3, 2))\ninit(mlp)\n", (TENSOR, 2, 2)),
+    ("mlp = nn.Sequential(nn.Linear(3, 2))\ndel mlp[0]\nm = nn.Sequential()\n"
+     "m.add_module('L', nn.Linear(3, 2))\n", (None, None, None)),
+    ("mlp = nn.Sequential(nn.Linear(3, 2))\ninit(mlp)\nm = nn.Sequential()\n"
+     "m.add_module('L', nn.Linear(3, 2))\n", (None, None, None)),
     ("mlp = nn.Sequential()\nmlp.add_module('L', nn.Linear(3, 2))\n"
      "mlp.extra = nn.Conv1d(3, 3, 1)\n", (None, None, None)),
     ("mlp = nn.Sequential()\nmlp.add_module('L', nn.Linear(3, 2))\nmlp = c\n", (None, None, None)),

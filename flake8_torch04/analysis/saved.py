@@ -112,7 +112,7 @@ def saved_refused(ctx, path: ast.AST) -> Optional[Refused]:
 #: the keys of the paths whose saves are being judged (innermost last): a
 #: ``torch.load`` of one of them, met while its save's value is followed, is a
 #: resume (:func:`reloaded`)
-_JUDGED: List[str] = []
+JUDGED: List[str] = []
 
 
 def reloaded(facts, call: ast.Call, scope: ast.AST):
@@ -129,7 +129,7 @@ def reloaded(facts, call: ast.Call, scope: ast.AST):
     from .remembered import CUT
     from .values import BOTTOM, UNKNOWN
 
-    if not _JUDGED:
+    if not JUDGED:
         return UNKNOWN
     path = call.args[0] if call.args else next(
         (kw.value for kw in call.keywords if kw.arg == "f"), None)
@@ -138,7 +138,7 @@ def reloaded(facts, call: ast.Call, scope: ast.AST):
     CUT[0] += 1  # (remembered only for this question)
     ctx = facts.ctx
     return BOTTOM if path_key(ctx, path, scope or ctx.tree, _module_resolver(ctx)) \
-        in _JUDGED else UNKNOWN
+        in JUDGED else UNKNOWN
 
 
 def _refused_at(ctx, key: str, local: bool = False) -> Optional[Refused]:
@@ -151,11 +151,11 @@ def _refused_at(ctx, key: str, local: bool = False) -> Optional[Refused]:
     found = saves.get(key)
     if not found:
         return None
-    _JUDGED.append(key)
+    JUDGED.append(key)
     try:
         refusals = [_refused(other, obj, at) for other, obj, at in found]
     finally:
-        _JUDGED.pop()
+        JUDGED.pop()
     if any(r is None for r in refusals):
         return None
     kinds = {r.kind for r in refusals}  # type: ignore[union-attr]

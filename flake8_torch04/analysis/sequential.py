@@ -33,8 +33,9 @@ and ``return X`` after every ``add_module`` (a builder function's; what its
 callers do with the module is theirs, as for any module a function returns).
 
 A Sequential given its layers is read the same way (``del X[0]`` or handing it
-on leaves them unknown); an empty one in a file that never says ``add_module``
-has no layers to find, and its uses are not read.
+on leaves them unknown) in a file that says ``add_module``; in any other file
+its uses are not read (a limit, for the cost: ``del X[0]`` there is not seen,
+pinned in ``tests/test_values.py``), and an empty one has no layers to find.
 """
 from __future__ import annotations
 
@@ -68,8 +69,8 @@ def sequential(values, node: ast.Call, scope, depth: int):
     given = [values.of(a, scope, depth) for a in node.args]
     if node.keywords or not all(layer.kind == MODULE for layer in given):
         return Value(MODULE, name=SEQUENTIAL)
-    added = _added(values.ctx, node) if node.args or "add_module" in values.ctx.text \
-        else _UNBOUND  # (empty, and nothing adds to it)
+    added = _added(values.ctx, node) if "add_module" in values.ctx.text \
+        else _UNBOUND  # (nothing adds to it: the layers given, if any)
     if added is None:
         return Value(MODULE, name=SEQUENTIAL)
     names = [a[0] for a in added]

@@ -46,7 +46,7 @@ from .objects import (
 )
 from .reaching import target_path, unpack_path
 from .remembered import remembered
-from .saved import reloaded
+from .saved import JUDGED, reloaded
 from .sequential import sequential
 from .resolve import key
 from .wrappers import wrapped_argument
@@ -249,7 +249,8 @@ class Values:
             if defs is not None and isinstance(node, ast.Attribute):  # (``model.trans``)
                 return instance_attribute(self, node, scope, depth)
             return UNKNOWN
-        return join([b for b in (self.binding(d, scope, depth) for d in defs) if b is not BOTTOM])
+        found = [self.binding(d, scope, depth) for d in defs]
+        return join([b for b in found if b is not BOTTOM] if JUDGED else found)
 
     def binding(self, d, scope, depth: int) -> Value:
         """The value the binding ``d`` (a :class:`~.reaching.Def`) of ``scope`` gives."""

@@ -98,13 +98,13 @@ TABLE = {
     # ``json.dump(s)`` or numpy's ``array``/``asarray``/``mean``/``std``, or an
     # element read through ``.data[`` in 0.3 code (see ``tensor_numbers``)
     "TV144": (
-        "tensor_numbers", (ast.AugAssign, ast.Call, ast.Subscript),
+        "tensor_numbers", (ast.AugAssign, ast.Call, ast.Subscript, ast.For),
         ((r"\+=", ast.AugAssign), (r"\-=", ast.AugAssign),
          (r"\b(?:print|str|repr|dumps?|list|array|asarray|mean|std)[\s\\]*\(",
           ast.Call),
          (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript),
-         # (``yi[0]`` of ``for yi in y.data``: an int constant's index of a name)
-         (r"\w[\s\\]*\[[\s\\]*\d+[\s\\]*\]", ast.Subscript)), (r"\btorch\b",),
+         # (``yi[0]`` in the body of ``for yi in y.data``)
+         (r"\bfor\b.*\.[\s\\]*data\b", ast.For)), (r"\btorch\b",),
     ),
     # a write into a subscript (``T[idx] = V``: a ``]`` then ``=``) or a ``copy_`` call,
     # in 0.3 code (``analysis/era.py``)

@@ -184,7 +184,10 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
         )
         return
     if isinstance(node, ast.Subscript):
-        yield from _data_element(ctx, node, facts)
+        yield from _data_element(ctx, node, facts, ctx.parent)
+        return
+    if isinstance(node, ast.For):
+        yield from _row_elements(ctx, facts, node)
         return
     if isinstance(node, ast.Call) and node.args and ctx.resolve(node.func) in _JSON:
         yield from _written_as_json(ctx, facts, node.args[0])
@@ -356,11 +359,11 @@ def _read_through_data(ctx: Context, node: ast.AST) -> bool:
         for d in defs)
 
 
-def _row_of_data(ctx: Context, facts, node: ast.AST) -> bool:
-    """``node`` is a name bound only as the variable of loops over ``x.data``
-    (``for i, yi in enumerate(y.data)``): a row read through ``.data``."""
-    defs = ctx.flow().reaching(node) if isinstance(node, ast.Name) else None
-    if not defs:
+def _row_of_data(ctx: Context, facts, node: ast.Name, loop: ast.For) -> bool:
+    """``node`` is a name bound only as the variable of ``loop`` (and other loops)
+    over ``x.data`` (``for i, yi in enumerate(y.data)``): a row read through ``.data``."""
+    defs = ctx.flow().reaching(node)
+    if not defs or not any(d.node is loop for d in defs):
         return False
     for d in defs:
         iterable = facts.iterated(d) if d.kind in ("for", "comp") else None
@@ -369,7 +372,19 @@ def _row_of_data(ctx: Context, facts, node: ast.AST) -> bool:
     return True
 
 
-def _data_element(ctx: Context, node: ast.Subscript, facts) -> Iterator[Report]:
+def _row_elements(ctx: Context, facts, loop: ast.For) -> Iterator[Report]:
+    """``row[0]`` in the body of ``for row in x.data`` (:func:`_data_element`)."""
+    names = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    parents = ctx.file_parents()
+    for sub in body_nodes(loop):
+        if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name) \
+                and sub.value.id in names and isinstance(sub.slice, ast.Constant) \
+                and _row_of_data(ctx, facts, sub.value, loop):
+            yield from _data_element(ctx, sub, facts, parents.get(id(sub)), row=True)
+
+
+def _data_element(ctx: Context, node: ast.Subscript, facts, parent,
+                  row: bool = False) -> Iterator[Report]:
     """``x.data[i]`` of an evidently 1-D tensor, ``x.data[i, j]`` of a 2-D one (an
     index per dimension), also ``row[i]`` of a row of ``x.data`` (``for row in
     x.data``): 0.3 gave a Python number (nobody
@@ -378,11 +393,10 @@ def _data_element(ctx: Context, node: ast.Subscript, facts) -> Iterator[Report]:
     alone: an element used as a tensor (``x.data[i].fill_(0)``, ``x.data[i][j]``),
     and written."""
     data = node.value
-    through_data = isinstance(data, ast.Attribute) and data.attr == "data"
-    if not isinstance(node.ctx, ast.Load) or not (through_data
-                                                  or _row_of_data(ctx, facts, data)):
+    if not isinstance(node.ctx, ast.Load) or not (
+            isinstance(data, ast.Attribute) and data.attr == "data"
+            or row):  # (a row of ``x.data``: see :func:`_row_elements`)
         return
-    parent = ctx.parent  # (the walker's: ``node`` is the node being visited)
     if isinstance(parent, (ast.Attribute, ast.Subscript, ast.AugAssign)) or (
             isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
             and parent.func.id in _SHOWN):
