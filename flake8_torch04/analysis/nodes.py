@@ -227,6 +227,11 @@ def statements(root: ast.AST) -> Iterator[ast.AST]:
         yield from block
 
 
+def function_around(parents: Dict[int, ast.AST], node: ast.AST, module: ast.AST) -> ast.AST:
+    """The innermost ``def`` around ``node``, or ``module`` at its top."""
+    return enclosing(parents, node, (ast.FunctionDef, ast.AsyncFunctionDef)) or module
+
+
 def enclosing(parents: Dict[int, ast.AST], node: ast.AST, kinds) -> Optional[ast.AST]:
     """The nearest ancestor of ``node`` that is one of ``kinds``, in ``parents``."""
     node = parents.get(id(node))

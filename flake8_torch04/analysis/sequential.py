@@ -42,7 +42,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional, Tuple
 
-from .nodes import enclosing
+from .nodes import enclosing, function_around
 from .value_tables import MODULE, MODULE_ITSELF, SAME_RANK_MODULES
 
 SEQUENTIAL = "torch.nn.Sequential"
@@ -79,7 +79,7 @@ def sequential(values, node: ast.Call, scope, depth: int):
         == len(names) + len(given)  # (a name given again replaces a layer in its place)
     layers = [(layer, distinct) for layer in given]
     if added:
-        where = _scope_of(values.ctx, node)  # (the function of the binding and its calls)
+        where = function_around(values.ctx.file_parents(), node, values.ctx.tree)  # (its calls')
         layers += [(values.of(module, where, depth), distinct and straight)
                    for _, module, straight in added]
     found = []
@@ -92,11 +92,6 @@ def sequential(values, node: ast.Call, scope, depth: int):
             layer = Value(MODULE, name=layer.name)
         found.append(layer)
     return Value(MODULE, name=SEQUENTIAL, parts=tuple(found) or None)
-
-
-def _scope_of(ctx, node: ast.AST) -> ast.AST:
-    """The function (or the module) whose body holds ``node``."""
-    return enclosing(ctx.file_parents(), node, _FUNCTIONS) or ctx.tree
 
 
 def _added(ctx, node: ast.Call) -> Optional[List[Tuple[ast.AST, ast.AST, bool]]]:

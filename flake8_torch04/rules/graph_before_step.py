@@ -7,7 +7,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 from ..analysis.context import Context
 from ..analysis.findings import UNSAFE, Fix, Report
-from ..analysis.nodes import LOOPS as _LOOPS, NESTED as _NESTED
+from ..analysis.nodes import LOOPS as _LOOPS, NESTED as _NESTED, function_around
 from ..analysis.reads import FOREIGN_MODULES, detaches
 from ..analysis.registry import rule
 from ..analysis.resolve import key
@@ -138,12 +138,7 @@ def _class_of(ctx: Context, scope: ast.AST) -> Optional[ast.ClassDef]:
 
 def _scope_of(ctx: Context, node: ast.AST) -> ast.AST:
     """The innermost function around ``node`` (the module at the top)."""
-    parents = ctx.file_parents()
-    while id(node) in parents:
-        node = parents[id(node)]
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return node
-    return ctx.tree
+    return function_around(ctx.file_parents(), node, ctx.tree)
 
 
 def _self_assignments(ctx: Context, cls: ast.ClassDef) -> Dict[str, Optional[List[ast.AST]]]:
