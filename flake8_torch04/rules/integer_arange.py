@@ -13,7 +13,6 @@ from ..analysis.project.importers import mentioned_by
 from ..analysis.registry import rule
 from ..analysis.value_tables import CASTS
 from ..analysis.values import NUMBER, Value, values
-from ..analysis.wrappers import wrapped_argument
 from ..source.text import has_comment, shorten
 from .data_inplace import spelled
 from .shared.calls import append_arguments, plain_arguments
@@ -82,7 +81,7 @@ def integer_arange(ctx: Context, node: ast.Call) -> Iterator[Report]:
     both: a test there asks for ``torch.arange(n)`` of int64).
     Not flagged where the dtype does not matter: the result (followed
     through ``view``, ``unsqueeze``, ``repeat``..., ``Variable``, a helper of
-    the file that returns its argument (``to_gpu(t)``), arithmetic
+    the file or the project that returns its argument (``to_gpu(t)``), arithmetic
     with a value not evidently a float (an int keeps int64, a float gives 0.3's
     float: either way the values are 0.3's) and a name it is assigned to,
     every read of it) cast
@@ -210,7 +209,7 @@ def _use(ctx: Context, node: ast.AST, scope: ast.AST, parents: dict, depth: int)
         elif isinstance(parent, ast.Call) and node in parent.args:
             name = ctx.resolve(parent.func) or ""
             if name == "torch.autograd.Variable" and parent.args[0] is node \
-                    or not name and _wraps(ctx, facts, parent, node, scope):
+                    or not name and facts.passed_through(parent, scope) is node:
                 node = parent  # (``Variable(t)``, ``cuda(t, gpu_id=...)``: ``t`` again)
                 continue
             last = name.rsplit(".", 1)[-1] if name.startswith("torch.") else ""
@@ -242,16 +241,6 @@ def _use(ctx: Context, node: ast.AST, scope: ast.AST, parents: dict, depth: int)
             return _reads(ctx, parent, scope, parents, depth - 1)
         else:
             return MATTERS
-
-
-def _wraps(ctx: Context, facts, call: ast.Call, node: ast.AST, scope: ast.AST) -> bool:
-    """``call`` runs a function of the file that returns ``node`` (its argument)
-    wrapped: through ``Variable(...)``, device moves and conditional expressions
-    only (:mod:`~..analysis.wrappers`: ``def cuda(t, gpu_id): return t.cuda(gpu_id)
-    if gpu_id >= 0 else t``)."""
-    definition = facts.callee(call, scope)
-    return definition is not None and id(definition) in ctx.statement_parents() \
-        and wrapped_argument(definition, call, ctx.resolve) is node
 
 
 def _reads(ctx: Context, assign: ast.Assign, scope: ast.AST, parents: dict,
