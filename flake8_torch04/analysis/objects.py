@@ -73,7 +73,7 @@ def plain_class(ctx, name: str, depth: int = 0) -> bool:
     defined = ctx.defined_once()
     cls = defined.get(name)
     if not isinstance(cls, ast.ClassDef) or cls.decorator_list or cls.keywords or depth > 8 \
-            or any(isinstance(s, _FUNCTIONS) and s.name == "__new__" for s in cls.body):
+            or class_binds(cls, "__new__"):
         return False
     bound = ctx.scope.module().bindings
     return all(isinstance(base, ast.Name) and (
@@ -292,15 +292,20 @@ def _instance_chain(ctx, cls: ast.ClassDef) -> Optional[tuple]:
 def _class_level(chain: tuple, attr: str) -> bool:
     """Whether a class of ``chain`` binds ``attr`` in its own body (a class
     attribute, a method, a property): what an instance has before a method binds it."""
-    for _, cls in chain:
-        for stmt in cls.body:
-            if isinstance(stmt, (*_FUNCTIONS, ast.ClassDef)) and stmt.name == attr:
-                return True
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else \
-                [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else ()
-            if any(isinstance(n, ast.Name) and n.id == attr for t in targets
-                   for n in ast.walk(t)):
-                return True
+    return any(class_binds(cls, attr) for _, cls in chain)
+
+
+def class_binds(cls: ast.ClassDef, name: str) -> bool:
+    """Whether the body of ``cls`` binds ``name`` itself (a method, a nested class,
+    an assignment)."""
+    for stmt in cls.body:
+        if isinstance(stmt, (*_FUNCTIONS, ast.ClassDef)) and stmt.name == name:
+            return True
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else \
+            [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else ()
+        if any(isinstance(n, ast.Name) and n.id == name for t in targets
+               for n in ast.walk(t)):
+            return True
     return False
 
 

@@ -151,6 +151,8 @@ def pass_through_wrappers(tree: ast.Module, target: Callable[[ast.AST], bool]) -
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             for alias in stmt.names:
                 bound.setdefault((alias.asname or alias.name).split(".")[0], []).append(stmt)
+    from ...analysis.objects import class_binds
+
     found = set()
     for name, stmts in bound.items():
         if len(stmts) != 1:
@@ -163,22 +165,13 @@ def pass_through_wrappers(tree: ast.Module, target: Callable[[ast.AST], bool]) -
                 found.add(name)
         elif isinstance(stmt, ast.ClassDef):
             if not stmt.decorator_list and not stmt.keywords and any(
-                    target(base) for base in stmt.bases) and not any(
-                    isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign))
-                    and "__new__" in _names_bound(s) for s in stmt.body):
+                    target(base) for base in stmt.bases) and not class_binds(stmt, "__new__"):
                 found.add(name)
         elif (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
               and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Lambda)
               and _passes_on(target, stmt.value.args, stmt.value.body)):
             found.add(name)
     return found
-
-
-def _names_bound(stmt: ast.stmt) -> Set[str]:
-    """The names a statement of a class body binds (a method's, or assigned)."""
-    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return {stmt.name}
-    return {t.id for t in getattr(stmt, "targets", ()) if isinstance(t, ast.Name)}
 
 
 def docstring(stmt: ast.stmt) -> bool:
