@@ -131,14 +131,20 @@ def reloaded(facts, call: ast.Call, scope: ast.AST):
 
     if not JUDGED:
         return UNKNOWN
-    path = call.args[0] if call.args else next(
-        (kw.value for kw in call.keywords if kw.arg == "f"), None)
+    path = node_path(call)
     if path is None or isinstance(path, ast.Starred):
         return UNKNOWN
     CUT[0] += 1  # (remembered only for this question)
     ctx = facts.ctx
     return BOTTOM if path_key(ctx, path, scope or ctx.tree, _module_resolver(ctx)) \
         in JUDGED else UNKNOWN
+
+
+def node_path(call: ast.Call) -> Optional[ast.AST]:
+    """The path (or file) argument of ``torch.load(f, ...)``."""
+    if call.args:
+        return call.args[0]
+    return next((kw.value for kw in call.keywords if kw.arg == "f"), None)
 
 
 def _refused_at(ctx, key: str, local: bool = False) -> Optional[Refused]:

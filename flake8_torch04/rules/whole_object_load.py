@@ -11,7 +11,7 @@ from ..analysis.lines import lines_matching
 from ..analysis.nodes import body_nodes, body_parents, children, words
 from ..analysis.registry import rule
 from ..analysis.resolve import key
-from ..analysis.saved import saved_refused
+from ..analysis.saved import node_path, saved_refused
 from ..source.text import Edit, shorten
 from .shared.loadable import LOADABLE_ATTRIBUTES
 
@@ -163,13 +163,6 @@ def _saved(ctx: Context, call: ast.Call, used: Optional[str]) -> Tuple[Optional[
         return UNKNOWN, ""  # (a dict by its uses, a whole object by its save: not one file)
     under = f" under `{found.under}`" if found.under else ""
     return _SAVED_KIND[found.kind], f"saved as {found.what}{under} {found.where}"
-
-
-def node_path(call: ast.Call) -> Optional[ast.AST]:
-    """The path (or file) argument of ``torch.load(f, ...)``."""
-    if call.args:
-        return call.args[0]
-    return next((kw.value for kw in call.keywords if kw.arg == "f"), None)
 
 
 def _use(ctx: Context, call: ast.Call) -> Tuple[Optional[str], str]:
