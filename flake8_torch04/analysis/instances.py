@@ -89,19 +89,17 @@ def _calls(ctx, cls: ast.ClassDef, within: Tuple[int, ...] = ()) -> Optional[Lis
 
 def _inherits_forward(ctx, sub: ast.ClassDef, base: ast.expr) -> bool:
     """Whether ``sub``'s instances run the ``forward`` of its base ``base`` (a name
-    of a class of the file): ``sub`` defines none, and every base before ``base``
-    is a class of the file with no base (but ``object``) and no ``forward``."""
-    if any(isinstance(f, _FUNCTIONS) and f.name == "forward" for f in sub.body):
+    of a class of the file): ``sub`` binds none, and every base before ``base``
+    is a class the file defines once, with no base (but ``object``) and no
+    ``forward``."""
+    from .objects import class_binds
+
+    if class_binds(sub, "forward"):
         return False
-    classes = ctx.memo.get("instance classes")
-    if classes is None:
-        classes = ctx.memo["instance classes"] = {
-            c.name: c for c in ctx.tree.body if isinstance(c, ast.ClassDef)}
     for before in sub.bases[:sub.bases.index(base)]:
-        cls = classes.get(before.id) if isinstance(before, ast.Name) else None
-        if cls is None or any(not (isinstance(b, ast.Name) and b.id == "object")
-                              for b in cls.bases) or any(
-                isinstance(f, _FUNCTIONS) and f.name == "forward" for f in cls.body):
+        cls = ctx.defined_once().get(before.id) if isinstance(before, ast.Name) else None
+        if not isinstance(cls, ast.ClassDef) or class_binds(cls, "forward") or any(
+                not (isinstance(b, ast.Name) and b.id == "object") for b in cls.bases):
             return False
     return True
 
