@@ -51,6 +51,77 @@ def _at_source(facts, node: ast.AST) -> ast.AST:
     return node
 
 
+def _counts_numbers(ctx: Context, facts, target: ast.AST) -> bool:
+    """Whether ``target`` (of ``target += value``) is a local name every other
+    binding of which in the function is evidently a Python number (``total = 0``):
+    a count the program keeps in numbers."""
+    if not isinstance(target, ast.Name):
+        return False
+    defs = [d for d in ctx.flow().defs(target.id) if d.kind != "augassign"]
+    return bool(defs) and all(facts.binding(d, None, 0).kind == NUMBER for d in defs)
+
+
+#: builtins that read a number as a number (or only show it)
+_NUMBER_READERS = frozenset(("print", "float", "int", "round", "str", "repr", "abs", "format"))
+#: how many names a count may be copied to (``n_words = n_words_total``) and still be followed
+_COPIES = 4
+
+
+def _read_as_number(ctx: Context, scope: ast.AST, name: str, seen: set) -> bool:
+    """Whether every read of the local ``name`` in ``scope`` uses it only as a number:
+    in arithmetic, comparisons, a builtin or ``math`` function that reads numbers,
+    ``'%d' % n``, ``format`` or an f-string, or copied to names read so in turn.  Not
+    indexed, passed to other functions, put in a list, returned or an attribute read."""
+    if name in seen:
+        return True  # (checked, or being checked: its other reads decide)
+    if len(seen) > _COPIES:
+        return False
+    seen.add(name)
+    hits = lines_matching(ctx.text, name)
+    parents = ctx.file_parents()
+    stack = [scope]
+    while stack:
+        node = stack.pop()
+        if hits is not None and isinstance(node, ast.stmt) and not spans_hit(node, hits):
+            continue
+        stack += children(node)
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) \
+                and not _number_read(ctx, scope, parents, node, seen):
+            return False
+    return True
+
+
+def _number_read(ctx: Context, scope: ast.AST, parents, node: ast.AST, seen: set) -> bool:
+    parent = parents.get(id(node))
+    item = None  # (the item of a tuple copied item by item: ``a, b = (x, y)``)
+    while isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Tuple)):  # (``'%d' % (a, b)``)
+        if isinstance(parent, ast.Tuple) and isinstance(parents.get(id(parent)), ast.Assign):
+            item = parent.elts.index(node) if node in parent.elts else None
+        node, parent = parent, parents.get(id(parent))
+    if isinstance(parent, (ast.Compare, ast.FormattedValue)):
+        return True
+    if isinstance(parent, ast.Call):
+        if node not in parent.args:
+            return False
+        func = parent.func
+        if isinstance(func, ast.Name) and func.id in _NUMBER_READERS:
+            return not ctx.scope.binds(func.id)
+        if (ctx.resolve(func) or "").startswith("math."):
+            return True
+        return isinstance(func, ast.Attribute) and func.attr == "format" \
+            and isinstance(func.value, ast.Constant)  # (``'{:.2f}'.format(n)``)
+    if isinstance(parent, (ast.Assign, ast.AugAssign)) and parent.value is node:
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        if isinstance(node, ast.Tuple):
+            if item is None or len(targets) != 1 or not isinstance(targets[0], ast.Tuple) \
+                    or len(targets[0].elts) != len(node.elts):
+                return False
+            targets = [targets[0].elts[item]]
+        return all(isinstance(t, ast.Name) and _read_as_number(ctx, scope, t.id, seen)
+                   for t in targets)
+    return False
+
+
 def _item(ctx: Context, node: ast.AST) -> Optional[Edit]:
     return method_edit(ctx.source, node, "item()")
 
@@ -90,6 +161,12 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     evidently 1-D such tensor (``for w in row`` of ``for row in batch.data``).  Values are
     followed through assignments in the function (see "How values are followed" in
     docs/how-it-works.md); a value of a ``Variable`` is TV003's.
+    A full reduction of a value whose 0.3 type is not evident (``torch.sum(lengths)``
+    with ``lengths`` from a third-party batch) is flagged only where it is added to a
+    count kept in numbers: a local name every other binding of which is a number
+    (``n_words = 0``) and every read of which uses it as one (arithmetic, comparisons,
+    ``print``, ``'%d' %``, ``format``, ``math`` functions, or a copy read so in turn);
+    not one returned, indexed, put in a list or given to another function.
     It also flags ``x.data[i]`` wherever it is read, when ``x`` is evidently 1-D
     (``action = q_value.max(1)[1].data[0]`` with ``q_value`` the ``(1, n)`` output of a
     ``Linear``): nobody reads an element through ``.data`` but for a number, and 0.3
@@ -156,7 +233,9 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     gave), unsafely where a tensor is made of it afterwards (a name it is bound
     to read as a tensor, a torch function's argument): code written for 0.4 in
     a 0.3 file.  ``list(t)`` becomes ``t.tolist()``, 0.3's list of numbers:
-    *unsafe*, as code written for 0.4 may use the elements as tensors.  For
+    *unsafe*, as code written for 0.4 may use the elements as tensors.  The fix
+    for a count fed a reduction of a value of unknown 0.3 type is *unsafe*: 0.3 may
+    have given a one-element ``Variable`` there.  For
     ``json.dumps`` and ``np.array`` the fix puts ``.item()`` on every such value
     put in the list (*unsafe*: the list's other readers get numbers too).  A name
     bound to such an element (``first = x.data[0]``) gets
@@ -168,20 +247,33 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     if isinstance(node, ast.AugAssign):
         if not isinstance(node.op, (ast.Add, ast.Sub)) or key(node.target) is None:
             return
-        if not _number_in_03(facts.of(node.value)) or _read_through_data(ctx, node.value):
+        value = facts.of(node.value)
+        if not (value.tensor and value.rank == 0) or _read_through_data(ctx, node.value):
             return
-        edit = _item(ctx, _at_source(facts, node.value))
         scope = ctx.flow().node
-        safe = not _tensor_uses(ctx, scope, key(node.target))
-        fix = Fix((edit,), SAFE if safe else UNSAFE) if edit is not None else None
+        used = _tensor_uses(ctx, scope, key(node.target))
         src = ctx.source
-        yield Report(
-            node.value,
-            f"`{src.quote(node.value, 40)}` was a Python number on PyTorch 0.3 and is a "
-            f"0-dim tensor since 0.4, so `{shorten(src.text(node.target), 20)}` becomes a "
-            f"tensor; add `.item()`",
-            fix,
-        )
+        target = shorten(src.text(node.target), 20)
+        if _number_in_03(value):
+            edit = _item(ctx, _at_source(facts, node.value))
+            fix = Fix((edit,), UNSAFE if used else SAFE) if edit is not None else None
+            yield Report(
+                node.value,
+                f"`{src.quote(node.value, 40)}` was a Python number on PyTorch 0.3 and is a "
+                f"0-dim tensor since 0.4, so `{target}` becomes a tensor; add `.item()`",
+                fix,
+            )
+        elif not used and _counts_numbers(ctx, facts, node.target) \
+                and _read_as_number(ctx, scope, node.target.id, set()):
+            edit = _item(ctx, node.value)
+            yield Report(
+                node.value,
+                f"`{src.quote(node.value, 40)}` is a 0-dim tensor since PyTorch 0.4 (0.3 "
+                f"reduced a tensor to a number), so `{target}`, which starts as a number, "
+                f"becomes a tensor that `+=` then changes in place (with every name bound "
+                f"to it); add `.item()`",
+                Fix((edit,), UNSAFE) if edit is not None else None,
+            )
         return
     if isinstance(node, ast.Subscript):
         yield from _data_element(ctx, node, facts, ctx.parent)
