@@ -5,7 +5,8 @@ import ast
 from typing import Iterator
 
 from ..analysis.context import Context
-from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.constants import int_value
+from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.registry import rule
 from .shared.calls import argument, keyword, plain_arguments, remove_argument
 
@@ -22,10 +23,14 @@ def single_layer_dropout(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ## What it does
     Flags ``nn.RNN``, ``nn.LSTM`` and ``nn.GRU`` (torch's, resolved through
     imports) given a ``dropout=`` keyword that is not the literal ``0``, where the
-    module evidently has one layer: ``num_layers`` not given (its default is 1)
-    or given as the literal ``1``.  A ``num_layers`` held in a name
-    (``nlayers``, ``args.layers``) is not flagged: it may be more than one.
-    Position: the ``dropout`` argument.
+    module evidently has one layer: ``num_layers`` not given (its default is 1),
+    given as the literal ``1``, or held in a name every binding of which gives 1
+    (``LAYERS = 1`` at the top of the module; a parameter every call of its
+    function or class passes 1 for, or leaves at a default of 1: the calls of the
+    file and of the project's modules, see ``analysis/constants.py``).  A
+    ``num_layers`` that may be more than one (``args.layers``, a parameter a call
+    passes 2 or an unknown value for) is not flagged.  Position: the ``dropout``
+    argument.
 
     ## Why is this bad?
     Recurrent modules apply ``dropout`` to the outputs of every layer but the
@@ -48,9 +53,11 @@ def single_layer_dropout(ctx: Context, node: ast.Call) -> Iterator[Report]:
     (or ``nn.Dropout`` on the outputs, if dropout was meant)
 
     ## Fix safety
-    The fix removes the ``dropout`` argument: it is *safe*, since with one
-    layer the module computes the same with and without it.  An argument next
-    to a comment is left to a person.
+    The fix removes the ``dropout`` argument: it is *safe* where the one layer
+    is written at the call (no ``num_layers``, or ``1``), since with one layer the
+    module computes the same with and without it; *unsafe* where the count is
+    followed to a name's bindings (a later call passing 2 would lose its
+    dropout).  An argument next to a comment is left to a person.
     """
     if ctx.resolve(node.func) not in _RECURRENT or not plain_arguments(node):
         return
@@ -59,8 +66,8 @@ def single_layer_dropout(ctx: Context, node: ast.Call) -> Iterator[Report]:
     if dropout is None or isinstance(dropout, ast.Constant) and dropout.value in (0, 0.0, None):
         return
     layers = argument(node, _NUM_LAYERS, "num_layers")
-    if layers is not None and not (isinstance(layers, ast.Constant) and layers.value == 1
-                                   and type(layers.value) is int):
+    written = layers is None or isinstance(layers, ast.Constant)
+    if layers is not None and int_value(ctx, layers) != 1:
         return
     src = ctx.source
     edit = remove_argument(ctx, node, given)
@@ -68,10 +75,11 @@ def single_layer_dropout(ctx: Context, node: ast.Call) -> Iterator[Report]:
     shown = src.quote(given, 30)
     warns = "warns since PyTorch 0.4" if isinstance(dropout, ast.Constant) else \
         "warns since PyTorch 0.4 when it is not 0"
+    one = "one layer" if written else f"one layer (`{src.quote(layers, 20)}` is 1 here)"
     yield Report(
         given,
-        f"`{name}` has one layer: its dropout acts between layers only, so `{shown}` does "
+        f"`{name}` has {one}: its dropout acts between layers only, so `{shown}` does "
         f"nothing (on 0.3 too) and {warns}; remove it (or apply `nn.Dropout` to the "
         f"outputs)",
-        Fix((edit,), SAFE) if edit is not None else None,
+        Fix((edit,), SAFE if written else UNSAFE) if edit is not None else None,
     )
