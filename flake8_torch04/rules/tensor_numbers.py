@@ -51,6 +51,15 @@ def _at_source(facts, node: ast.AST) -> ast.AST:
     return node
 
 
+def _reduces_unknown(ctx: Context, facts, node: ast.AST) -> bool:
+    """``torch.sum(x)`` (a torch function of one argument) where what ``x`` is is
+    not evident: its 0.3 type (a tensor, whose sum was a number, or a ``Variable``:
+    TV003's) is unknown."""
+    return isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords \
+        and (ctx.resolve(node.func) or "").startswith("torch.") \
+        and facts.of(node.args[0]).kind is None
+
+
 def _counts_numbers(ctx: Context, facts, target: ast.AST) -> bool:
     """Whether ``target`` (of ``target += value``) is a local name every other
     binding of which in the function is evidently a Python number (``total = 0``):
@@ -161,10 +170,11 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     evidently 1-D such tensor (``for w in row`` of ``for row in batch.data``).  Values are
     followed through assignments in the function (see "How values are followed" in
     docs/how-it-works.md); a value of a ``Variable`` is TV003's.
-    A full reduction of a value whose 0.3 type is not evident (``torch.sum(lengths)``
-    with ``lengths`` from a third-party batch) is flagged only where it is added to a
-    count kept in numbers: a local name every other binding of which is a number
-    (``n_words = 0``) and every read of which uses it as one (arithmetic, comparisons,
+    A torch function's full reduction of a value whose 0.3 type is not evident
+    (``torch.sum(lengths)`` with ``lengths`` from a third-party batch) is flagged only
+    where it is added to a count kept in numbers: a local name every other binding
+    of which is a number (``n_words = 0``) and every read of which uses it as one
+    (arithmetic, comparisons,
     ``print``, ``'%d' %``, ``format``, ``math`` functions, or a copy read so in turn);
     not one returned, indexed, put in a list or given to another function.
     It also flags ``x.data[i]`` wherever it is read, when ``x`` is evidently 1-D
@@ -263,7 +273,8 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
                 f"0-dim tensor since 0.4, so `{target}` becomes a tensor; add `.item()`",
                 fix,
             )
-        elif not used and _counts_numbers(ctx, facts, node.target) \
+        elif not used and _reduces_unknown(ctx, facts, node.value) \
+                and _counts_numbers(ctx, facts, node.target) \
                 and _read_as_number(ctx, scope, node.target.id, set()):
             edit = _item(ctx, node.value)
             yield Report(
