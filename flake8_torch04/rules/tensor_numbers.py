@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Iterator, Optional
 
 from ..analysis.context import Context
@@ -26,6 +27,9 @@ _NOT_TENSORS = frozenset((
 _JSON = frozenset(("json.dump", "json.dumps"))
 #: numpy functions that make an array of a list (float32 of 0-dim float tensors)
 _NUMPY = frozenset(f"numpy.{name}" for name in ("array", "asarray", "mean", "std"))
+#: a conversion of ``%``-formatting: its type, or ``(`` for a mapping key and ``*``
+#: for a width or precision taken from the items
+_CONVERSION = re.compile(r"%(?:(\()|[-#0 +]*(?:(\*)|\d*)(?:\.(?:(\*)|\d*))?[hlL]?(.))")
 #: calls whose arguments are only shown: what 0.3's number looked like there
 _SHOWN = {"print": "it prints as `tensor(...)`", "str": "`str()` of it is `'tensor(...)'`",
           "repr": "`repr()` of it is `'tensor(...)'`"}
@@ -161,8 +165,9 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
     ## What it does
     In 0.3 code (the file or its project shows 0.3 idioms, or the configuration says so:
-    see ``analysis/era.py``), flags ``acc += value``, ``print(value)``, ``str(value)``
-    and ``repr(value)`` (also an item of a tuple or list given to them) where
+    see ``analysis/era.py``), flags ``acc += value``, ``print(value)``, ``str(value)``,
+    ``repr(value)`` (also an item of a tuple or list given to them) and ``'%s' % value``
+    (``%r``, ``%a``; an item of the tuple formatted) where
     ``value`` is a reduction (``sum()``, ``mean()``, ``max()`` ... without ``dim``) or
     an element of a 0.3 *tensor* — one read through ``.data``, made by a constructor, or
     computed from one, such as ``pred.eq(target.data).sum()`` with ``pred`` from
@@ -303,6 +308,9 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
             and node.func.id == "list" and not ctx.scope.binds("list"):
         yield from _listed(ctx, facts, node)
         return
+    if isinstance(node, ast.BinOp):
+        yield from _formatted(ctx, facts, node)
+        return
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and node.func.id in _SHOWN and not ctx.scope.binds(node.func.id):
         shown = [e for arg in node.args  # (``print(("norm:", g.norm()))`` shows its items)
@@ -318,6 +326,33 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
                 f"0-dim tensor since 0.4: {_SHOWN[node.func.id]}; add `.item()`",
                 Fix((edit,), SAFE) if edit is not None else None,
             )
+
+
+def _formatted(ctx: Context, facts, node: ast.BinOp) -> Iterator[Report]:
+    """``'%s' % value`` (``%r``, ``%a``; an item of a tuple): ``str()`` of the value."""
+    template = node.left
+    if not isinstance(node.op, ast.Mod) or not isinstance(template, ast.Constant) \
+            or not isinstance(template.value, str):
+        return
+    conversions = [m.group(1) or (m.group(2) or m.group(3)) and "*" or m.group(4)
+                   for m in _CONVERSION.finditer(template.value)]
+    if "(" in conversions or "*" in conversions:
+        return  # (a mapping, a width taken from the items)
+    kinds = [c for c in conversions if c != "%"]
+    items = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+    if len(kinds) != len(items):
+        return
+    for kind, item in zip(kinds, items):
+        if kind not in "sra" or isinstance(item, ast.Starred) \
+                or not _number_in_03(facts.of(item)) or _read_through_data(ctx, item):
+            continue
+        edit = _item(ctx, _at_source(facts, item))
+        yield Report(
+            item,
+            f"`{ctx.source.quote(item, 40)}` was a Python number on PyTorch 0.3 and is a "
+            f"0-dim tensor since 0.4: `'%{kind}' %` of it is `'tensor(...)'`; add `.item()`",
+            Fix((edit,), SAFE) if edit is not None else None,
+        )
 
 
 def _listed(ctx: Context, facts, call: ast.Call) -> Iterator[Report]:
