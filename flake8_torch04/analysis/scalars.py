@@ -542,15 +542,16 @@ class Evidence:
 
     def _rebound_to_numbers(self, defs: Sequence[Def]) -> bool:
         """Every definition is an assignment of what the value facts make a
-        Python number (``loss = scalar(loss) / n`` after ``loss.backward()``,
-        ``scalar`` returning ``x.data.tolist()[0]``): the name's ``.backward()``
-        was called on another value."""
+        Python number or another object that is no tensor (``loss = scalar(loss) / n``
+        after ``loss.backward()``, ``scalar`` returning ``x.data.tolist()[0]``;
+        ``loss = run_epoch(...)`` returning ``math.exp(...)``): the name's
+        ``.backward()`` was called on another value."""
         if not defs or any(d.kind not in ("assign", "walrus") or d.value is None for d in defs):
             return False
-        from .values import NUMBER, values
+        from .values import TENSOR, values
 
         facts = values(self.ctx)
-        return all(facts.of(d.value).kind == NUMBER for d in defs)
+        return all(facts.of(d.value).kind not in (None, TENSOR) for d in defs)
 
 
 def _element_of_losses(node: ast.Subscript) -> bool:

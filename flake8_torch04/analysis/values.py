@@ -518,6 +518,9 @@ class Values:
             return _INT
         if name == "float":
             return _FLOAT
+        if name.startswith("math.") and name.count(".") == 1:  # (numbers, whatever they take)
+            return _INT if name[5:] in _MATH_INTS else UNKNOWN if name[5:] in _MATH_TESTS \
+                else _FLOAT
         if name in ("abs", "round", "sum", "min", "max") and args:  # (``sum(t ** 2 for t in g)``)
             return builtin_of(self, name, node, scope, depth)
         if name in ("list", "sorted"):
@@ -837,6 +840,9 @@ class Values:
 
 
 _FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_MATH_INTS = frozenset(("floor", "ceil", "trunc", "factorial", "gcd", "lcm", "comb", "perm",
+                        "isqrt"))
+_MATH_TESTS = frozenset(("isnan", "isinf", "isfinite", "isclose"))
 #: what :meth:`Values.iterated` answers for ``i`` of ``for i, x in enumerate(xs)``
 _COUNTED = ast.Constant(0)
 
