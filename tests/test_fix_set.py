@@ -252,7 +252,6 @@ ACCUMULATOR = dedent("""
             loss.backward()
             total += loss
         print(total.data[0], total.item())
-        return total
 """)
 
 
@@ -276,9 +275,24 @@ def test_accumulation_fix_is_withheld_when_a_use_needs_a_tensor():
     assert fixed(source, ["TV003"], unsafe=True).text == source
 
 
+RETURNED = ACCUMULATOR + "    return total\n"
+
+
 def test_returned_accumulator_of_backpropagated_terms_is_reported():
     # the migration guide's example: each loss is backpropagated, the sum returned
-    assert [f.line for f in Analysis(ACCUMULATOR, ["TV003"]).findings] == [9, 10]
+    assert [f.line for f in Analysis(RETURNED, ["TV003"]).findings] == [9, 10]
+
+
+def test_returned_accumulator_keeps_tensors_its_callers_may_read():
+    # a caller's ``train(...).data[0]`` becomes ``.item()``: the sum stays a tensor,
+    # without the graphs (sweep 23's MADDPG returned a list of losses so)
+    out = fixed(RETURNED, ["TV003"], unsafe=True).text
+    assert "        total += loss.detach()\n" in out
+    assert "    print(total.item(), total.item())\n" in out
+    listed = RETURNED.replace("total = 0", "total = []").replace(
+        "total += loss", "total.append(loss)").replace(
+        "print(total.data[0], total.item())", "print(len(total))")
+    assert "        total.append(loss.detach())\n" in fixed(listed, ["TV003"], unsafe=True).text
 
 
 def test_returned_accumulator_built_as_a_loss_is_not_reported():

@@ -115,7 +115,10 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     says so); the same fix turns the accumulator's later
     ``acc.item()`` and ``acc.data[0]`` into ``acc`` (a float has no ``.item()``),
     and there is no automatic fix when another use needs a tensor
-    (``acc.cpu()``).  A fix whose removed text holds a comment is unsafe.
+    (``acc.cpu()``).  Where the accumulator is returned (its terms backpropagated one
+    by one), its callers may read the terms as tensors (``c_loss[0].data[0]``, which
+    becomes ``c_loss[0].item()``): the fix is ``E.detach()`` there, tensors without
+    their graphs (*unsafe* too).  A fix whose removed text holds a comment is unsafe.
     """
     if isinstance(node, ast.Subscript):
         report = _extraction(ctx, node)
@@ -402,14 +405,19 @@ def _accumulation(ctx: Context, node: ast.AST) -> Optional[Report]:
     if grad_disabled(ctx.parents, ctx.resolve):
         return None
     src = ctx.source
-    fixed = method_call(src, leak, "item")
+    returned = acc in flow.sinks  # (the caller reads it: it may read tensors)
+    fixed = method_call(src, leak, "detach" if returned else "item")
     whole = src.between(src.start(node), src.start(leak)) + fixed + src.between(
         src.end(leak), src.end(node))
     message = (f"`{src.quote(node)}` keeps every iteration's autograd graph alive (losses "
-               f"are tensors since PyTorch 0.4); use `{one_line(whole)}` (a Python float: "
-               "summed in float64, not float32)")
+               f"are tensors since PyTorch 0.4); use `{one_line(whole)}` " + (
+                   f"(tensors without their graphs: `{acc}` is returned, and its readers "
+                   "may read tensors)" if returned else
+                   "(a Python float: summed in float64, not float32)"))
     fix: Optional[Fix] = None
-    if isinstance(node, (ast.AugAssign, ast.Assign)):
+    if returned:
+        fix = Fix((src.replace(leak, fixed),), UNSAFE)
+    elif isinstance(node, (ast.AugAssign, ast.Assign)):
         later = _tensor_uses(ctx, flow.node, acc, node)
         if later is not None:
             fix = Fix((src.replace(leak, fixed), *later), UNSAFE)
