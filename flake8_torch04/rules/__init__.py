@@ -134,6 +134,9 @@ TABLE = {
     "TV154": ("dropout_default", (ast.Call,), (r"\bdropout(?:[23]d)?\b",)),
     "TV155": ("renamed_keywords", (ast.Call,), (r"\bsplit_size\b", r"\bdevice_id\b")),
     "TV156": ("non_inplace_resize", (ast.Call,), (r"\.[\s\\]*resize[\s\\]*\(",)),
+    # a batch-norm module (or an instance norm) built, in a file that names torch
+    "TV157": ("batchnorm_init", (ast.Call,), (r"\b(?:Batch|Instance)Norm[123]d\b",),
+              (r"\btorch\b",)),
     "TV103": ("one_element_gradient", (ast.Call,), (r"\bbackward\b",)),
     # a class that defines ``forward`` (its Function base may be another class of the
     # file or of the project)

@@ -460,7 +460,7 @@ _MENTIONS: Dict[str, Dict[str, Tuple[Optional[Tuple[int, int]], bool]]] = {}
 
 
 def mentioned_by(filename: str, pattern: "re.Pattern[str]",
-                 word: Optional[str] = None) -> Optional[str]:
+                 word: Optional[str] = None, importers: bool = False) -> Optional[str]:
     """Another file of ``filename``'s project (a ``.py`` file under the
     project's root, found as :func:`taken_by` finds them) whose text matches
     ``pattern``, as a path relative to the working directory, or ``None``.
@@ -471,7 +471,9 @@ def mentioned_by(filename: str, pattern: "re.Pattern[str]",
     ahead of the disk's while the fixer works).  When the files cannot be
     read it answers with the file (a fix is then withheld rather than risked).
     ``word``, an identifier every match spells, lets the files whose identifiers
-    (read once per root for :func:`named_elsewhere`) lack it go unsearched.
+    (read once per root for :func:`named_elsewhere`) lack it go unsearched.  With
+    ``importers``, only the files that may import the module (spell its name, or
+    the name of a module that does) are searched.
     """
     if not applies(filename):
         return None
@@ -486,7 +488,13 @@ def mentioned_by(filename: str, pattern: "re.Pattern[str]",
             key = word.encode("utf-8", "surrogatepass")
             spelled = _root_words(root)
         seen = _MENTIONS.setdefault(pattern.pattern, {})
-        for path in _project_files(root):
+        searched = _project_files(root)
+        if importers:
+            words = _root_words(root)
+            if words is None:
+                return filename
+            searched = _importers(root, target, words)
+        for path in searched:
             absolute = os.path.abspath(path)
             if absolute == target or (
                     spelled is not None and absolute in spelled
