@@ -19,6 +19,14 @@ class Plugin:
         self.lines = lines
         self.filename = filename
 
+    @staticmethod
+    def add_options(parser) -> None:
+        """The codes off by default join flake8's default ignore list (as bugbear's
+        B9 do): ``--extend-select TV157`` turns one on."""
+        from .config.select import DEFAULT_IGNORE
+
+        parser.extend_default_ignore(list(DEFAULT_IGNORE))
+
     def run(self) -> Iterator[Tuple[int, int, str, type]]:
         for finding in check(self.tree, self.lines, self.filename):
             yield finding.line, finding.col, f"{finding.code} {finding.message}", type(self)

@@ -369,20 +369,29 @@ def test_selected_codes(select, ignore, expected):
     assert config_select.selected_codes(["TV001", "TV002"], select, ignore) == expected
 
 
-@pytest.mark.parametrize("select", [None, ["TV"], ["TV0"], ["TV00"], ["TV001"], ["E"]])
+@pytest.mark.parametrize("select", [None, ["TV"], ["TV0"], ["TV00"], ["TV001"], ["E"], ["TV15"]])
 @pytest.mark.parametrize("ignore", [None, ["TV"], ["TV0"], ["TV00"], ["TV002"], ["E"]])
-@pytest.mark.parametrize("extend", [None, ["TV002"], ["TV1"]])
+@pytest.mark.parametrize("extend", [None, ["TV002"], ["TV1"], ["TV157"]])
 def test_selected_codes_agree_with_flake8(select, ignore, extend):
+    # (TV157 is off by default: on flake8's default ignore list, as the plugin puts it)
     style_guide = pytest.importorskip("flake8.style_guide")
     options = argparse.Namespace(
         select=select, extend_select=extend,
         extended_default_select=list(config_select.DEFAULT_SELECT),
-        ignore=ignore, extend_ignore=None, extended_default_ignore=[],
+        ignore=ignore, extend_ignore=None,
+        extended_default_ignore=list(config_select.DEFAULT_IGNORE),
     )
     engine = style_guide.DecisionEngine(options)
-    codes = ["TV001", "TV002", "TV101"]
+    codes = ["TV001", "TV002", "TV101", "TV157"]
     theirs = [c for c in codes if engine.decision_for(c) is style_guide.Decision.Selected]
     assert config_select.selected_codes(codes, select, ignore, extend or ()) == theirs
+
+
+def test_codes_off_by_default_need_a_selector_that_names_them():
+    codes = ["TV001", "TV157"]
+    assert config_select.selected_codes(codes, None, None) == ["TV001"]
+    assert config_select.selected_codes(codes, None, None, ["TV157"]) == codes
+    assert config_select.selected_codes(codes, ["TV15"], None) == ["TV157"]
 
 
 def test_select_on_the_command_line(tree):

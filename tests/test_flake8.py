@@ -72,6 +72,16 @@ def test_select_and_ignore(legacy, tmp_path, args, codes):
     assert {line.split()[1] for line in out} == codes
 
 
+def test_codes_off_by_default_are_on_flake8s_default_ignore_list(tmp_path):
+    (tmp_path / "bn.py").write_text(
+        "import torch.nn as nn\nfrom torch.autograd import Variable\n"
+        "bn = nn.BatchNorm2d(4)\nx = Variable(bn)\n", encoding="utf-8")
+    codes = {line.split()[1] for line in flake8("bn.py", cwd=tmp_path) if ": TV" in line}
+    assert codes == {"TV001"}
+    out = flake8("--extend-select=TV157", "bn.py", cwd=tmp_path)
+    assert {line.split()[1] for line in out if ": TV" in line} == {"TV001", "TV157"}
+
+
 def test_noqa(tmp_path):
     (tmp_path / "n.py").write_text(
         textwrap.dedent(

@@ -11,6 +11,7 @@ pytest.importorskip("pylint")
 
 from flake8_torch04.analysis.registry import all_rules  # noqa: E402
 from flake8_torch04.pylint import message_id  # noqa: E402
+from flake8_torch04.config.select import DEFAULT_IGNORE  # noqa: E402
 
 ROOT = Path(__file__).parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -32,7 +33,10 @@ def pylint(*args, cwd=ROOT):
 
 def flake8(*args, cwd=ROOT):
     proc = subprocess.run(
+        # (``--select=TV`` selects the codes off by default too, as in flake8: the
+        # comparison is with pylint's default selection, without them)
         [sys.executable, "-m", "flake8", "--isolated", "--select=TV",
+         f"--extend-ignore={','.join(DEFAULT_IGNORE)}",
          "--format=%(path)s\t%(row)d\t%(col)d\t%(code)s %(text)s", *args],
         capture_output=True, text=True, cwd=cwd,
     )

@@ -65,7 +65,7 @@ import re
 import sys
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .select import DEFAULT_SELECT, UsageError, check_selectors, parse_codes
+from .select import DEFAULT_IGNORE, DEFAULT_SELECT, UsageError, check_selectors, parse_codes
 
 FLAKE8_FILES = ("setup.cfg", "tox.ini", ".flake8")
 FIX_KEYS = ("fixable", "unfixable", "extend-fixable")
@@ -336,6 +336,7 @@ class _Flake8:
             formatter_names=["default"])
         main_options.register_default_options(option_manager)
         option_manager.extend_default_select(list(DEFAULT_SELECT))
+        option_manager.extend_default_ignore(list(DEFAULT_IGNORE))
         try:
             cfg, cfg_dir = config.load_config(file, [], isolated=file is None)
             self.in_file = {key.replace("_", "-"): value for key, value in
@@ -415,7 +416,8 @@ def _ruff_selection(known: Sequence[str], layers: Sequence[Layer],
                     extra_ignore: Sequence[str]) -> List[str]:
     """Ruff's resolution: each layer's ``select`` resets the set; within a layer the
     longer prefix of its selectors and ignores decides, a tie ignores."""
-    chosen = {c: c.startswith(DEFAULT_SELECT) for c in known}
+    chosen = {c: c.startswith(DEFAULT_SELECT) and not c.startswith(DEFAULT_IGNORE)
+              for c in known}
     layers = list(layers) + [Layer(extend_ignore=list(extra_ignore))]
     for layer in layers:
         selectors = [*(layer.select or ()), *(layer.extend_select or ())]

@@ -35,6 +35,10 @@ def batchnorm_init(ctx: Context, node: ast.Call) -> Iterator[Report]:
     """Flags a batch-norm module whose weight starts from 0.3's default in 0.3 code.
 
     ## What it does
+    *Off by default*: keeping 0.3's numbers here costs today's better
+    initialization, a choice for the user; turn it on with
+    ``--extend-select TV157`` (``extend-select = ["TV157"]`` in
+    ``[tool.torch04]``, ``extend-select = TV157`` in ``[flake8]``).
     In 0.3 code (see ``analysis/era.py``), flags ``nn.BatchNorm1d``/``2d``/``3d``
     (and ``nn.InstanceNorm1d``/``2d``/``3d`` given ``affine=True``), resolved through
     imports, built with an affine weight, where neither the file nor a module of
