@@ -32,7 +32,7 @@ _SETS_WEIGHTS = re.compile(
 
 @rule("TV157")
 def batchnorm_init(ctx: Context, node: ast.Call) -> Iterator[Report]:
-    """Flags a batch-norm module whose weight starts from 0.3's default in 0.3 code.
+    """Flags a batch-norm module whose weight starts from 0.3's default (off by default).
 
     ## What it does
     *Off by default*: keeping 0.3's numbers here costs today's better
