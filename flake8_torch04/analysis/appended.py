@@ -99,8 +99,9 @@ def comprehended(values, node: ast.ListComp, scope, depth: int) -> Value:
     """The element of a list comprehension, where what its own names are does not
     matter: a number made by a builtin (``[ord(c) for c in text]``), by a string
     method of a name it does not bind (``[letters.find(c) for c in line]``),
-    arithmetic of those, or a constant (see :mod:`.values`)."""
-    from .values import NUMBER, STRING, UNKNOWN, Value
+    arithmetic of those, or a constant; a tensor or a module made alike for every
+    element (see :mod:`.values`)."""
+    from .values import MODULE, NUMBER, STRING, UNKNOWN, Value
 
     _INT, _FLOAT = Value(NUMBER, dtype="int"), Value(NUMBER, dtype="float")
     own = {n.id for g in node.generators for n in ast.walk(g.target)
@@ -131,7 +132,7 @@ def comprehended(values, node: ast.ListComp, scope, depth: int) -> Value:
     if found is not None:
         return found
     made = values.of(node.elt, scope, depth)  # (``[torch.FloatTensor(r) for r in rows]``)
-    return made if made.tensor else UNKNOWN
+    return made if made.tensor or made.kind == MODULE else UNKNOWN  # (``[Critic(n) for ...]``)
 
 
 def builtin_of(values, name: str, node: ast.Call, scope, depth: int) -> Value:

@@ -370,6 +370,9 @@ class Values:
                 return Value(whole.kind, None, whole.dtype)
             at = self.of(item, scope, depth)
             if at.kind != NUMBER and not (at.tensor and at.rank == 0 and at.dtype == "int"):
+                if whole.rank == 1 and len(items) == 1 and at.tensor and (
+                        at.rank == 1 or at.dtype in ("bool", "uint8")):  # (``t[mask]``: 1-D)
+                    return Value(whole.kind, 1, whole.dtype, plain=whole.plain)
                 return Value(whole.kind, None, whole.dtype)  # a tensor index: any rank
             rank = rank - 1 if rank is not None else None
         if rank is not None and rank < 0:
@@ -424,8 +427,8 @@ class Values:
             made = class_value(self.ctx, func.id) if func.id not in self.ctx.defined_once() \
                 and all(d.kind == "import" for d in reaching) else None
             return made or self._returned(func, scope, depth, node)  # (``D = models.D()``)
-        if isinstance(func, ast.Call):
-            module = self.of(func, scope, depth)  # (``nn.BCELoss()(out, y)``)
+        if isinstance(func, (ast.Call, ast.Subscript)):
+            module = self.of(func, scope, depth)  # (``nn.BCELoss()(out, y)``, ``critics[i](s)``)
             if module.kind == MODULE:
                 return self._module_output(module, node, scope, depth)
         return UNKNOWN
@@ -518,6 +521,8 @@ class Values:
             return _INT
         if name == "float":
             return _FLOAT
+        if name in ("copy.deepcopy", "copy.copy") and len(args) == 1:
+            return self.of(args[0], scope, depth)  # (``deepcopy(self.critics)``)
         if name.startswith("math.") and name.count(".") == 1:  # (numbers, whatever they take)
             return _INT if name[5:] in _MATH_INTS else UNKNOWN if name[5:] in _MATH_TESTS \
                 else _FLOAT
