@@ -111,6 +111,12 @@ def made_in_03(name: str, call: ast.Call) -> bool:
         and not any(kw.arg in _KEYWORDS_SINCE_04 for kw in call.keywords)
 
 
+#: the ``math`` functions that give an int (the others give a float, but the tests)
+MATH_INTS = frozenset(("floor", "ceil", "trunc", "factorial", "gcd", "lcm", "comb", "perm",
+                       "isqrt"))
+MATH_TESTS = frozenset(("isnan", "isinf", "isfinite", "isclose"))
+
+
 # ---------------------------------------------------------------------------
 # shapes written as literals
 

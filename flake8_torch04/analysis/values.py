@@ -53,7 +53,8 @@ from .wrappers import wrapped_argument
 from .value_tables import (
     ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, INDEX, LIKE,
     LOSS_FUNCTIONS, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME, SIZED, TORCH_METHODS,
-    TYPED, dimensions, last_size, literal_last, literal_rank, literal_size, made_in_03, reduced_loss
+    MATH_INTS, MATH_TESTS, TYPED, dimensions, last_size, literal_last, literal_rank, literal_size,
+    made_in_03, reduced_loss
 )
 from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
     DICT, LIST, MODULE, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, as_plain as _plain,
@@ -524,7 +525,7 @@ class Values:
         if name in ("copy.deepcopy", "copy.copy") and len(args) == 1:
             return self.of(args[0], scope, depth)  # (``deepcopy(self.critics)``)
         if name.startswith("math.") and name.count(".") == 1:  # (numbers, whatever they take)
-            return _INT if name[5:] in _MATH_INTS else UNKNOWN if name[5:] in _MATH_TESTS \
+            return _INT if name[5:] in MATH_INTS else UNKNOWN if name[5:] in MATH_TESTS \
                 else _FLOAT
         if name in ("abs", "round", "sum", "min", "max") and args:  # (``sum(t ** 2 for t in g)``)
             return builtin_of(self, name, node, scope, depth)
@@ -845,9 +846,6 @@ class Values:
 
 
 _FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_MATH_INTS = frozenset(("floor", "ceil", "trunc", "factorial", "gcd", "lcm", "comb", "perm",
-                        "isqrt"))
-_MATH_TESTS = frozenset(("isnan", "isinf", "isfinite", "isclose"))
 #: what :meth:`Values.iterated` answers for ``i`` of ``for i, x in enumerate(xs)``
 _COUNTED = ast.Constant(0)
 
