@@ -1326,8 +1326,9 @@ def g(n):
     ("Tensor(n, 1).fill_(1.0)", (TENSOR, 2, "float")),
     ("Tensor(3)", (TENSOR, 1, "float")),
     ("Plain(4)", (TENSOR, 1, "uint8")),
-    # types of different dtypes, an alias made in a function, or anything else: unknown
-    ("Local(2, 2)", (None, None, None)),
+    # an alias made in a function, of a tensor type (a method's ``ByteTensor = ...``)
+    ("Local(2, 2)", (TENSOR, 2, "int")),
+    # types of different dtypes, or anything else: unknown
     ("Mixed(3)", (None, None, None)),
     ("Other(3)", (None, None, None)),
 ])

@@ -458,18 +458,32 @@ def type_alias(values, func: ast.AST, scope) -> Optional[str]:
 
 def _aliased(ctx) -> frozenset:
     """The names the module binds at its top (or in a top-level ``if``/``try``) to
-    a name, an attribute or a conditional expression: the tensor type aliases
-    :func:`type_alias` may find among them."""
+    a name, an attribute or a conditional expression, and those a function binds to
+    an attribute named ``...Tensor`` or a choice of two (``ByteTensor =
+    th.cuda.ByteTensor if self.use_cuda else th.ByteTensor`` in a method): the
+    tensor type aliases :func:`type_alias` may find among them."""
     found = ctx.memo.get("objects.aliased")
     if found is None:
         names = set()
-        todo = list(ctx.tree.body)
+        todo = [(stmt, True) for stmt in ctx.tree.body]
         while todo:
-            stmt = todo.pop()
-            if isinstance(stmt, (ast.If, ast.Try)):
-                todo += [*stmt.body, *stmt.orelse, *getattr(stmt, "finalbody", ())]
-            elif isinstance(stmt, ast.Assign) and isinstance(
-                    stmt.value, (ast.Attribute, ast.Name, ast.IfExp)):
+            stmt, top = todo.pop()
+            if isinstance(stmt, ast.Assign) and isinstance(
+                    stmt.value, (ast.Attribute, ast.Name, ast.IfExp)) and (
+                    top or _names_tensor_type(stmt.value)):
                 names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+            elif isinstance(stmt, _BLOCKS):
+                inner = top and isinstance(stmt, (ast.If, ast.Try))
+                todo += [(s, inner) for field in ("body", "orelse", "finalbody", "handlers")
+                         for s in getattr(stmt, field, ()) or ()]
         found = ctx.memo["objects.aliased"] = frozenset(names)
     return found  # type: ignore[return-value]
+
+
+_BLOCKS = (ast.If, ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For,
+           ast.While, ast.With, ast.ExceptHandler)
+
+
+def _names_tensor_type(value: ast.AST) -> bool:
+    branches = (value.body, value.orelse) if isinstance(value, ast.IfExp) else (value,)
+    return all(isinstance(b, ast.Attribute) and b.attr.endswith("Tensor") for b in branches)
