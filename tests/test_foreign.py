@@ -235,6 +235,28 @@ def step(x):
     assert found(tmp_path / "train.py", ["TV117"]) == expected
 
 
+@pytest.mark.parametrize("init, flagged", [
+    ("from .models import Discriminator\n", True),  # (a package re-exporting its class)
+    ("from .models import Discriminator as Discriminator\n", True),
+    ("from .models import Plain as Discriminator\n", False),  # (another class, renamed)
+    ("", False),  # (the package binds no such name)
+])
+def test_a_module_class_re_exported_by_a_package(tmp_path, init, flagged):
+    write(tmp_path, {"nets/models.py": MODELS, "nets/__init__.py": init, "train.py": """\
+import torch
+import torch.nn as nn
+from nets import Discriminator
+D = Discriminator()
+criterion = nn.BCELoss()
+
+
+def step(x):
+    return criterion(D(x), torch.ones(16))
+"""})
+    expected = [("TV117", 9)] if flagged else []
+    assert found(tmp_path / "train.py", ["TV117"]) == expected
+
+
 LABELS = """\
 import torch
 from torch.autograd import Variable

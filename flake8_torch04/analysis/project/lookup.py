@@ -182,6 +182,10 @@ def _definition_site(qualname: str, budget: int) -> Optional[Tuple[str, str]]:
         if re.search(rf"^(?:(?:async[ \t]+)?def|class)[ \t]+{re.escape(name)}\b", text, re.M):
             return path, name  # (defined there: no need to build the module)
         summary = module(path)
+        bound = summary.names.get(name) if summary is not None else None
+        if bound is not None and bound.startswith(PREFIX) and ".py." in bound:
+            qualname = bound  # (``from .variational import Bound`` in a package's __init__)
+            continue
         if summary is None or name in summary.names:
             return path, name
         for star in reversed(summary.stars):  # (taken by a star import: from where)
