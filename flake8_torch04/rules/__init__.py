@@ -95,13 +95,14 @@ TABLE = {
         (r"\btorch\b",),
     ),
     # an accumulation (``+=``, ``-=``), ``'%s' %`` formatting, a ``print``, ``str``,
-    # ``repr``, ``list``, ``json.dump(s)`` or numpy's ``array``/``asarray``/``mean``/``std``,
-    # or an element read through ``.data[`` in 0.3 code (see ``tensor_numbers``)
+    # ``repr``, ``list``, ``sum``, ``json.dump(s)`` or numpy's ``array``/``asarray``/
+    # ``mean``/``std``, or an element read through ``.data[`` in 0.3 code (see
+    # ``tensor_numbers``)
     "TV144": (
         "tensor_numbers", (ast.AugAssign, ast.Call, ast.Subscript, ast.For, ast.BinOp),
         ((r"\+=", ast.AugAssign), (r"\-=", ast.AugAssign),
          (r"%[-#0 +]*\d*(?:\.\d*)?[sra]", ast.BinOp),
-         (r"\b(?:print|str|repr|dumps?|list|array|asarray|mean|std)[\s\\]*\(",
+         (r"\b(?:print|str|repr|dumps?|list|sum|array|asarray|mean|std)[\s\\]*\(",
           ast.Call),
          (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript),
          # (``yi[0]`` in the body of ``for yi in y.data``)

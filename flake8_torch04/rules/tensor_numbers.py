@@ -202,6 +202,11 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     And ``np.array(rewards)`` (``np.asarray``, ``np.mean``, ``np.std``) where the
     function fills ``rewards = []`` only with floats 0.3 gave as numbers
     (``rewards.append(r.mean())``).
+    And ``sum(E for ...)`` (a generator or list comprehension, no start) whose
+    element ``E`` is such a number (``sum(p.data.norm() ** 2 for p in ps)``): 0.3
+    summed Python numbers in double precision into a number, today 0-dim tensors
+    into a float32 tensor; a name bound to such a sum gets its ``.item()`` in the
+    sum, not where it is printed.
     And ``list(t)`` of an evidently 1-D 0.3 tensor (``list(tag_seq.data)``): a
     list of Python numbers on 0.3, of 0-dim tensors since 0.4 (a ``Variable``'s
     elements were ``Variable`` objects on 0.3 too, and a 2-D tensor's are rows:
@@ -308,6 +313,10 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
             and node.func.id == "list" and not ctx.scope.binds("list"):
         yield from _listed(ctx, facts, node)
         return
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id == "sum" and not ctx.scope.binds("sum"):
+        yield from _summed(ctx, facts, node)
+        return
     if isinstance(node, ast.BinOp):
         yield from _formatted(ctx, facts, node)
         return
@@ -353,6 +362,24 @@ def _formatted(ctx: Context, facts, node: ast.BinOp) -> Iterator[Report]:
             f"0-dim tensor since 0.4: `'%{kind}' %` of it is `'tensor(...)'`; add `.item()`",
             Fix((edit,), SAFE) if edit is not None else None,
         )
+
+
+def _summed(ctx: Context, facts, call: ast.Call) -> Iterator[Report]:
+    """``sum(p.data.sum() for p in params)``: 0.3 summed Python numbers (in double
+    precision) into a number; now 0-dim tensors, into a float32 tensor."""
+    if not _summed_numbers(ctx, call):
+        return
+    element = call.args[0].elt  # type: ignore[attr-defined]
+    if _read_through_data(ctx, element):
+        return
+    edit = _item(ctx, _at_source(facts, element))
+    yield Report(
+        element,
+        f"`{ctx.source.quote(element, 40)}` was a Python number on PyTorch 0.3 and is a "
+        f"0-dim tensor since 0.4: `sum()` of them is a tensor (summed in float32), not "
+        f"0.3's number; add `.item()`",
+        Fix((edit,), SAFE) if edit is not None else None,
+    )
 
 
 def _listed(ctx: Context, facts, call: ast.Call) -> Iterator[Report]:
@@ -487,14 +514,26 @@ def _put_in(function: ast.AST, name: str) -> list:
 
 
 def _read_through_data(ctx: Context, node: ast.AST) -> bool:
-    """A name bound only to elements read through ``.data`` (``first = x.data[0]``):
-    those get their ``.item()`` where they are read (:func:`_data_element`, or TV003
-    for a loss), not again where the name is used."""
+    """A name bound only to elements read through ``.data`` (``first = x.data[0]``),
+    or to ``sum()`` of 0.3 numbers (``norm = sum(p.data.norm() for p in ps)``):
+    those get their ``.item()`` where they are made (:func:`_data_element`,
+    :func:`_summed`, or TV003 for a loss), not again where the name is used."""
     defs = ctx.flow().reaching(node) if isinstance(node, ast.Name) else None
     return bool(defs) and all(
-        d.kind == "assign" and isinstance(d.value, ast.Subscript)
-        and isinstance(d.value.value, ast.Attribute) and d.value.value.attr == "data"
+        d.kind == "assign" and (
+            isinstance(d.value, ast.Subscript) and isinstance(d.value.value, ast.Attribute)
+            and d.value.value.attr == "data" or _summed_numbers(ctx, d.value))
         for d in defs)
+
+
+def _summed_numbers(ctx: Context, node: Optional[ast.AST]) -> bool:
+    """``sum(E for ...)`` (no start) where ``E`` is a number on 0.3: :func:`_summed`'s."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "sum" and len(node.args) == 1 and not node.keywords
+            and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp))
+            and not ctx.scope.binds("sum")):
+        return False
+    return _number_in_03(values(ctx).of(node.args[0].elt))
 
 
 def _row_of_data(ctx: Context, facts, node: ast.Name, loop: ast.For) -> bool:
