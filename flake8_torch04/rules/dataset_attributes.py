@@ -23,15 +23,35 @@ _MODULES = ("torchvision.datasets.", "torchvision.datasets.mnist.",
             "torchvision.datasets.cifar.")
 
 
+#: what :func:`dataset_class` names a class chosen by name among torchvision's
+CHOSEN = "a dataset picked from torchvision.datasets by name"
+
+
 def dataset_class(ctx: Context, value: ast.AST) -> Optional[str]:
-    """The class name when ``value`` is a call of one of the datasets."""
+    """The class name when ``value`` is a call of one of the datasets (:data:`CHOSEN`
+    for a class chosen by name: ``ds = getattr(torchvision.datasets, args.dataset)``,
+    then ``ds(root, train=True)``)."""
     if not isinstance(value, ast.Call):
         return None
     qualname = ctx.resolve(value.func) or ""
     for module in _MODULES:
         if qualname.startswith(module) and qualname[len(module):] in CLASSES:
             return qualname[len(module):]
+    if _chosen(ctx, value.func):
+        return CHOSEN
     return None
+
+
+def _chosen(ctx: Context, func: ast.AST) -> bool:
+    """``getattr(torchvision.datasets, name)`` itself, or a name every assignment in
+    the file binds to it."""
+    if isinstance(func, ast.Call):
+        return isinstance(func.func, ast.Name) and func.func.id == "getattr" \
+            and not ctx.scope.binds("getattr") and len(func.args) == 2 \
+            and ctx.resolve(func.args[0]) == "torchvision.datasets"
+    k = key(func) if isinstance(func, ast.Name) else None
+    values = _assignments(ctx, k) if k is not None and "getattr" in ctx.text else None
+    return bool(values) and all(v is not None and _chosen(ctx, v) for v in values)
 
 
 #: keys looked for in the parts of a file that spell them, before one walk for all
@@ -105,8 +125,11 @@ def dataset_attributes(ctx: Context, node: ast.Attribute) -> Iterator[Report]:
     ``FashionMNIST``, ``KMNIST``, ``EMNIST``, ``QMNIST``, ``CIFAR10`` or
     ``CIFAR100`` (resolved through imports): the call itself
     (``datasets.MNIST(...).train_labels``), or a name or ``self.`` attribute
-    that every assignment in the file binds to such a call.  Position: the
-    attribute.  Also ``getattr(dataset, 'train_data' if train else 'test_data')``
+    that every assignment in the file binds to such a call; also of a class chosen
+    by name among torchvision's (``ds = getattr(torchvision.datasets,
+    args.dataset)``, then ``ds(root, train=True)``: the old names belong to
+    torchvision's MNIST and CIFAR datasets alone, all renamed alike).  Position:
+    the attribute.  Also ``getattr(dataset, 'train_data' if train else 'test_data')``
     (a string, or conditional expressions of strings, all renamed the same):
     position, the name.  A project's own dataset with a ``train_data``
     attribute, and a name also assigned anything else, are left alone.
@@ -156,8 +179,9 @@ def dataset_attributes(ctx: Context, node: ast.Attribute) -> Iterator[Report]:
         from ..source.text import Edit
 
         fix = Fix((Edit(edit, (line, col), new),), SAFE)
-    what = ("warns on current torchvision" if CLASSES[cls] == "warn"
-            else "raises AttributeError on current torchvision")
+    what = ("warns on current torchvision" if CLASSES.get(cls) == "warn" else
+            "raises AttributeError on current torchvision" if cls in CLASSES else
+            "MNIST's warn, CIFAR's raise AttributeError on current torchvision")
     yield Report(node, f"`{src.quote(node)}` of {cls} was renamed `{new}` by torchvision in 2019 "
                        f"({what}); use `{src.quote(value, 30)}.{new}`", fix)
 
@@ -203,8 +227,9 @@ def _getattr(ctx: Context, call: ast.Call) -> Iterator[Report]:
         return
     new_name = new.pop()
     src = ctx.source
-    what = ("warns on current torchvision" if CLASSES[cls] == "warn"
-            else "raises AttributeError on current torchvision")
+    what = ("warns on current torchvision" if CLASSES.get(cls) == "warn" else
+            "raises AttributeError on current torchvision" if cls in CLASSES else
+            "MNIST's warn, CIFAR's raise AttributeError on current torchvision")
     tests = [n.test for n in ast.walk(call.args[1]) if isinstance(n, ast.IfExp)]
     if all(isinstance(t, (ast.Name, ast.Attribute, ast.Constant)) for t in tests):
         edits = (src.replace(call.args[1], repr(new_name)),)  # (a test without effects)
