@@ -413,6 +413,7 @@ def _accumulation(ctx: Context, node: ast.AST) -> Optional[Report]:
                f"are tensors since PyTorch 0.4); use `{one_line(whole)}` " + (
                    f"(tensors without their graphs: `{acc}` is returned, and its readers "
                    "may read tensors)" if returned else
+                   "(a Python float)" if isinstance(node, ast.Call) else
                    "(a Python float: summed in float64, not float32)"))
     fix: Optional[Fix] = None
     if returned:
