@@ -85,3 +85,33 @@ def test_tv114_names_the_module_of_a_forward_call():
     assert "updated `G`'s parameters" in message
     assert "write `D.forward(fake.detach())` where this loss should not reach `G`," in message
     assert message.endswith("`d_loss.backward(inputs=list(D.parameters()))`")
+
+
+def test_tv004_keeps_storage_shared_through_a_dict_of_data():
+    # ``shared[name] = p.data``, then ``q.data = shared[name]``: q shares p's storage,
+    # which ``copy_`` would not keep (sweep 23's SeqGAN rollout)
+    source = (
+        "import torch.nn as nn\n"
+        "src, dst = nn.Linear(2, 2), nn.Linear(2, 2)\n"
+        "shared = {}\n"
+        "for name, p in src.named_parameters():\n"
+        "    shared[name] = p.data\n"
+        "for name, p in dst.named_parameters():\n"
+        "    p.data = shared[name]\n"
+    )
+    assert "p.set_(shared[name])" in messages(source, "TV004")[7]
+    copied = source.replace("shared[name] = p.data", "shared[name] = p.data.clone()")
+    assert "p.copy_(shared[name])" in messages(copied, "TV004")[7]
+
+
+def test_tv003_append_says_the_value_becomes_a_float():
+    source = (
+        "import torch\n"
+        "def train(model, loader, criterion, history):\n"
+        "    for x, y in loader:\n"
+        "        loss = criterion(model(x), y)\n"
+        "        loss.backward()\n"
+        "        history.append(loss)\n"
+    )
+    message = messages(source, "TV003")[6]
+    assert message.endswith("(a Python float)") and "float64" not in message

@@ -384,10 +384,11 @@ def data_inplace(ctx: Context, node: ast.AST) -> Iterator[Report]:
     (``x.data = x.data.cuda()``, ``.type(T)``, ``.float()``): ``copy_`` keeps
     ``E``'s device and dtype, so the message says ``x = x.cuda()`` where ``x``
     needs no grad (else keep the line; a parameter moves with its module).
-    ``g.data = p.grad.data`` (``g`` shares ``p.grad``'s storage from then on)
-    and ``g.data = g.data.clone()`` (storage of its own for ``g``) say
-    ``g.set_(p.grad)`` and ``g.set_(g.clone())``: ``copy_`` would copy the
-    values once (``g`` into itself) and change what later updates reach.
+    ``g.data = p.grad.data`` (``g`` shares ``p.grad``'s storage from then on;
+    also ``p.data = shared[name]`` where every item the file puts in ``shared``
+    is a tensor's ``.data``) and ``g.data = g.data.clone()`` (storage of its own
+    for ``g``) say ``g.set_(p.grad)`` and ``g.set_(g.clone())``: ``copy_`` would
+    copy the values once (``g`` into itself) and change what later updates reach.
     """
     if isinstance(node, ast.Call):
         report = _inplace_call(ctx, node) or _init_call(ctx, node) or _out_call(ctx, node)
@@ -605,7 +606,7 @@ def _store(ctx: Context, stmt: ast.stmt) -> Optional[Report]:
         # ``g.data = p.grad.data`` shares ``p.grad``'s storage from then on and
         # ``g.data = g.data.clone()`` gives ``g`` storage of its own: ``copy_``
         # would copy the values once (into itself); ``set_`` swaps the storage
-        method = "set_" if _storage_of(tensor, value) else "copy_"
+        method = "set_" if _storage_of(tensor, value) or _held_storage(ctx, value) else "copy_"
         # never ``E = v``: a leaf that required grad stops being one, and a loop
         # variable over ``.parameters()`` (also through ``zip``) updates nothing
         suggestion = _guarded(ctx, f"{src.text(tensor)}.{method}({text})")
@@ -658,6 +659,21 @@ def _storage_of(tensor: ast.AST, value: ast.AST) -> bool:
         receiver = receiver.value
     k = key(tensor)
     return k is not None and key(receiver) == k
+
+
+def _held_storage(ctx: Context, value: ast.AST) -> bool:
+    """``shared[name]`` where every item the file puts in ``shared`` is a tensor's
+    ``.data`` (``shared[name] = p.data`` over another module's parameters): the
+    assignment shares that storage, as ``p.data = q.data`` does."""
+    if not isinstance(value, ast.Subscript) or not isinstance(value.value, ast.Name):
+        return False
+    name = value.value.id
+    stored = [node.value for node in ast.walk(ctx.tree) if isinstance(node, ast.Assign)
+              and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)
+              and key(node.targets[0].value) == name] if f"{name}[" in ctx.text else []
+    return bool(stored) and all(
+        isinstance(v, ast.Attribute) and v.attr == "data"
+        and isinstance(v.value, (ast.Name, ast.Attribute)) for v in stored)
 
 
 def _update_step(ctx: Context, tensor: ast.AST, value: ast.AST) -> Optional[Tuple[str, str]]:
