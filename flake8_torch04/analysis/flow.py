@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 from bisect import bisect_left
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
 from .lines import file_says, lines_saying, nfkc, tokenizer_lines
 from .nodes import CLAUSES, COMPOUND, FUNCTIONS, NESTED, body_nodes, children, walk_roots
@@ -349,6 +349,7 @@ class Flow:
         #: the iteration (see :meth:`carried`)
         self._carried: Dict[ast.AST, Dict[int, bool]] = {}
         self._sinks: Optional[Set[str]] = None
+        self._terms: Optional[Set[str]] = None
 
     def _body_lines(self) -> Optional[List[str]]:
         """The source lines of the body, NFKC-normalized like identifiers
@@ -424,6 +425,26 @@ class Flow:
     @property
     def backward_plain(self) -> Set[str]:
         return self._backward_facts()[1]
+
+    @property
+    def backward_terms(self) -> Set[str]:
+        """Keys that are terms (through ``+ - * /`` and signs, not calls) of what a key
+        of :attr:`backward_plain` is assigned, and of their own values: one element
+        each, as broadcasting cannot make a one-element result of a larger operand
+        (``J = L - alpha * c + U`` then ``J.backward()``: ``L``, ``U``)."""
+        if self._terms is None:
+            plain = self.backward_plain
+            found: Set[str] = set()
+            todo = list(plain) if plain else []
+            while todo:
+                for value in self.assigned.get(todo.pop(), ()):
+                    for term in _terms(value):
+                        k = key(term)
+                        if k is not None and k not in found and k not in plain:
+                            found.add(k)
+                            todo.append(k)
+            self._terms = found
+        return self._terms
 
     @property
     def requires_grad(self) -> Set[str]:
@@ -549,3 +570,14 @@ class Flow:
                             todo.append(read)
             self._sinks = sinks
         return self._sinks
+
+
+def _terms(node: ast.AST) -> Iterator[ast.AST]:
+    """The names and attributes ``node`` adds, subtracts, multiplies or divides."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        yield from _terms(node.left)
+        yield from _terms(node.right)
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        yield from _terms(node.operand)
+    elif isinstance(node, (ast.Name, ast.Attribute)):
+        yield node

@@ -402,7 +402,8 @@ class Evidence:
         k = key(node)
         if k is None or self.not_tensor(node):
             return False
-        if (self._by_name(by_name) and loss_name(node)) or k in self.flow.backward_plain:
+        if (self._by_name(by_name) and loss_name(node)) or k in self.flow.backward_plain \
+                or k in self.flow.backward_terms:
             return True
         defs = self.reaching(node)
         relevant = [d for d in defs or () if not _initial(d)]
@@ -453,7 +454,8 @@ class Evidence:
         k = key(node)
         if k is None:
             return False, []
-        if (self._by_name(by_name) and loss_name(node)) or k in self.flow.backward_plain:
+        if (self._by_name(by_name) and loss_name(node)) or k in self.flow.backward_plain \
+                or k in self.flow.backward_terms:
             return True, []
         values = self.assignments(node)
         if values is None:

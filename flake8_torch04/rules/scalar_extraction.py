@@ -29,7 +29,10 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     (``x.sum()``, ``x.norm(2)``, ``torch.mean(x)``), a loss call (``criterion(...)``,
     ``F.nll_loss(...)``, an ``nn.*Loss`` instance), a key assigned or accumulated
     from one of those in the same function (``total_loss += loss.data``), a key
-    ``.backward()`` is called on, or a name whose value is evidently a 0-dim
+    ``.backward()`` is called on, a term (through ``+ - * /``, not calls) of what
+    such a key is assigned when the call passes no gradient (``J = L - a * c + U``
+    then ``J.backward()``: a one-element ``J`` has one-element terms), or a name
+    whose value is evidently a 0-dim
     tensor by the value facts, bound from ``.data``, an element, arithmetic or a
     method's result (``fval = f(True).data`` where ``f`` is the ``get_loss``
     every caller passes, returning ``loss.mean()``: see "How values are
