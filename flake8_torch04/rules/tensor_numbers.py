@@ -206,7 +206,8 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     element ``E`` is such a number (``sum(p.data.norm() ** 2 for p in ps)``): 0.3
     summed Python numbers in double precision into a number, today 0-dim tensors
     into a float32 tensor; a name bound to such a sum gets its ``.item()`` in the
-    sum, not where it is printed.
+    sum, not where it is printed (a sum given to ``float()``, ``int()`` or
+    ``round()`` is code written for a tensor, and left alone).
     And ``list(t)`` of an evidently 1-D 0.3 tensor (``list(tag_seq.data)``): a
     list of Python numbers on 0.3, of 0-dim tensors since 0.4 (a ``Variable``'s
     elements were ``Variable`` objects on 0.3 too, and a 2-D tensor's are rows:
@@ -367,8 +368,10 @@ def _formatted(ctx: Context, facts, node: ast.BinOp) -> Iterator[Report]:
 def _summed(ctx: Context, facts, call: ast.Call) -> Iterator[Report]:
     """``sum(p.data.sum() for p in params)``: 0.3 summed Python numbers (in double
     precision) into a number; now 0-dim tensors, into a float32 tensor."""
-    if not _summed_numbers(ctx, call):
-        return
+    parent = ctx.parent
+    if not _summed_numbers(ctx, call) or isinstance(parent, ast.Call) and isinstance(
+            parent.func, ast.Name) and parent.func.id in ("float", "int", "round"):
+        return  # (``float(sum(...))``: written for a tensor, code of 0.4 or later)
     element = call.args[0].elt  # type: ignore[attr-defined]
     if _read_through_data(ctx, element):
         return
