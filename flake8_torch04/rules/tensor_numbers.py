@@ -141,21 +141,29 @@ def _item(ctx: Context, node: ast.AST) -> Optional[Edit]:
 
 def _tensor_uses(ctx: Context, scope: ast.AST, k: str) -> bool:
     """Whether ``k`` is read as a tensor in ``scope``: a method or attribute of it
-    (``acc.item()``, ``acc.cpu()``), or an argument of a torch function."""
+    (``acc.item()``, ``acc.cpu()``), or an argument of a torch function, also
+    through arithmetic (``((g - t) / acc).clamp(min=0)``)."""
     hits = lines_matching(ctx.text, k.split(".", 1)[0])  # (only its lines are looked at)
-    stack: list = [(scope, None)]
+    parents = None
+    stack: list = [scope]
     while stack:
-        node, parent = stack.pop()
+        node = stack.pop()
         if hits is not None and isinstance(node, ast.stmt) and not spans_hit(node, hits):
             continue
-        stack += [(child, node) for child in children(node)]
-        if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) \
-                and key(node) == k:
-            if isinstance(parent, ast.Attribute) and parent.value is node:
-                return True
-            if isinstance(parent, ast.Call) and node in parent.args and \
-                    (ctx.resolve(parent.func) or "").startswith("torch."):
-                return True
+        stack += children(node)
+        if not (isinstance(node, (ast.Name, ast.Attribute))
+                and isinstance(node.ctx, ast.Load) and key(node) == k):
+            continue
+        if parents is None:
+            parents = ctx.file_parents()
+        parent = parents.get(id(node))
+        while isinstance(parent, (ast.BinOp, ast.UnaryOp)):
+            node, parent = parent, parents.get(id(parent))
+        if isinstance(parent, ast.Attribute) and parent.value is node:
+            return True
+        if isinstance(parent, ast.Call) and node in parent.args and \
+                (ctx.resolve(parent.func) or "").startswith("torch."):
+            return True
     return False
 
 
@@ -372,6 +380,10 @@ def _summed(ctx: Context, facts, call: ast.Call) -> Iterator[Report]:
     if not _summed_numbers(ctx, call) or isinstance(parent, ast.Call) and isinstance(
             parent.func, ast.Name) and parent.func.id in ("float", "int", "round"):
         return  # (``float(sum(...))``: written for a tensor, code of 0.4 or later)
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
+            and isinstance(parent.targets[0], ast.Name) \
+            and _tensor_uses(ctx, ctx.flow().node, parent.targets[0].id):
+        return  # (``k_dot_k.data[0]``, ``(g / k_dot_k).clamp(0)``: read as a tensor)
     element = call.args[0].elt  # type: ignore[attr-defined]
     if _read_through_data(ctx, element):
         return
