@@ -739,3 +739,45 @@ def test_cli_restores_the_gc_threshold():
     before = gc.get_threshold()
     torch04("check", "--quiet", "-", stdin=CLEAN)
     assert gc.get_threshold() == before
+
+
+# ---------------------------------------------------------------------------
+# a fix that removes a project's last 0.3 idiom says what later checks will do
+
+#: (a TV148 finding the fixer leaves to a person: a column over two lines, in brackets)
+ERA_LEGACY = (
+    "import torch\n"
+    "from torch.autograd import Variable\n\n"
+    "target = Variable(torch.zeros(3))\n"
+    "col = torch.randn(3, 1)\n"
+    "target[:] = (col * 2 +\n"
+    "             col)\n"
+    "print(target.sum().data[0])\n"
+)
+
+
+def test_a_fix_that_removes_the_last_03_idiom_says_so(tmp_path):
+    (tmp_path / "train.py").write_text(ERA_LEGACY)
+    status, out, err = torch04("check", "--fix", "--unsafe-fixes", "--isolated", ".",
+                               cwd=tmp_path)
+    assert "from torch.autograd import Variable" not in (tmp_path / "train.py").read_text()
+    assert "no PyTorch 0.3 idiom is left in the project at ." in err
+    assert "target-version = \"0.3\"" in err
+    # a later check takes it for modern code: the 0.3 rules are silent, unless told
+    (tmp_path / "again.py").write_text("import torch\nx = torch.ones(2)\n")
+    status, out, err = torch04("check", "--fix", "--isolated", ".", cwd=tmp_path)
+    assert "no PyTorch 0.3 idiom" not in err  # (nothing was 0.3 code any more)
+
+
+@pytest.mark.parametrize("extra, args", [
+    ({"keep.py": "from torch.autograd import Variable\n"}, ()),  # (evidence is left)
+    ({}, ("--target-version", "0.3")),  # (the setting decides)
+])
+def test_no_era_note_where_the_project_stays_03_code(tmp_path, extra, args):
+    (tmp_path / "train.py").write_text(ERA_LEGACY)
+    for name, text in extra.items():
+        (tmp_path / name).write_text(text)
+    status, out, err = torch04("check", "--fix", "--unsafe-fixes", "--isolated",
+                               "--select", "TV001,TV003", *args, "train.py", cwd=tmp_path)
+    assert "Variable" not in (tmp_path / "train.py").read_text()
+    assert "no PyTorch 0.3 idiom" not in err

@@ -6,6 +6,7 @@ model modules call ``F.upsample(x, size, mode='bilinear')`` and never name
 ``Variable``: the safe fix renamed the call without ``align_corners=True``, and
 the numbers changed from 0.3's.
 """
+import re
 import textwrap
 
 import pytest
@@ -138,3 +139,16 @@ def test_pairwise_distance_asks_the_file_itself_not_its_project(tmp_path):
     assert [f.code for f in check_source(legacy, str(path), ["TV145"])] == ["TV145"]
     era.configured_target = "0.3"
     assert [f.code for f in check_source(SIAMESE, str(path), ["TV145"])] == ["TV145"]
+
+
+def test_era_rules_are_the_rules_that_ask_whether_the_code_is_03():
+    from pathlib import Path
+
+    from flake8_torch04.analysis.registry import all_rules
+    from flake8_torch04.rules import TABLE
+
+    rules = Path(era.__file__).parent.parent / "rules"
+    asking = {code for code, row in TABLE.items()
+              if re.search(r"\b(?:legacy|file_is_legacy)\(ctx\)",
+                           (rules / f"{row[0]}.py").read_text(encoding="utf-8"))}
+    assert asking == set(era.ERA_RULES) and asking <= set(all_rules())

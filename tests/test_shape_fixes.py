@@ -49,6 +49,16 @@ GAN = dedent("""
     """)
 
 FIXES = {
+    # TV148: the column's .view(-1) goes after a value over several lines, which keeps
+    # its lines (and a comment after it) as they were
+    "TV148": [
+        ("critic = nn.Linear(4, 1)\nmask = torch.ByteTensor([1, 0, 1])\n"
+         "target = torch.zeros(3)\ntarget[mask] = critic(\n"
+         "    torch.randn(2, 4))  # two rows\n",
+         "critic = nn.Linear(4, 1)\nmask = torch.ByteTensor([1, 0, 1])\n"
+         "target = torch.zeros(3)\ntarget[mask] = critic(\n"
+         "    torch.randn(2, 4)).view(-1)  # two rows\n", False),
+    ],
     "TV117": [
         (HEAD + "loss = nn.BCELoss()(head(x), torch.ones(3))\n",
          HEAD + "loss = nn.BCELoss()(head(x), torch.ones(3, 1))\n", False),

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Dict, Optional
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .context import Context
 from .project.modules import applies, project_files, root_of
@@ -49,6 +49,10 @@ EVIDENCE = re.compile(
     r"|\.data\[0\](?![ \t]*[\[:.(])"
     r"|\basync[ \t]*=[ \t]*True\b"
 )
+#: the rules that report only in 0.3 code (they ask :func:`legacy` or
+#: :func:`file_is_legacy`; tests/test_era.py keeps the list true)
+ERA_RULES = frozenset(("TV124", "TV133", "TV143", "TV144", "TV145", "TV147", "TV148",
+                       "TV152", "TV154", "TV157"))
 #: at most this many project files are read, each at most this many bytes
 MAX_FILES = 3000
 MAX_BYTES = 1 << 20
@@ -123,6 +127,25 @@ def project_is_legacy(filename: str) -> bool:
     if found is None:
         found = _PROJECTS[root] = any(_says(p) for p in project_files(root, MAX_FILES))
     return found
+
+
+def evidence_lost(fixed: Sequence[Tuple[str, str]]) -> List[str]:
+    """The project roots of the files ``fixed`` (``(path, text before the fix)``,
+    written since) where that text, or the project as it was read in this process,
+    held a pre-0.4 idiom and no file on disk holds one any more: a later check,
+    in a new process, takes the project for modern code (see the module
+    docstring).  Nothing where the setting decides."""
+    if target() is not None:
+        return []
+    before: Dict[str, bool] = {}
+    for path, text in fixed:
+        if not applies(path):
+            continue
+        root = root_of(os.path.abspath(path))
+        before[root] = before.get(root, False) or _PROJECTS.get(root, False) \
+            or file_evidence(text)
+    return [root for root, was in before.items()
+            if was and not any(_says(p) for p in project_files(root, MAX_FILES))]
 
 
 def _says(path: str) -> bool:

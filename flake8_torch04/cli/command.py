@@ -492,6 +492,7 @@ def _run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                     fix=False))._replace(error=reason)
     if options.fix and not options.diff:
         _settle_imports(by_path)
+        _note_era(by_path)
     for path, job_options in jobs:
         if path == "-":
             name = args.stdin_filename or "stdin"
@@ -509,6 +510,32 @@ def _run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.exit_zero and status == EXIT_FINDINGS and not any(r.error for r in results):
         return EXIT_CLEAN
     return status
+
+
+#: what a fix run says where it removed the last pre-0.4 idiom of a project
+ERA_NOTE = ("no PyTorch 0.3 idiom is left in the project at {root} after these fixes: a "
+            "later check takes it for modern code, and the rules for 0.3 code only (TV124, "
+            "TV143, TV144, TV148, ...) stop reporting there; set `target-version = \"0.3\"` "
+            "in the configuration (or pass --target-version 0.3) to keep them")
+
+
+def _note_era(by_path) -> None:
+    """Tell, on one fixed file of each, which projects the fixes turned into what a
+    later check takes for modern code (:func:`..analysis.era.evidence_lost`), where
+    the run leaves findings of the rules for 0.3 code: a later check leaves them out."""
+    from ..analysis.era import ERA_RULES, evidence_lost
+
+    fixed = [(name, r.original.decode("utf-8", "replace")) for name, r in by_path.items()
+             if r.new_data is not None and r.original is not None and not r.error]
+    if not fixed or not any(f.finding.code in ERA_RULES for r in by_path.values()
+                            for f in r.findings):
+        return  # (nothing a later check would leave out)
+    for root in evidence_lost(fixed):
+        name = next((n for n, _ in fixed
+                     if os.path.abspath(n).startswith(root + os.sep)), fixed[0][0])
+        result = by_path[name]
+        by_path[name] = result._replace(notes=tuple(result.notes) + (
+            ERA_NOTE.format(root=os.path.relpath(root) if root != os.getcwd() else "."),))
 
 
 def _run_add_noqa(paths: List[str], resolver, options: Options, stdout: TextIO,

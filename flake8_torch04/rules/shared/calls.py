@@ -123,11 +123,12 @@ def method_call(src, node: ast.AST, method: str) -> str:
 
 def method_edit(src, node: ast.AST, call: str) -> Optional[Edit]:
     """The edit that calls ``call`` (``"item()"``, ``"view(-1)"``) on ``node``,
-    parenthesised where it must be; ``None`` for a node over several lines or
-    with a comment in it."""
+    parenthesised where it must be; ``None`` where that would rewrite a node over
+    several lines or with a comment in it (appended after its end, a call over
+    several lines keeps every line as it was)."""
     text = src.text(node)
-    if "\n" in text or has_comment(text):
-        return None
     if needs_parens(node, ast.Attribute, src):
+        if "\n" in text or has_comment(text):
+            return None
         return src.replace(node, f"({text}).{call}")
     return Edit(src.end(node), src.end(node), f".{call}")
