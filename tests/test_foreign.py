@@ -576,3 +576,36 @@ def test_an_instance_passed_or_bound_by_another_module(tmp_path, more, flagged):
                   f"made.torchify()\ngiven(Batch())\n{more}",
         "train.py": READ_GIVEN.format(imports="from top import made")})
     assert found(tmp_path / "train.py", ["TV144"]) == flagged
+
+
+BATCHNORM_MODEL = """\
+import torch.nn as nn
+from torch.autograd import Variable
+
+
+class VGG(nn.Module):
+    def __init__(self):
+        super(VGG, self).__init__()
+        self.bn = nn.BatchNorm2d(8)
+"""
+
+
+@pytest.mark.parametrize("train, sibling, flagged", [
+    ("net = models.VGG()\n", "", True),
+    # what applies to any model sets the weights: TV157 stays silent
+    ("net = models.VGG()\nfor m in net.modules():\n    if isinstance(m, nn.BatchNorm2d):\n"
+     "        m.weight.data.fill_(1)\n", "", False),
+    ("net = models.VGG()\nnet.apply(weights_init)\n", "", False),
+    # a sibling model file's own initialization loop sets its own classes' weights
+    ("net = models.VGG()\n", "class Res(nn.Module):\n    def __init__(self):\n"
+     "        for m in self.modules():\n            if isinstance(m, nn.BatchNorm2d):\n"
+     "                m.weight.data.fill_(1)\n", True),
+])
+def test_batchnorm_weights_set_by_the_modules_that_import_the_model(
+        tmp_path, train, sibling, flagged):
+    write(tmp_path, {"models/vgg.py": BATCHNORM_MODEL,
+                     "models/__init__.py": "from .vgg import VGG\n",
+                     "models/res.py": '"""the models"""\nimport torch.nn as nn\n' + sibling,
+                     "train.py": "import torch.nn as nn\nimport models\n" + train})
+    expected = [("TV157", 8)] if flagged else []
+    assert found(tmp_path / "models" / "vgg.py", ["TV157"]) == expected

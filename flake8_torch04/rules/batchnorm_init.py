@@ -22,12 +22,18 @@ _NORMS = {f"torch.nn.{kind}Norm{n}d": (3, kind == "Batch")
 #: code that sets the weights of such modules itself (PreResNet's ``isinstance(m,
 #: nn.BatchNorm2d)`` loop, DCGAN's ``classname.find('BatchNorm')``, a ``weights_init``
 #: applied to the model, ``reset_parameters``): the default is not what trains
-_SETS_WEIGHTS = re.compile(
-    r"isinstance\([^)]*(?:BatchNorm|InstanceNorm)"
-    r"|['\"][^'\"\n]*(?:BatchNorm|InstanceNorm)[^'\"\n]*['\"]"
-    r"|\.apply\(\s*[\w.]*init|\breset_parameters\b"
+_APPLIES_WEIGHTS = (
+    r"\.apply\(\s*[\w.]*init|\breset_parameters\b"
     # (OpenNMT's ``for p in model.parameters(): p.data.uniform_(-a, a)``)
     r"|parameters\(\)[ \t]*:[ \t]*\n[^\n]*(?:uniform|normal|xavier|kaiming|orthogonal)")
+_SETS_WEIGHTS = re.compile(
+    r"isinstance\([^)]*(?:BatchNorm|InstanceNorm)"
+    r"|['\"][^'\"\n]*(?:BatchNorm|InstanceNorm)[^'\"\n]*['\"]|" + _APPLIES_WEIGHTS)
+#: what another module does to the models it imports (a sibling model file's own
+#: ``isinstance`` loop over ``self.modules()`` sets its own classes' weights only)
+_APPLIES_ELSEWHERE = re.compile(
+    _APPLIES_WEIGHTS + r"|\b(?!self\b)\w+\.modules\(\)[\s\S]{0,300}?"
+    r"isinstance\([^)]*(?:BatchNorm|InstanceNorm)")  # (``for m in model.modules():``)
 
 
 @rule("TV157")
@@ -42,8 +48,10 @@ def batchnorm_init(ctx: Context, node: ast.Call) -> Iterator[Report]:
     In 0.3 code (see ``analysis/era.py``), flags ``nn.BatchNorm1d``/``2d``/``3d``
     (and ``nn.InstanceNorm1d``/``2d``/``3d`` given ``affine=True``), resolved through
     imports, built with an affine weight, where neither the file nor a module of
-    the project that may import it (one that spells its name) sets the weights of
-    such modules: no ``isinstance(m, nn.BatchNorm2d)`` test or
+    the project that may import it (one that spells its name: there, only what
+    applies to any model counts: ``apply``, loops over ``parameters()`` and over
+    ``model.modules()``, not a class's own ``self.modules()``) sets the
+    weights of such modules: no ``isinstance(m, nn.BatchNorm2d)`` test or
     ``'BatchNorm'`` class-name test (the usual initialization loops), no
     ``model.apply(weights_init)``, no ``reset_parameters``, no loop over
     ``parameters()`` that draws each one (``p.data.uniform_(-a, a)``), and no
@@ -129,7 +137,7 @@ def _weights_set(ctx: Context) -> bool:
     if found is None:
         found = ctx.memo["TV157 set"] = bool(
             _SETS_WEIGHTS.search(ctx.text)
-            or mentioned_by(ctx.filename, _SETS_WEIGHTS, importers=True))
+            or mentioned_by(ctx.filename, _APPLIES_ELSEWHERE, importers=True))
     return found
 
 
