@@ -23,7 +23,8 @@ _NORMS = {f"torch.nn.{kind}Norm{n}d": (3, kind == "Batch")
 #: nn.BatchNorm2d)`` loop, DCGAN's ``classname.find('BatchNorm')``, a ``weights_init``
 #: applied to the model, ``reset_parameters``): the default is not what trains
 _APPLIES_WEIGHTS = (
-    r"\.apply\(\s*[\w.]*init|\breset_parameters\b"
+    # (a pretrained model's weights are downloaded: ``model_zoo.load_url(url)``)
+    r"\.apply\(\s*[\w.]*init|\breset_parameters\b|\bload_url\b"
     # (OpenNMT's ``for p in model.parameters(): p.data.uniform_(-a, a)``)
     r"|parameters\(\)[ \t]*:[ \t]*\n[^\n]*(?:uniform|normal|xavier|kaiming|orthogonal)")
 _SETS_WEIGHTS = re.compile(
@@ -50,7 +51,8 @@ def batchnorm_init(ctx: Context, node: ast.Call) -> Iterator[Report]:
     imports, built with an affine weight, where neither the file nor a module of
     the project that may import it (one that spells its name: there, only what
     applies to any model counts: ``apply``, loops over ``parameters()`` and over
-    ``model.modules()``, not a class's own ``self.modules()``) sets the
+    ``model.modules()``, not a class's own ``self.modules()``) sets or downloads
+    (``model_zoo.load_url``, a pretrained model's weights) the
     weights of such modules: no ``isinstance(m, nn.BatchNorm2d)`` test or
     ``'BatchNorm'`` class-name test (the usual initialization loops), no
     ``model.apply(weights_init)``, no ``reset_parameters``, no loop over
