@@ -609,3 +609,21 @@ def test_batchnorm_weights_set_by_the_modules_that_import_the_model(
                      "train.py": "import torch.nn as nn\nimport models\n" + train})
     expected = [("TV157", 8)] if flagged else []
     assert found(tmp_path / "models" / "vgg.py", ["TV157"]) == expected
+
+
+@pytest.mark.parametrize("path, flagged", [
+    ('sys.path.append("../lib")', True),
+    ("sys.path.insert(0, '../lib')", True),
+    ('sys.path.append("../elsewhere")', False),  # (no such directory)
+    ("", False),
+])
+def test_a_module_found_through_a_literal_sys_path_entry(tmp_path, path, flagged):
+    write(tmp_path, {
+        "lib/inference/__init__.py": "from .bound import Bound\n",
+        "lib/inference/bound.py": "import torch\nfrom torch import nn\n\n\n"
+                                  "class Bound(nn.Module):\n    def forward(self, x):\n"
+                                  "        return torch.mean(x ** 2)\n",
+        "examples/main.py": f"import sys\nimport torch\n{path}\nfrom inference import Bound\n"
+                            "elbo = Bound()\nL = -elbo(torch.randn(4, 3))\nprint(L.data[0])\n"})
+    expected = [("TV003", 7)] if flagged else []
+    assert found(tmp_path / "examples" / "main.py", ["TV003"]) == expected

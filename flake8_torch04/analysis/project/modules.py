@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import sys
 from typing import Dict, Iterator, List, Optional, Tuple
 
@@ -167,8 +168,43 @@ def _find(filename: str, module: Optional[str], level: int = 0,
     here = os.path.dirname(os.path.abspath(filename))
     if found is None and here != root:
         found = _module_in(here, parts)  # Python 2's implicit relative import
+    for directory in _appended(filename) if found is None else ():
+        found = _module_in(directory, parts)  # (``sys.path.append("../lib")``)
+        if found is not None:
+            break
     if itself and found is not None and os.path.abspath(found) == os.path.abspath(filename):
         return None  # a script named like the package it imports
+    return found
+
+
+#: ``sys.path.append("../semi-supervised")`` (or ``insert(0, ...)``) of a literal path
+_SYS_PATH = re.compile(
+    r"\bsys\.path\.(?:append|insert)\(\s*(?:0\s*,\s*)?(['\"])([^'\"\n]+)\1\s*\)")
+_APPENDED: Dict[str, List[str]] = {}
+
+
+def _appended(filename: str) -> List[str]:
+    """The directories ``filename`` adds to ``sys.path`` by a literal path, read
+    relative to its own directory (the script run from where it lies, as 2017
+    research code was)."""
+    path = os.path.abspath(filename)
+    found = _APPENDED.get(path)
+    if found is None:
+        found = []
+        try:
+            with open(path, "rb") as handle:
+                text = handle.read(1 << 20).decode("utf-8", "replace")
+        except OSError:
+            text = ""
+        if "sys.path" in text:
+            here = os.path.dirname(path)
+            for match in _SYS_PATH.finditer(text):
+                directory = os.path.normpath(os.path.join(here, match.group(2)))
+                if _isdir(directory):
+                    found.append(directory)
+        if len(_APPENDED) > 10000:
+            _APPENDED.clear()
+        _APPENDED[path] = found
     return found
 
 
@@ -177,7 +213,7 @@ def forget_files() -> None:
     found: a long-lived process (the language server) calls it when files may
     have been created or deleted.  The caches of texts and summaries stay:
     they are checked against each file's size and modification time."""
-    for cache in (_ISFILE, _ISDIR, _ROOTS, _FOUND, _FOUND_IN):
+    for cache in (_ISFILE, _ISDIR, _ROOTS, _FOUND, _FOUND_IN, _APPENDED):
         cache.clear()
 
 
