@@ -144,18 +144,19 @@ def _tensor_uses(ctx: Context, scope: ast.AST, k: str) -> bool:
     (``acc.item()``, ``acc.cpu()``), or an argument of a torch function, also
     through arithmetic (``((g - t) / acc).clamp(min=0)``)."""
     hits = lines_matching(ctx.text, k.split(".", 1)[0])  # (only its lines are looked at)
-    parents = None
+    parents: dict = {}  # (of the nodes walked: the statements that spell the name)
     stack: list = [scope]
     while stack:
         node = stack.pop()
         if hits is not None and isinstance(node, ast.stmt) and not spans_hit(node, hits):
             continue
-        stack += children(node)
+        below = children(node)
+        for child in below:
+            parents[id(child)] = node
+        stack += below
         if not (isinstance(node, (ast.Name, ast.Attribute))
                 and isinstance(node.ctx, ast.Load) and key(node) == k):
             continue
-        if parents is None:
-            parents = ctx.file_parents()
         parent = parents.get(id(node))
         while isinstance(parent, (ast.BinOp, ast.UnaryOp)):
             node, parent = parent, parents.get(id(parent))
