@@ -1460,3 +1460,33 @@ def f(y, line):
     # torch.split of an unknown value: tensors of unknown rank
     assert found["torch.split(y, 2)[0]"] == (TENSOR, None, None)
     assert found["torch.stack(torch.chunk(y, 2))"][:2] == (TENSOR, None)
+
+
+CHOICES = HEAD + """\
+def g(prev=None, flag=True, state=None):
+    x = torch.randn(2, 4)
+    first = None
+    show(first or x)
+    show(x if flag else torch.zeros(2, 4))
+    show(x if flag else torch.zeros(3))
+    show(isinstance(state, tuple) and x[0] or x[1])
+    show(prev or x)
+    show(x or prev)
+    show(flag and x)
+"""
+
+
+@pytest.mark.parametrize("expression, expected", [
+    # both branches of a conditional, what `or` may give (a None aside), the last of
+    # `and` after tests (0.1's `c and a or b`)
+    ("first or x", (TENSOR, 2, "float")),
+    ("x if flag else torch.zeros(2, 4)", (TENSOR, 2, "float")),
+    ("x if flag else torch.zeros(3)", (TENSOR, None, "float")),
+    ("isinstance(state, tuple) and x[0] or x[1]", (TENSOR, 1, "float")),
+    # an operand that may be anything (a parameter), and `and` after a non-test: unknown
+    ("prev or x", (None, None, None)),
+    ("x or prev", (None, None, None)),
+    ("flag and x", (None, None, None)),
+])
+def test_conditional_and_boolean_choices(expression, expected):
+    assert facts(CHOICES)[expression] == expected

@@ -193,6 +193,8 @@ class Values:
             return inner if inner.kind in (TENSOR, NUMBER, NDARRAY) else UNKNOWN
         if isinstance(node, ast.BinOp):
             return self._binop(node, scope, depth)
+        if isinstance(node, (ast.IfExp, ast.BoolOp)):
+            return join([self.of(e, scope, depth) for e in self._chosen(node, scope)])
         if isinstance(node, ast.Compare) and len(node.comparators) == 1:
             left = self.of(node.left, scope, depth)
             right = self.of(node.comparators[0], scope, depth)
@@ -223,6 +225,29 @@ class Values:
         if isinstance(node, ast.Name):
             return self._named(node, scope, depth)
         return UNKNOWN
+
+    def _chosen(self, node: ast.AST, scope) -> List[ast.AST]:
+        """What ``a if c else b``, ``a or b`` or ``c and a`` may give: both branches;
+        each operand of ``or`` but a ``None`` (``x = None``; ``prev or h0``); the last
+        of ``and`` after tests (``isinstance(s, tuple) and s[0] or s``: 0.1's
+        conditional).  Anything else gives itself (unknown where it is not evident)."""
+        if isinstance(node, ast.IfExp):
+            return [*self._chosen(node.body, scope), *self._chosen(node.orelse, scope)]
+        if not isinstance(node, ast.BoolOp):
+            return [node]
+        if isinstance(node.op, ast.And):
+            *tests, last = node.values
+            return self._chosen(last, scope) if all(_test(t) for t in tests) else [node]
+        found = [e for v in node.values for e in self._chosen(v, scope)]
+        kept = [e for e in found[:-1] if not self._none(e, scope)] + found[-1:]
+        return kept if node not in kept else [node]
+
+    def _none(self, node: ast.AST, scope) -> bool:
+        if isinstance(node, ast.Constant):
+            return node.value is None
+        defs = self._flow(scope).reaching(node) if isinstance(node, ast.Name) else None
+        return bool(defs) and all(d.kind == "assign" and isinstance(d.value, ast.Constant)
+                                  and d.value.value is None for d in defs)
 
     def _elements(self, elts: Sequence[ast.AST], scope, depth: int) -> Value:
         if not elts or any(isinstance(e, ast.Starred) for e in elts):
@@ -846,6 +871,16 @@ class Values:
 
 
 _FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _test(node: ast.AST) -> bool:
+    """A test, whose truth only chooses: a comparison, ``not``, ``isinstance`` or
+    ``hasattr`` (``c`` of ``c and a``)."""
+    return isinstance(node, ast.Compare) or isinstance(node, ast.UnaryOp) and isinstance(
+        node.op, ast.Not) or isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+        and node.func.id in ("isinstance", "hasattr", "callable")
+
+
 #: what :meth:`Values.iterated` answers for ``i`` of ``for i, x in enumerate(xs)``
 _COUNTED = ast.Constant(0)
 
