@@ -216,7 +216,8 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     summed Python numbers in double precision into a number, today 0-dim tensors
     into a float32 tensor; a name bound to such a sum gets its ``.item()`` in the
     sum, not where it is printed (a sum given to ``float()``, ``int()`` or
-    ``round()`` is code written for a tensor, and left alone).
+    ``round()``, code written for a tensor, or formatted as a number, ``'%.6f' %
+    sum(...)``, where it shows as the number did, is left alone).
     And ``list(t)`` of an evidently 1-D 0.3 tensor (``list(tag_seq.data)``): a
     list of Python numbers on 0.3, of 0-dim tensors since 0.4 (a ``Variable``'s
     elements were ``Variable`` objects on 0.3 too, and a 2-D tensor's are rows:
@@ -378,9 +379,8 @@ def _summed(ctx: Context, facts, call: ast.Call) -> Iterator[Report]:
     """``sum(p.data.sum() for p in params)``: 0.3 summed Python numbers (in double
     precision) into a number; now 0-dim tensors, into a float32 tensor."""
     parent = ctx.parent
-    if not _summed_numbers(ctx, call) or isinstance(parent, ast.Call) and isinstance(
-            parent.func, ast.Name) and parent.func.id in ("float", "int", "round"):
-        return  # (``float(sum(...))``: written for a tensor, code of 0.4 or later)
+    if not _summed_numbers(ctx, call) or _as_number(ctx, call, parent):
+        return
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
             and isinstance(parent.targets[0], ast.Name) \
             and _tensor_uses(ctx, ctx.flow().node, parent.targets[0].id):
@@ -540,6 +540,24 @@ def _read_through_data(ctx: Context, node: ast.AST) -> bool:
             isinstance(d.value, ast.Subscript) and isinstance(d.value.value, ast.Attribute)
             and d.value.value.attr == "data" or _summed_numbers(ctx, d.value))
         for d in defs)
+
+
+def _as_number(ctx: Context, node: ast.AST, parent: Optional[ast.AST]) -> bool:
+    """``node`` is made a number where it is used: ``float(...)``, ``int(...)``,
+    ``round(...)`` (code written for a tensor), formatted as a number (``'%.6f' %``,
+    ``'{:.6f}'.format``): there a 0-dim tensor shows as 0.3's number did, to its last
+    digits (a parameter checksum a script prints)."""
+    if isinstance(parent, ast.Tuple):
+        node, parent = parent, ctx.parents[-2] if len(ctx.parents) > 1 else None
+    if isinstance(parent, ast.Call):
+        func = parent.func
+        return isinstance(func, ast.Name) and func.id in ("float", "int", "round") \
+            or isinstance(func, ast.Attribute) and func.attr == "format" \
+            and isinstance(func.value, ast.Constant)
+    return isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mod) \
+        and parent.right is node and isinstance(parent.left, ast.Constant) \
+        and isinstance(parent.left.value, str) and "%s" not in parent.left.value \
+        and "%r" not in parent.left.value
 
 
 def _summed_numbers(ctx: Context, node: Optional[ast.AST]) -> bool:
