@@ -115,3 +115,15 @@ def test_tv003_append_says_the_value_becomes_a_float():
     )
     message = messages(source, "TV003")[6]
     assert message.endswith("(a Python float)") and "float64" not in message
+
+
+def test_tv003_bare_element_of_a_variable_keeps_the_tensor():
+    from flake8_torch04.fix.analysis import Analysis
+    from flake8_torch04.fix.fixer import fix_text
+
+    source = ("import torch\nfrom torch.autograd import Variable\n"
+              "a = Variable(torch.randn(5))\ni = torch.max(a, 0)[1][0]\n"
+              "b = torch.max(torch.randn(5), 0)[1][0]\n")
+    fixed = fix_text(source, lambda t: Analysis(t, ["TV003"]), False).text
+    assert "i = torch.max(a, 0)[1]\n" in fixed  # (0.3: a one-element Variable)
+    assert "b = torch.max(torch.randn(5), 0)[1].item()\n" in fixed  # (0.3: a number)

@@ -40,8 +40,10 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     0-dim read in place through ``.data`` (``z[i, 0].data[0]`` of a 2-D ``z``). A
     loss-named string key counts as a name (``state['loss'].data[0]``).  The name
     alone is enough only for the forms that go through ``.data``, ``.numpy()`` or
-    ``.tolist()``; a bare ``E[0]`` needs evidence from the code, because
-    ``losses[0]`` on a Python list is common, and a ``*_function(...)`` callee
+    ``.tolist()``; a bare ``E[0]`` needs evidence from the code (the value facts
+    making a call or an element 0-dim is some: ``torch.max(a, 0)[1][0]`` of a
+    1-D ``a``), because ``losses[0]`` on a Python list is common, and a
+    ``*_function(...)`` callee
     (scipy's ``loss_function``) is a loss call only through
     ``.data``/``.numpy()``/``.tolist()``.  A bare ``E[0]`` and form (b) need torch
     in the file (an import, torch's ``Variable`` — not ``tf.Variable`` — or
@@ -108,8 +110,9 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``E.data[0]`` (and the other forms of (a)) -> ``E.item()`` is *safe*: it
     gives the same number ``E.data[0]`` gave under 0.3 (a Python float where the
     old numpy path gave a numpy scalar).  Where the value is assigned to a
-    name that is backpropagated later, ``E[0]`` -> ``E`` (the 0-dim tensor,
-    what 0.3's one-element Variable became) is *safe*.  ``acc += E`` -> ``acc += E.item()`` is
+    name that is backpropagated later, or where the value facts alone find ``E``
+    0-dim and a ``Variable``'s, ``E[0]`` -> ``E`` (the 0-dim tensor, what 0.3's
+    one-element Variable became) is *safe*.  ``acc += E`` -> ``acc += E.item()`` is
     *unsafe*: the accumulator becomes a Python float, and ``.item()`` raises if
     ``E`` has more than one element; the sum is then kept in double precision
     (a Python float) where 0.3 summed float32 tensors, so its last digits can
@@ -139,9 +142,12 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
     if not ctx.uses_torch and (not by_name or _other_framework(ctx)):
         return None  # scipy's ``rho[0]``, sklearn's ``loss_[0]``, TensorFlow's ``loss.numpy()[0]``
     evidence = Evidence(ctx)
+    bare = None  # (a bare ``E[0]`` the value facts alone make 0-dim: is ``E`` plain?)
     if not (evidence.may_be_scalar(tensor, by_name) and evidence.scalar(tensor, by_name)) \
             and not _zero_dim(ctx, evidence, tensor, by_name):
-        return None
+        bare = _bare_zero_dim(ctx, tensor, by_name)
+        if bare is None:
+            return None
     if not by_name and (_indexed_as_sequence(evidence.flow, tensor)
                         or _tested_as_sequence(ctx, node, tensor)):
         return None
@@ -150,6 +156,18 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
     src = ctx.source
     graph = not any(step in ("data", "numpy", "tolist") for step in steps)
     target = _backpropagated_target(ctx, node) if graph else None
+    if bare is False and target is None:
+        # (``torch.max(v, 0)[1][0]`` of a Variable: 0.3 gave a one-element
+        # Variable, which is the 0-dim tensor now)
+        kept = src.text(node.value)
+        dropped = src.between(src.end(node.value), src.end(node))
+        return Report(
+            node,
+            f"`{src.quote(node)}` raises IndexError on a 0-dim tensor since PyTorch 0.4 "
+            f"(0.3 gave a one-element Variable, which is the 0-dim tensor now); use "
+            f"`{one_line(kept)}`",
+            Fix((src.replace(node, kept),), UNSAFE if has_comment(dropped) else SAFE),
+        )
     if target is not None:
         # ``l = l.sum()[0] / n`` then ``l.backward()``: 0.3's ``[0]`` kept a
         # one-element Variable, with its graph; the 0-dim tensor is that value
@@ -163,7 +181,7 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         )
     fixed = method_call(src, tensor, "item")
     if "tolist" in steps:
-        why = "raises TypeError since PyTorch 0.4 (`.tolist()` gives a float)"
+        why = "raises TypeError since PyTorch 0.4 (`.tolist()` of a 0-dim tensor gives a number)"
     elif "numpy" in steps:
         why = "raises IndexError since PyTorch 0.4 (a 0-dim array)"
     else:
@@ -199,6 +217,22 @@ def _item_after(ctx: Context, node: ast.Subscript) -> ast.AST:
                 and not call.keywords:
             return call
     return node
+
+
+def _bare_zero_dim(ctx: Context, tensor: ast.AST, by_name: bool) -> Optional[bool]:
+    """For a bare ``E[0]`` of a call or an element (``torch.max(a, 0)[1][0]`` of a
+    1-D ``a``) that the value facts make a 0-dim tensor: whether it was a plain
+    tensor on 0.3 (its ``[0]`` a number); ``None`` where they do not, or for the
+    other forms."""
+    if by_name or key(tensor) is not None or not ctx.uses_torch \
+            or not isinstance(tensor, (ast.Call, ast.Subscript)):
+        return None
+    from ..analysis.values import values
+
+    value = values(ctx).of(tensor)
+    if not (value.tensor and value.rank == 0):
+        return None
+    return value.plain
 
 
 def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST, by_name: bool) -> bool:
