@@ -35,8 +35,8 @@ def dedent(text):
 
 EXTRACTION = [
     ("loss.data[0]", "loss.item()"),
-    ("loss.data.cpu().numpy()[0]", "loss.item()"),
-    ("loss.cpu().data.numpy()[0]", "loss.item()"),
+    ("loss.data.cpu().numpy()[0]", "loss.data.cpu().numpy().reshape(-1)[0]"),  # (numpy scalar)
+    ("loss.cpu().data.numpy()[0]", "loss.cpu().data.numpy().reshape(-1)[0]"),
     ("loss.data.tolist()[0]", "loss.item()"),
     ("rpn_loss_cls.mean().data[0]", "rpn_loss_cls.mean().item()"),
     ("(-torch.log(loss)).data[0]", "(-torch.log(loss)).item()"),

@@ -108,11 +108,13 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
     ## Fix safety
     ``E.data[0]`` (and the other forms of (a)) -> ``E.item()`` is *safe*: it
-    gives the same number ``E.data[0]`` gave under 0.3 (a Python float where the
-    old numpy path gave a numpy scalar).  Where the value is assigned to a
-    name that is backpropagated later, or where the value facts alone find ``E``
-    0-dim and a ``Variable``'s, ``E[0]`` -> ``E`` (the 0-dim tensor, what 0.3's
-    one-element Variable became) is *safe*.  ``acc += E`` -> ``acc += E.item()`` is
+    gives the same number ``E.data[0]`` gave under 0.3; ``E.data.cpu().numpy()[0]``
+    gets ``.reshape(-1)`` before its ``[0]``, which keeps 0.3's numpy scalar
+    (``np.mean`` of float32 scalars stays float32, of Python floats it is
+    float64).  Where the value is assigned to a name that is backpropagated
+    later, or where the value facts alone find ``E`` 0-dim and a ``Variable``'s,
+    ``E[0]`` -> ``E`` (the 0-dim tensor, what 0.3's one-element Variable became)
+    is *safe*.  ``acc += E`` -> ``acc += E.item()`` is
     *unsafe*: the accumulator becomes a Python float, and ``.item()`` raises if
     ``E`` has more than one element; the sum is then kept in double precision
     (a Python float) where 0.3 summed float32 tensors, so its last digits can
@@ -187,6 +189,18 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
     else:
         why = "raises IndexError on a 0-dim tensor since PyTorch 0.4"
     replaced = _item_after(ctx, node)  # (``loss.data[0].item()``: one ``.item()``)
+    if "numpy" in steps and "tolist" not in steps and replaced is node:
+        # (0.3's element of the array was a numpy scalar, float32 for a float
+        # tensor, and ``np.mean`` of such stays float32: the array's one element
+        # keeps it, whatever the array's rank)
+        end = src.end(node.value)
+        kept = f"{src.text(node.value)}.reshape(-1)[0]"
+        return Report(
+            node,
+            f"`{src.quote(node)}` {why}; use `{one_line(kept)}` (0.3's numpy scalar; "
+            f"`{one_line(fixed)}` gives a Python float)",
+            Fix((Edit(end, end, ".reshape(-1)"),), SAFE),
+        )
     dropped = src.between(src.start(replaced), src.start(tensor)) + src.between(
         src.end(tensor), src.end(replaced))
     safety = UNSAFE if has_comment(dropped) else SAFE
