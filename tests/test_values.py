@@ -692,8 +692,9 @@ def test_a_parser_built_elsewhere_or_shadowed_types_give_no_options():
 
 def test_augmented_assignments_keep_what_every_round_keeps():
     """``step = 0`` then ``step += 1`` in a loop stays an int; ``total += x.item()``
-    a number; a tensor accumulated with tensors of another rank loses its rank;
-    a number accumulated with a tensor, or from nothing known, is unknown."""
+    a number; a tensor accumulated in place keeps its rank, whatever is added
+    (a larger operand raises: an in-place result cannot grow); a number
+    accumulated with a tensor, or from nothing known, is unknown."""
     found = facts(HEAD + textwrap.dedent("""
         def train(xs, unknown):
             step, total, acc, mixed, grown = 0, 0, torch.zeros(()), 0, torch.zeros(())
@@ -717,7 +718,7 @@ def test_augmented_assignments_keep_what_every_round_keeps():
     assert found["total"] == (NUMBER, None, None)
     assert found["acc"] == (TENSOR, 0, "float")
     assert found["mixed"] == (None, None, None)
-    assert found["grown"][:2] == (TENSOR, None)
+    assert found["grown"][:2] == (TENSOR, 0)
     assert found["unknown"] == (None, None, None)
     assert found["outside"] == (None, None, None)
 

@@ -40,6 +40,8 @@ def accumulated(values, d, scope, depth: int):
     value = join([values.binding(s, scope, depth) for s in starts])
     if value.kind not in (NUMBER, TENSOR):
         return UNKNOWN
+    if value.kind == TENSOR:
+        return value  # (``acc += x`` of a tensor is in place: its shape and dtype stay)
     amounts = [(a.op, values.of(a.value, scope, depth)) for a in added]
     for _ in range(3):  # (a rank or a dtype can only be lost: it settles at once)
         grown = join([value] + [combined(op, value, amount) for op, amount in amounts])
