@@ -514,9 +514,9 @@ def _run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 #: what a fix run says where it removed the last pre-0.4 idiom of a project
 ERA_NOTE = ("no PyTorch 0.3 idiom is left in the project at {root} after these fixes: a "
-            "later check takes it for modern code, and the rules for 0.3 code only (TV124, "
-            "TV143, TV144, TV148, ...) stop reporting there; set `target-version = \"0.3\"` "
-            "in the configuration (or pass --target-version 0.3) to keep them")
+            "later check takes it for modern code, and the rules for 0.3 code only ({codes}) "
+            "stop reporting there; set `target-version = \"0.3\"` in the configuration (or "
+            "pass --target-version 0.3) to keep them")
 
 
 def _note_era(by_path) -> None:
@@ -535,7 +535,8 @@ def _note_era(by_path) -> None:
                      if os.path.abspath(n).startswith(root + os.sep)), fixed[0][0])
         result = by_path[name]
         by_path[name] = result._replace(notes=tuple(result.notes) + (
-            ERA_NOTE.format(root=os.path.relpath(root) if root != os.getcwd() else "."),))
+            ERA_NOTE.format(root=os.path.relpath(root) if root != os.getcwd() else ".",
+                            codes=", ".join(sorted(ERA_RULES))),))
 
 
 def _run_add_noqa(paths: List[str], resolver, options: Options, stdout: TextIO,
