@@ -150,6 +150,7 @@ ON_CURRENT_TORCH = {
     "TV155": "stops",  # torch.split(x, split_size=n): TypeError (the 10x-11x group is full)
     "TV156": "warns",  # x.resize(*sizes): deprecated (the 12x-13x group is full)
     "TV158": "stops",  # Adam(betas=(0, 0.9)): ValueError since 2.6 (the 10x-11x group is full)
+    "TV159": "stops",  # c and t or d of a tensor t: RuntimeError (the 10x-11x group is full)
 }
 #: TV1xx groups: (first code, last code, what they do on current PyTorch)
 _GROUPS = ((100, 119, "stops"), (120, 139, "warns"), (140, 159, "silent"))

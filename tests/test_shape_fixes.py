@@ -49,6 +49,17 @@ GAN = dedent("""
     """)
 
 FIXES = {
+    # TV159: 0.1's `c and t or d` of a tensor t, written as the conditional it meant
+    "TV159": [
+        ("h = Variable(torch.zeros(2, 4))\nstate = (h, h)\n"
+         "out = isinstance(state, tuple) and state[0] or state\n",
+         "h = Variable(torch.zeros(2, 4))\nstate = (h, h)\n"
+         "out = state[0] if isinstance(state, tuple) else state\n", True),
+        ("h = Variable(torch.zeros(2, 4))\nout = [h.dim() > 1 and h.sum(1) or h]\n",
+         "h = Variable(torch.zeros(2, 4))\nout = [h.sum(1) if h.dim() > 1 else h]\n", True),
+        ("h = Variable(torch.zeros(2, 4))\nout = 2 * (h.dim() > 1 and h.sum(1) or h)\n",
+         "h = Variable(torch.zeros(2, 4))\nout = 2 * (h.sum(1) if h.dim() > 1 else h)\n", True),
+    ],
     # TV148: the column's .view(-1) goes after a value over several lines, which keeps
     # its lines (and a comment after it) as they were
     "TV148": [

@@ -436,9 +436,11 @@ class Flow:
             plain = self.backward_plain
             found: Set[str] = set()
             todo = list(plain) if plain else []
-            while todo:
-                for value in self.assigned.get(todo.pop(), ()):
-                    for term in _terms(value):
+            while todo:  # (the bindings of the reaching definitions: no scan of the body)
+                for d in self.defs(todo.pop()):
+                    if d.kind not in ("assign", "augassign") or d.value is None:
+                        continue
+                    for term in _terms(d.value):
                         k = key(term)
                         if k is not None and k not in found and k not in plain:
                             found.add(k)

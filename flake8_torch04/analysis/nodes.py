@@ -263,3 +263,11 @@ def defined_once(tree: ast.AST) -> Dict[str, ast.AST]:
             counts[stmt.name] = counts.get(stmt.name, 0) + 1  # type: ignore[attr-defined]
             found[stmt.name] = stmt  # type: ignore[attr-defined]
     return {name: d for name, d in found.items() if counts[name] == 1}
+
+
+def is_test(node: ast.AST) -> bool:
+    """A test, whose truth only chooses: a comparison, ``not``, ``isinstance``,
+    ``hasattr`` or ``callable`` (``c`` of ``c and a or b``)."""
+    return isinstance(node, ast.Compare) or isinstance(node, ast.UnaryOp) and isinstance(
+        node.op, ast.Not) or isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+        and node.func.id in ("isinstance", "hasattr", "callable")

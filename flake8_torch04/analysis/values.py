@@ -39,7 +39,7 @@ from .hierarchy import on_modules
 from .foreign import (
     FOREIGN_CLASS, assigned_value, class_value, module_context, project_function
 )
-from .nodes import body_nodes
+from .nodes import body_nodes, is_test
 from .objects import (
     DISTRIBUTIONS, OBJECT, OBJECTS, crossed, distribution, instance_attribute, keyed_parts,
     object_method, plain_instance, self_attribute, self_attributes, self_method, type_alias
@@ -237,7 +237,7 @@ class Values:
             return [node]
         if isinstance(node.op, ast.And):
             *tests, last = node.values
-            return self._chosen(last, scope) if all(_test(t) for t in tests) else [node]
+            return self._chosen(last, scope) if all(is_test(t) for t in tests) else [node]
         found = [e for v in node.values for e in self._chosen(v, scope)]
         kept = [e for e in found[:-1] if not self._none(e, scope)] + found[-1:]
         return kept if node not in kept else [node]
@@ -871,14 +871,6 @@ class Values:
 
 
 _FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
-
-
-def _test(node: ast.AST) -> bool:
-    """A test, whose truth only chooses: a comparison, ``not``, ``isinstance`` or
-    ``hasattr`` (``c`` of ``c and a``)."""
-    return isinstance(node, ast.Compare) or isinstance(node, ast.UnaryOp) and isinstance(
-        node.op, ast.Not) or isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-        and node.func.id in ("isinstance", "hasattr", "callable")
 
 
 #: what :meth:`Values.iterated` answers for ``i`` of ``for i, x in enumerate(xs)``

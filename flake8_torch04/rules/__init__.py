@@ -135,6 +135,8 @@ TABLE = {
     "TV154": ("dropout_default", (ast.Call,), (r"\bdropout(?:[23]d)?\b",)),
     "TV155": ("renamed_keywords", (ast.Call,), (r"\bsplit_size\b", r"\bdevice_id\b")),
     "TV156": ("non_inplace_resize", (ast.Call,), (r"\.[\s\\]*resize[\s\\]*\(",)),
+    # ``c and t or d`` (0.1's conditional)
+    "TV159": ("tensor_truth", (ast.BoolOp,), (r"\band\b",)),
     # ``betas`` given to an optimizer, or an Adam given its betas by position (Adam
     # and AdamW's must be floats since 2.6)
     "TV158": ("adam_betas", (ast.Call,), (r"\bbetas\b", r"\bAdamW?\b")),
