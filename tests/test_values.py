@@ -1491,3 +1491,27 @@ def g(prev=None, flag=True, state=None):
 ])
 def test_conditional_and_boolean_choices(expression, expected):
     assert facts(CHOICES)[expression] == expected
+
+
+SORTS = HEAD + """\
+x = torch.randn(5, 3)
+show(x.sort())
+show(x.sort()[0])
+show(x.sort(0)[1])
+show(x.mode()[0])
+show(x.median())
+show(torch.sort(x)[0])
+"""
+
+
+@pytest.mark.parametrize("expression, expected", [
+    # sort and mode without a dim work along the last one: a pair, not a 0-dim value
+    ("x.sort()", (TUPLE, None, None)),
+    ("x.sort()[0]", (TENSOR, 2, "float")),
+    ("x.sort(0)[1]", (TENSOR, 2, "int")),
+    ("x.mode()[0]", (TENSOR, 1, "float")),
+    ("x.median()", (TENSOR, 0, "float")),
+    ("torch.sort(x)[0]", (TENSOR, 2, "float")),
+])
+def test_sort_and_mode_give_pairs(expression, expected):
+    assert facts(SORTS)[expression] == expected

@@ -745,6 +745,9 @@ class Values:
                 return Value(TUPLE, parts=(_tensor(rank, dtype), _tensor(rank, "int")))
             reduced = self._reduced(rank, args, keywords)
             return Value(TUPLE, parts=(_tensor(reduced, dtype), _tensor(reduced, "int")))
+        if attr == "sort" or attr == "mode" and not args:  # (along the last dimension)
+            shape = rank if attr == "sort" else rank - 1 if rank else None
+            return Value(TUPLE, parts=(_tensor(shape, dtype), _tensor(shape, "int")))
         if attr in REDUCTIONS or attr in PAIRED:
             if not args and "dim" not in keywords:
                 return _tensor(0, "float" if attr in ("mean", "std", "var", "norm") and
