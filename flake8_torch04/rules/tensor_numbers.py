@@ -339,13 +339,19 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
             if isinstance(arg, ast.Starred) or not _number_in_03(facts.of(arg)) \
                     or _read_through_data(ctx, arg):
                 continue
-            edit = _item(ctx, _at_source(facts, arg))
-            yield Report(
-                arg,
-                f"`{ctx.source.quote(arg, 40)}` was a Python number on PyTorch 0.3 and is a "
-                f"0-dim tensor since 0.4: {_SHOWN[node.func.id]}; add `.item()`",
-                Fix((edit,), SAFE) if edit is not None else None,
-            )
+            yield _shown(ctx, facts, arg, _SHOWN[node.func.id])
+
+
+def _shown(ctx: Context, facts, value: ast.AST, what: str) -> Report:
+    """The finding for ``value``, a 0.3 number shown or summed (``what`` the 0-dim
+    tensor does there), with its safe ``.item()`` at the source."""
+    edit = _item(ctx, _at_source(facts, value))
+    return Report(
+        value,
+        f"`{ctx.source.quote(value, 40)}` was a Python number on PyTorch 0.3 and is a "
+        f"0-dim tensor since 0.4: {what}; add `.item()`",
+        Fix((edit,), SAFE) if edit is not None else None,
+    )
 
 
 def _formatted(ctx: Context, facts, node: ast.BinOp) -> Iterator[Report]:
@@ -366,13 +372,7 @@ def _formatted(ctx: Context, facts, node: ast.BinOp) -> Iterator[Report]:
         if kind not in "sra" or isinstance(item, ast.Starred) \
                 or not _number_in_03(facts.of(item)) or _read_through_data(ctx, item):
             continue
-        edit = _item(ctx, _at_source(facts, item))
-        yield Report(
-            item,
-            f"`{ctx.source.quote(item, 40)}` was a Python number on PyTorch 0.3 and is a "
-            f"0-dim tensor since 0.4: `'%{kind}' %` of it is `'tensor(...)'`; add `.item()`",
-            Fix((edit,), SAFE) if edit is not None else None,
-        )
+        yield _shown(ctx, facts, item, f"`'%{kind}' %` of it is `'tensor(...)'`")
 
 
 def _summed(ctx: Context, facts, call: ast.Call) -> Iterator[Report]:
@@ -388,14 +388,8 @@ def _summed(ctx: Context, facts, call: ast.Call) -> Iterator[Report]:
     element = call.args[0].elt  # type: ignore[attr-defined]
     if _read_through_data(ctx, element):
         return
-    edit = _item(ctx, _at_source(facts, element))
-    yield Report(
-        element,
-        f"`{ctx.source.quote(element, 40)}` was a Python number on PyTorch 0.3 and is a "
-        f"0-dim tensor since 0.4: `sum()` of them is a tensor (summed in float32), not "
-        f"0.3's number; add `.item()`",
-        Fix((edit,), SAFE) if edit is not None else None,
-    )
+    yield _shown(ctx, facts, element,
+                 "`sum()` of them is a tensor (summed in float32), not 0.3's number")
 
 
 def _listed(ctx: Context, facts, call: ast.Call) -> Iterator[Report]:
