@@ -2,7 +2,7 @@
 constructors take sizes, which methods keep a rank, reduce it or cast a dtype, which
 ``nn`` modules give which ranks; and the shapes that literals write."""
 import ast
-from typing import Optional, Sequence
+from typing import Dict, Optional, Sequence
 
 #: the kinds of value (see :class:`.values.Value`)
 TENSOR = "tensor"
@@ -119,6 +119,25 @@ MATH_TESTS = frozenset(("isnan", "isinf", "isfinite", "isclose"))
 
 # ---------------------------------------------------------------------------
 # shapes written as literals
+
+
+def reduced_rank(rank: Optional[int], args: Sequence[ast.AST],
+                 keywords: Dict[str, ast.AST]) -> Optional[int]:
+    """The rank a reduction over a dimension leaves of a tensor of ``rank``
+    (``x.sum(1)``, ``x.max(0, keepdim=True)``, ``x.sum((0, 1))``), given its
+    arguments; ``None`` where a ``keepdim`` is not a constant."""
+    keep = keywords.get("keepdim")
+    if keep is None and len(args) >= 2:
+        keep = args[1]
+    if keep is not None:
+        if isinstance(keep, ast.Constant) and keep.value is True:
+            return rank
+        if not (isinstance(keep, ast.Constant) and keep.value is False):
+            return None
+    dim = args[0] if args else keywords.get("dim")
+    if isinstance(dim, (ast.Tuple, ast.List)):
+        return rank - len(dim.elts) if rank is not None else None
+    return rank - 1 if rank is not None and rank >= 1 else None
 
 
 def literal_size(node: Optional[ast.AST]) -> Optional[int]:

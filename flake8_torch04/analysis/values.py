@@ -32,6 +32,7 @@ from ..source.record import record
 from .accumulated import accumulated
 from .appended import appended, builtin_of, comprehended
 from .callers import passed_arguments
+from .choices import chosen
 from .environments import MAKERS as ENVIRONMENT_MAKERS, environment
 from .loaders import LOADER, MADE as LOADED, made as loaded
 from .free import enclosing_bindings, free_name
@@ -39,7 +40,7 @@ from .hierarchy import on_modules
 from .foreign import (
     FOREIGN_CLASS, assigned_value, class_value, module_context, project_function
 )
-from .nodes import body_nodes, is_test
+from .nodes import body_nodes
 from .objects import (
     DISTRIBUTIONS, OBJECT, OBJECTS, crossed, distribution, instance_attribute, keyed_parts,
     object_method, plain_instance, self_attribute, self_attributes, self_method, type_alias
@@ -54,7 +55,7 @@ from .value_tables import (
     ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, INDEX, LIKE,
     LOSS_FUNCTIONS, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME, SIZED, TORCH_METHODS,
     MATH_INTS, MATH_TESTS, TYPED, dimensions, last_size, literal_last, literal_rank, literal_size,
-    made_in_03, reduced_loss
+    made_in_03, reduced_loss, reduced_rank
 )
 from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
     DICT, LIST, MODULE, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, as_plain as _plain,
@@ -194,7 +195,7 @@ class Values:
         if isinstance(node, ast.BinOp):
             return self._binop(node, scope, depth)
         if isinstance(node, (ast.IfExp, ast.BoolOp)):
-            return join([self.of(e, scope, depth) for e in self._chosen(node, scope)])
+            return join([self.of(e, scope, depth) for e in chosen(self._flow(scope), node)])
         if isinstance(node, ast.Compare) and len(node.comparators) == 1:
             left = self.of(node.left, scope, depth)
             right = self.of(node.comparators[0], scope, depth)
@@ -225,29 +226,6 @@ class Values:
         if isinstance(node, ast.Name):
             return self._named(node, scope, depth)
         return UNKNOWN
-
-    def _chosen(self, node: ast.AST, scope) -> List[ast.AST]:
-        """What ``a if c else b``, ``a or b`` or ``c and a`` may give: both branches;
-        each operand of ``or`` but a ``None`` (``x = None``; ``prev or h0``); the last
-        of ``and`` after tests (``isinstance(s, tuple) and s[0] or s``: 0.1's
-        conditional).  Anything else gives itself (unknown where it is not evident)."""
-        if isinstance(node, ast.IfExp):
-            return [*self._chosen(node.body, scope), *self._chosen(node.orelse, scope)]
-        if not isinstance(node, ast.BoolOp):
-            return [node]
-        if isinstance(node.op, ast.And):
-            *tests, last = node.values
-            return self._chosen(last, scope) if all(is_test(t) for t in tests) else [node]
-        found = [e for v in node.values for e in self._chosen(v, scope)]
-        kept = [e for e in found[:-1] if not self._none(e, scope)] + found[-1:]
-        return kept if node not in kept else [node]
-
-    def _none(self, node: ast.AST, scope) -> bool:
-        if isinstance(node, ast.Constant):
-            return node.value is None
-        defs = self._flow(scope).reaching(node) if isinstance(node, ast.Name) else None
-        return bool(defs) and all(d.kind == "assign" and isinstance(d.value, ast.Constant)
-                                  and d.value.value is None for d in defs)
 
     def _elements(self, elts: Sequence[ast.AST], scope, depth: int) -> Value:
         if not elts or any(isinstance(e, ast.Starred) for e in elts):
@@ -737,13 +715,13 @@ class Values:
         if attr in INDEX:
             if not args and "dim" not in keywords:
                 return _tensor(0, "int")
-            return _tensor(self._reduced(rank, args, keywords), "int")
+            return _tensor(reduced_rank(rank, args, keywords), "int")
         if attr in PAIRED and (args or "dim" in keywords):
             if attr in ("max", "min") and args and self.of(args[0], scope, depth).tensor:
                 return _tensor(_broadcast(receiver, self.of(args[0], scope, depth)), dtype)
             if attr in ("sort", "topk"):
                 return Value(TUPLE, parts=(_tensor(rank, dtype), _tensor(rank, "int")))
-            reduced = self._reduced(rank, args, keywords)
+            reduced = reduced_rank(rank, args, keywords)
             return Value(TUPLE, parts=(_tensor(reduced, dtype), _tensor(reduced, "int")))
         if attr == "sort" or attr == "mode" and not args:  # (along the last dimension)
             shape = rank if attr == "sort" else rank - 1 if rank else None
@@ -753,24 +731,9 @@ class Values:
                 return _tensor(0, "float" if attr in ("mean", "std", "var", "norm") and
                                dtype == "float" else (dtype if attr in ("max", "min", "median")
                                                       else _sum_dtype(dtype, attr)))
-            return _tensor(self._reduced(rank, args, keywords), dtype if attr != "mean"
+            return _tensor(reduced_rank(rank, args, keywords), dtype if attr != "mean"
                            else "float")
         return _tensor(None)
-
-    def _reduced(self, rank: Optional[int], args: Sequence[ast.AST],
-                 keywords: Dict[str, ast.AST]) -> Optional[int]:
-        keep = keywords.get("keepdim")
-        if keep is None and len(args) >= 2:
-            keep = args[1]
-        if keep is not None:
-            if isinstance(keep, ast.Constant) and keep.value is True:
-                return rank
-            if not (isinstance(keep, ast.Constant) and keep.value is False):
-                return None
-        dim = args[0] if args else keywords.get("dim")
-        if isinstance(dim, (ast.Tuple, ast.List)):
-            return rank - len(dim.elts) if rank is not None else None
-        return rank - 1 if rank is not None and rank >= 1 else None
 
     def _sizes_rank(self, args: Sequence[ast.AST], scope, depth: int) -> Optional[int]:
         """How many dimensions ``zeros(*args)`` / ``view(*args)`` gives."""

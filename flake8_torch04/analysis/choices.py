@@ -1,0 +1,35 @@
+"""What a conditional or a boolean operator may give, for the value facts: ``a if c
+else b`` either branch, ``a or b`` either operand but one that is ``None``, ``c and
+a`` after tests its last operand (see :func:`chosen`)."""
+from __future__ import annotations
+
+import ast
+from typing import List
+
+from .nodes import is_test
+
+
+def chosen(flow, node: ast.AST) -> List[ast.AST]:
+    """The expressions ``node`` may give, read with ``flow`` (the function's): both
+    branches of ``a if c else b``; each operand of ``or`` but a ``None`` (``x =
+    None``, then ``prev or h0``); the last of ``and`` after tests
+    (``isinstance(s, tuple) and s[0] or s``: 0.1's conditional).  Anything else
+    gives itself (unknown where it is not evident)."""
+    if isinstance(node, ast.IfExp):
+        return [*chosen(flow, node.body), *chosen(flow, node.orelse)]
+    if not isinstance(node, ast.BoolOp):
+        return [node]
+    if isinstance(node.op, ast.And):
+        *tests, last = node.values
+        return chosen(flow, last) if all(is_test(t) for t in tests) else [node]
+    found = [e for v in node.values for e in chosen(flow, v)]
+    return [e for e in found[:-1] if not _none(flow, e)] + found[-1:]
+
+
+def _none(flow, node: ast.AST) -> bool:
+    """``None``, or a name every binding that reaches binds to ``None``."""
+    if isinstance(node, ast.Constant):
+        return node.value is None
+    defs = flow.reaching(node) if isinstance(node, ast.Name) else None
+    return bool(defs) and all(d.kind == "assign" and isinstance(d.value, ast.Constant)
+                              and d.value.value is None for d in defs)
