@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Tuple
 
 from ..analysis.context import Context
 from ..analysis.era import legacy
@@ -90,18 +90,8 @@ def _read_as_number(ctx: Context, scope: ast.AST, name: str, seen: set) -> bool:
     if len(seen) > _COPIES:
         return False
     seen.add(name)
-    hits = lines_matching(ctx.text, name)
-    parents = ctx.file_parents()
-    stack = [scope]
-    while stack:
-        node = stack.pop()
-        if hits is not None and isinstance(node, ast.stmt) and not spans_hit(node, hits):
-            continue
-        stack += children(node)
-        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) \
-                and not _number_read(ctx, scope, parents, node, seen):
-            return False
-    return True
+    return all(_number_read(ctx, scope, parents, node, seen)
+               for node, parents in _reads(ctx, scope, name))
 
 
 def _number_read(ctx: Context, scope: ast.AST, parents, node: ast.AST, seen: set) -> bool:
@@ -139,12 +129,11 @@ def _item(ctx: Context, node: ast.AST) -> Optional[Edit]:
     return method_edit(ctx.source, node, "item()")
 
 
-def _tensor_uses(ctx: Context, scope: ast.AST, k: str) -> bool:
-    """Whether ``k`` is read as a tensor in ``scope``: a method or attribute of it
-    (``acc.item()``, ``acc.cpu()``), or an argument of a torch function, also
-    through arithmetic (``((g - t) / acc).clamp(min=0)``)."""
-    hits = lines_matching(ctx.text, k.split(".", 1)[0])  # (only its lines are looked at)
-    parents: dict = {}  # (of the nodes walked: the statements that spell the name)
+def _reads(ctx: Context, scope: ast.AST, k: str) -> Iterator[Tuple[ast.AST, dict]]:
+    """Each read of the key ``k`` in ``scope``, with the parents of the nodes walked
+    (the statements on the lines that spell its first name: no walk of the file)."""
+    hits = lines_matching(ctx.text, k.split(".", 1)[0])
+    parents: dict = {}
     stack: list = [scope]
     while stack:
         node = stack.pop()
@@ -154,9 +143,16 @@ def _tensor_uses(ctx: Context, scope: ast.AST, k: str) -> bool:
         for child in below:
             parents[id(child)] = node
         stack += below
-        if not (isinstance(node, (ast.Name, ast.Attribute))
-                and isinstance(node.ctx, ast.Load) and key(node) == k):
-            continue
+        if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load) \
+                and key(node) == k:
+            yield node, parents
+
+
+def _tensor_uses(ctx: Context, scope: ast.AST, k: str) -> bool:
+    """Whether ``k`` is read as a tensor in ``scope``: a method or attribute of it
+    (``acc.item()``, ``acc.cpu()``), or an argument of a torch function, also
+    through arithmetic (``((g - t) / acc).clamp(min=0)``)."""
+    for node, parents in _reads(ctx, scope, k):
         parent = parents.get(id(node))
         while isinstance(parent, (ast.BinOp, ast.UnaryOp)):
             node, parent = parent, parents.get(id(parent))
