@@ -9,11 +9,7 @@ from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.nodes import is_test
 from ..analysis.registry import rule
 from ..analysis.values import values
-
-
-#: where a conditional expression stands without parentheses
-_BARE = (ast.Call, ast.Assign, ast.AnnAssign, ast.Return, ast.Expr, ast.keyword, ast.Tuple,
-         ast.List)
+from ..source.text import needs_parens
 
 
 def _parenthesized(src, node: ast.AST) -> bool:
@@ -74,7 +70,7 @@ def tensor_truth(ctx: Context, node: ast.BoolOp) -> Iterator[Report]:
         body = f"({parts[0]})" if isinstance(chosen, (ast.IfExp, ast.Lambda)) else parts[0]
         rest = f"({parts[2]})" if isinstance(other, (ast.IfExp, ast.Lambda)) else parts[2]
         new = f"{body} if {parts[1]} else {rest}"
-        if not isinstance(ctx.parent, _BARE) and not _parenthesized(src, node):
+        if needs_parens(node, ctx.parent, src) and not _parenthesized(src, node):
             new = f"({new})"  # (an operand of something else)
         fix = Fix((src.replace(node, new),), UNSAFE)
     yield Report(
