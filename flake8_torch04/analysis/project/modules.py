@@ -180,32 +180,23 @@ def _find(filename: str, module: Optional[str], level: int = 0,
 #: ``sys.path.append("../semi-supervised")`` (or ``insert(0, ...)``) of a literal path
 _SYS_PATH = re.compile(
     r"\bsys\.path\.(?:append|insert)\(\s*(?:0\s*,\s*)?(['\"])([^'\"\n]+)\1\s*\)")
-_APPENDED: Dict[str, List[str]] = {}
 
 
 def _appended(filename: str) -> List[str]:
     """The directories ``filename`` adds to ``sys.path`` by a literal path, read
     relative to its own directory (the script run from where it lies, as 2017
-    research code was)."""
+    research code was).  Asked only of a module not found otherwise; the answer
+    is kept with :func:`find`'s."""
+    from .summary import cached_text  # (the summaries find modules with this module)
+
     path = os.path.abspath(filename)
-    found = _APPENDED.get(path)
-    if found is None:
-        found = []
-        try:
-            with open(path, "rb") as handle:
-                text = handle.read(1 << 20).decode("utf-8", "replace")
-        except OSError:
-            text = ""
-        if "sys.path" in text:
-            here = os.path.dirname(path)
-            for match in _SYS_PATH.finditer(text):
-                directory = os.path.normpath(os.path.join(here, match.group(2)))
-                if _isdir(directory):
-                    found.append(directory)
-        if len(_APPENDED) > 10000:
-            _APPENDED.clear()
-        _APPENDED[path] = found
-    return found
+    text = cached_text(path) or ""
+    if "sys.path" not in text:
+        return []
+    here = os.path.dirname(path)
+    directories = (os.path.normpath(os.path.join(here, m.group(2)))
+                   for m in _SYS_PATH.finditer(text))
+    return [d for d in directories if _isdir(d)]
 
 
 def forget_files() -> None:
@@ -213,7 +204,7 @@ def forget_files() -> None:
     found: a long-lived process (the language server) calls it when files may
     have been created or deleted.  The caches of texts and summaries stay:
     they are checked against each file's size and modification time."""
-    for cache in (_ISFILE, _ISDIR, _ROOTS, _FOUND, _FOUND_IN, _APPENDED):
+    for cache in (_ISFILE, _ISDIR, _ROOTS, _FOUND, _FOUND_IN):
         cache.clear()
 
 
