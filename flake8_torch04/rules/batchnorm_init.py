@@ -11,6 +11,7 @@ from ..analysis.era import legacy
 from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.project.importers import mentioned_by
 from ..analysis.registry import rule
+from ..analysis.resolve import key
 from ..source.text import Edit
 from .data_inplace import spelled
 from .shared.calls import argument, plain_arguments
@@ -122,14 +123,7 @@ def _target(ctx: Context, node: ast.Call) -> Optional[str]:
     if not isinstance(parent, ast.Assign) or parent.value is not node \
             or len(parent.targets) != 1:
         return None
-    chain, part = [], parent.targets[0]
-    while isinstance(part, ast.Attribute):
-        chain.append(part.attr)
-        part = part.value
-    if not isinstance(part, ast.Name):
-        return None
-    chain.append(part.id)
-    return ".".join(reversed(chain))
+    return key(parent.targets[0])
 
 
 def _weights_set(ctx: Context) -> bool:
