@@ -540,9 +540,9 @@ class Evidence:
             for d in relevant
         ):
             return True
-        return k in self.flow.backward and not self._rebound_to_numbers(relevant)
+        return k in self.flow.backward and not self._rebound_to_non_tensors(relevant)
 
-    def _rebound_to_numbers(self, defs: Sequence[Def]) -> bool:
+    def _rebound_to_non_tensors(self, defs: Sequence[Def]) -> bool:
         """Every definition is an assignment of what the value facts make a
         Python number or another object that is no tensor (``loss = scalar(loss) / n``
         after ``loss.backward()``, ``scalar`` returning ``x.data.tolist()[0]``;
