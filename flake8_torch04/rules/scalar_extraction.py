@@ -241,12 +241,8 @@ def _bare_zero_dim(ctx: Context, tensor: ast.AST, by_name: bool) -> Optional[boo
     if by_name or key(tensor) is not None or not ctx.uses_torch \
             or not isinstance(tensor, (ast.Call, ast.Subscript)):
         return None
-    from ..analysis.values import values
-
-    value = values(ctx).of(tensor)
-    if not (value.tensor and value.rank == 0):
-        return None
-    return value.plain
+    value = _zero_dim_value(ctx, tensor)
+    return None if value is None else value.plain
 
 
 def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST, by_name: bool) -> bool:
@@ -259,22 +255,23 @@ def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST, by_name: bool) 
         return False
     k = key(tensor)
     if k is None:
-        if not (by_name and isinstance(tensor, (ast.Subscript, ast.Call))):
-            return False
-        from ..analysis.values import values
-
-        value = values(ctx).of(tensor)
-        return value.tensor and value.rank == 0
+        return by_name and isinstance(tensor, (ast.Subscript, ast.Call)) \
+            and _zero_dim_value(ctx, tensor) is not None
     assigned = evidence.assignments(tensor)
     if assigned == [] and k in evidence.flow.bound:  # (``a, b = f(x)``)
         defs = evidence.flow.defs(k)
         assigned = [d.value for d in defs] if all(d.kind == "unpack" for d in defs) else None
     if not assigned or not all(_may_make_zero_dim(ctx, value) for value in assigned):
         return False  # (the cheap test first: the value facts are asked of few names)
+    return _zero_dim_value(ctx, tensor) is not None
+
+
+def _zero_dim_value(ctx: Context, tensor: ast.AST):
+    """The value facts' answer for ``tensor`` where it is a 0-dim tensor, else ``None``."""
     from ..analysis.values import values
 
     value = values(ctx).of(tensor)
-    return value.tensor and value.rank == 0
+    return value if value.tensor and value.rank == 0 else None
 
 
 def _may_make_zero_dim(ctx: Context, value: ast.AST) -> bool:
