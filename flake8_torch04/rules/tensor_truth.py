@@ -9,7 +9,7 @@ from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.nodes import is_test
 from ..analysis.registry import rule
 from ..analysis.values import values
-from ..source.text import needs_parens
+from ..source.text import has_comment, needs_parens
 
 
 def _parenthesized(src, node: ast.AST) -> bool:
@@ -64,7 +64,8 @@ def tensor_truth(ctx: Context, node: ast.BoolOp) -> Iterator[Report]:
         return  # (a 0-dim tensor's truth is its value's, as a Variable's was not)
     src = ctx.source
     parts = [src.text(chosen), src.text(test), src.text(other)]
-    if any("\n" in part for part in parts):
+    whole = src.text(node)
+    if "\n" in whole or has_comment(whole):  # (a comment between the parts would go)
         fix = None
     else:
         body = f"({parts[0]})" if isinstance(chosen, (ast.IfExp, ast.Lambda)) else parts[0]
