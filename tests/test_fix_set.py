@@ -574,8 +574,9 @@ def test_tv004_inplace_chain_keeps_every_link():
         "use `with torch.no_grad(): v.resize_(data.size()).copy_(data)`")
     assert findings[2].fix is None
     out = fixed(source, ["TV004"], unsafe=True).text
-    assert "    with torch.no_grad():\n        x[:, 0].sub_(mean[0]).div_(std[0])\n" in out
-    assert "    with torch.no_grad():\n        v.resize_(data.size()).copy_(data)\n" in out
+    # (two neighbouring statements: one block, see fix/blocks.py)
+    assert ("    with torch.no_grad():\n        x[:, 0].sub_(mean[0]).div_(std[0])\n"
+            "        v.resize_(data.size()).copy_(data)\n    y = ") in out
     assert "y = x.data.add_(1).mul_(2)" in out
 
 
@@ -647,3 +648,92 @@ def test_tv002_names_the_lines_that_use_the_variable():
     """)
     [finding] = Analysis(source, ["TV002"]).findings
     assert "run the code that uses `hx` (line 9) under `with torch.no_grad():`" in finding.message
+
+
+# ---------------------------------------------------------------------------
+# neighbouring statements the same round puts under ``no_grad``: one block
+
+
+NEIGHBOURS = dedent("""
+    import torch
+
+
+    def step(params, buffers, lr):
+        for p, v in zip(params, buffers):
+            v.data.mul_(0.9)
+            v.data.add_(p.grad.data)
+            p.data.add_(-lr * v.data)
+        {between}
+        p.data.zero_()
+""")
+
+
+def _blocks(text):
+    return sum(isinstance(n, ast.With) for n in ast.walk(ast.parse(text)))
+
+
+def test_neighbouring_wraps_make_one_block():
+    source = NEIGHBOURS.replace("{between}", "print(lr)")
+    out = fixed(source, ["TV004"], unsafe=True).text
+    assert ("        with torch.no_grad():\n            v.mul_(0.9)\n            v.add_(p.grad)\n"
+            "            p.add_(-lr * v.data)\n    print(lr)\n") in out
+    # the statement after ``print`` is not a neighbour: a block of its own
+    assert out.endswith("    print(lr)\n    with torch.no_grad():\n        p.zero_()\n")
+    assert _blocks(out) == 2
+
+
+@pytest.mark.parametrize("between", ["        # a comment between\n", "\n"])
+def test_a_comment_or_blank_line_keeps_blocks_apart(between):
+    source = dedent("""
+        import torch
+
+
+        def step(p, v):
+            v.data.mul_(0.9)
+            p.data.add_(v.data)
+    """).replace("    p.data", between + "    p.data")
+    out = fixed(source, ["TV004"], unsafe=True).text
+    assert out.endswith("    with torch.no_grad():\n        v.mul_(0.9)\n" + between
+                        + "    with torch.no_grad():\n        p.add_(v.data)\n")
+    assert _blocks(out) == 2
+
+
+def test_statements_at_other_depths_are_not_joined():
+    source = dedent("""
+        import torch
+
+
+        def step(p, v, use):
+            v.data.mul_(0.9)
+            if use:
+                p.data.add_(v.data)
+    """)
+    out = fixed(source, ["TV004"], unsafe=True).text
+    assert _blocks(out) == 2
+    assert "    if use:\n        with torch.no_grad():\n            p.add_(v.data)\n" in out
+
+
+def test_joined_blocks_keep_crlf():
+    source = NEIGHBOURS.replace("{between}", "print(lr)").replace("\n", "\r\n")
+    out = fixed(source, ["TV004"], unsafe=True).text
+    assert "\n" not in out.replace("\r\n", "")
+    assert _blocks(out) == 2
+    assert ("with torch.no_grad():\r\n            v.mul_(0.9)\r\n"
+            "            v.add_(p.grad)\r\n") in out
+
+
+def test_a_rejected_join_falls_back_to_one_block_each():
+    from flake8_torch04.fix.blocks import join_blocks
+    from flake8_torch04.fix.fixer import fix_key
+
+    source = NEIGHBOURS.replace("{between}", "print(lr)")
+    chosen = [f for f in Analysis(source, ["TV004"]).findings if f.fix]
+    joined = join_blocks(source, chosen, set(), fix_key)
+    assert len({id(f.fix) for f in joined}) == 2  # three joined, the last alone
+    rejected = {fix_key(joined[0])}
+    again = join_blocks(source, chosen, rejected, fix_key)
+    # the three-statement join was rejected: the first two (a join never
+    # rejected) still make one, the third stands alone
+    fixes = [id(f.fix) for f in again]
+    assert [len(set(fixes[:2])), len(set(fixes))] == [1, 3]
+    assert all(fix_key(f) not in rejected for f in again)

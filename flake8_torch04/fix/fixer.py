@@ -11,6 +11,7 @@ from ..analysis.findings import Finding, Fix
 from ..source.parse import dominant_newline, hand_off, parse
 from ..source.text import Edit
 from .analysis import Analysis
+from .blocks import join_blocks
 from .edits import BadEdit, Positions, apply_spans, edit_spans, overlaps
 from .guard import expressions_at, reshaped, undefined_names
 from .imports import (
@@ -293,6 +294,7 @@ def fix_text(
             break
         if round_no == max_rounds:
             break
+        chosen = join_blocks(analysis.text, chosen, rejected, fix_key)
         tree = getattr(analysis, "tree", None)
         if variables is None:  # (only once something is to be fixed)
             if tree is None:

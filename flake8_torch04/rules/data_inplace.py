@@ -374,7 +374,10 @@ def data_inplace(ctx: Context, node: ast.AST) -> Iterator[Report]:
     whole statement on its own lines, or heads a chain of in-place methods
     that is one (``x.data[:, 0].sub_(m).div_(s)``: the message and the fix
     keep the whole chain); inside ``torch.no_grad()`` already, only ``.data``
-    is dropped.  The update step ``w.data = w.data - lr * w.grad.data``
+    is dropped.  Statements next to each other that a run of the fixer puts
+    under ``no_grad`` share one block (nothing between them, not even a
+    comment or a blank line; see ``fix/blocks.py``).  The update step
+    ``w.data = w.data - lr * w.grad.data``
     becomes ``with torch.no_grad(): w -= lr * w.grad`` (never ``w = ...``: ``w``
     would stop being a leaf and ``w.grad`` would be ``None``).  Any other
     ``E.data = v`` gets no fix: ``v`` may differ in shape, dtype or device; the
