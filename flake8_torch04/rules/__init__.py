@@ -200,7 +200,10 @@ TABLE = {
             r"googlenet|mobilenet|shufflenet|mnasnet)\w*[\s\\]*\([\s\\]*(?:True|False)\b",
         ), (r"\btorchvision\b",),
     ),
-    "TV126": ("scalar_overloads", (ast.Call,), (r"\b(?:add|sub|addcmul|addcdiv)_?\b",)),
+    "TV126": (
+        "scalar_overloads", (ast.Call,),
+        (r"\b(?:add|sub|addcmul|addcdiv|addmm|addmv|addbmm|baddbmm|addr)_?\b",),
+    ),
     "TV127": ("saved_variables", (ast.Attribute, ast.Name), ("saved_variables", "Container")),
     "TV128": ("dataset_attributes", (ast.Attribute, ast.Call),
               (r"\b(?:train|test)_(?:data|labels)\b",)),

@@ -13,8 +13,21 @@ from ..source.text import Edit, has_comment, shorten
 from .shared.calls import plain_arguments
 from .shared.tables import SCALAR_FIRST_FUNCTIONS, SCALAR_FIRST_METHODS
 
-#: (shared with TV004: see ``_tables``)
-METHODS, FUNCTIONS = SCALAR_FIRST_METHODS, SCALAR_FIRST_FUNCTIONS
+#: the matrix products' 0.3 overloads: ``beta`` (and ``alpha``) before the tensors
+_PRODUCTS = ("addmm", "addmv", "addbmm", "baddbmm", "addr")
+#: method -> {number of positional arguments: ((index of a scalar, its keyword), ...)}
+#: (TV004 and TV113 rewrite the single-scalar ones too: see ``shared.tables``)
+METHODS = {
+    **{name: {count: ((0, kw),)} for name, (count, kw) in SCALAR_FIRST_METHODS.items()},
+    **{name + tail: {4: ((0, "beta"), (1, "alpha")), 3: ((0, "beta"),)}
+       for name in _PRODUCTS for tail in ("", "_")},
+}
+#: the same for functions (their first positional after the scalar is the input)
+FUNCTIONS = {
+    **{name: {count: ((1, kw),)} for name, (count, kw) in SCALAR_FIRST_FUNCTIONS.items()},
+    **{f"torch.{name}": {5: ((0, "beta"), (2, "alpha")), 4: ((0, "beta"),)}
+       for name in _PRODUCTS},
+}
 #: words of names that hold a step size or a coefficient, not a tensor
 _SCALAR_WORDS = frozenset((
     "lr", "alpha", "beta", "beta1", "beta2", "momentum", "decay", "dampening", "step",
@@ -54,28 +67,27 @@ def scalar_evidence(node: ast.AST) -> bool:
     return _named_scalar(node)
 
 
-def overload(ctx: Context, node: ast.Call) -> Optional[Tuple[str, int, str]]:
-    """``(name, index of the scalar, keyword)`` when ``node`` calls a deprecated overload."""
+def overload(ctx: Context, node: ast.Call) -> Optional[Tuple[str, Tuple[Tuple[int, str], ...]]]:
+    """``(name, ((index of a scalar, its keyword), ...))`` when ``node`` calls a
+    deprecated overload."""
     func = node.func
     if node.keywords or not plain_arguments(node):
         return None
     qualname = ctx.resolve(func)
     if qualname in FUNCTIONS:
-        count, kw = FUNCTIONS[qualname]
-        if len(node.args) == count:
-            return qualname.rsplit(".", 1)[1], 1, kw
-        return None
+        scalars = FUNCTIONS[qualname].get(len(node.args))
+        return (qualname.rsplit(".", 1)[1], scalars) if scalars else None
     if qualname is not None or not isinstance(func, ast.Attribute) or func.attr not in METHODS:
         return None
-    count, kw = METHODS[func.attr]
-    if len(node.args) != count or not ctx.uses_torch:
+    scalars = METHODS[func.attr].get(len(node.args))
+    if scalars is None or not ctx.uses_torch:
         return None
     receiver = func.value
     if isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"):
         return None
     if not (scalar_evidence(node.args[0]) or _evidently_scalar_first(ctx, receiver, node)):
         return None
-    return func.attr, 0, kw
+    return func.attr, scalars
 
 
 def _evidently_scalar_first(ctx: Context, receiver: ast.AST, node: ast.Call) -> bool:
@@ -100,7 +112,12 @@ def scalar_overloads(ctx: Context, node: ast.Call) -> Iterator[Report]:
     (two positional arguments), ``E.addcmul_(v, a, b)``, ``E.addcdiv_(v, a, b)``,
     ``E.addcmul(v, a, b)``, ``E.addcdiv(v, a, b)`` (three), and ``torch.add(x,
     n, t)``, ``torch.sub(x, n, t)`` (three), ``torch.addcmul(x, v, a, b)``,
-    ``torch.addcdiv(x, v, a, b)`` (four).  Position: the call.
+    ``torch.addcdiv(x, v, a, b)`` (four); and the matrix products ``addmm``,
+    ``addmv``, ``addbmm``, ``baddbmm`` and ``addr`` (in place or not) given
+    ``beta`` and ``alpha`` first, ``E.addmm_(beta, alpha, m1, m2)`` (four) or
+    ``E.addmm_(beta, m1, m2)`` (three), and their functions
+    ``torch.addmm(beta, x, alpha, m1, m2)`` (five) or ``torch.addmm(beta, x, m1,
+    m2)`` (four).  Position: the call.
 
     The functions are resolved through imports.  A method may be called on any
     object, so a method call is flagged only in a file that uses torch, not on
@@ -120,24 +137,30 @@ def scalar_overloads(ctx: Context, node: ast.Call) -> Iterator[Report]:
     2.13 the old order still works but warns ``UserWarning: This overload of
     add_ is deprecated: add_(Number alpha, Tensor other)`` (once per process
     and overload).  The optimizers of the 0.3 era (``p.data.add_(-lr, d_p)``,
-    ``exp_avg_sq.mul_(beta2).addcmul_(1 - beta2, grad, grad)``) are full of it.
+    ``exp_avg_sq.mul_(beta2).addcmul_(1 - beta2, grad, grad)``) are full of it,
+    and distance matrices of it (``d.addmm_(1, -2, x, x.t())`` warns
+    ``This overload of addmm_ is deprecated: addmm_(Number beta, Number alpha,
+    Tensor mat1, Tensor mat2)``).
 
     ## Example
     ```python
     p.data.add_(-group['lr'], d_p)
     exp_avg_sq.mul_(beta2).addcmul_(1 - beta2, grad, grad)
+    dist.addmm_(1, -2, x, y.t())
     ```
 
     Use instead:
     ```python
     p.data.add_(d_p, alpha=-group['lr'])
     exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+    dist.addmm_(x, y.t(), beta=1, alpha=-2)
     ```
 
     ## Fix safety
     The fix is *safe*: the keyword form computes exactly what the old overload
-    computed (``x + n * t``, ``x + v * a * b``).  The argument list is
-    rewritten on one line; a call whose arguments hold a comment gets no fix.
+    computed (``x + n * t``, ``x + v * a * b``, ``beta * x + alpha * (m1 @ m2)``).
+    The argument list is rewritten on one line; a call whose arguments hold a
+    comment gets no fix.
     When the receiver is ``E.data``, TV004 also flags the call and its fix
     (under ``--unsafe-fixes``) rewrites the same arguments; the fixer applies
     one of the two per round and either way ends with ``add_(t, alpha=n)``.
@@ -148,14 +171,14 @@ def scalar_overloads(ctx: Context, node: ast.Call) -> Iterator[Report]:
     found = overload(ctx, node)
     if found is None:
         return
-    name, index, kw = found
+    name, scalars = found
     src = ctx.source
-    args = node.args
     texts = [src.text(a) if not isinstance(a, ast.NamedExpr) else f"({src.text(a)})"
-             for a in args]
-    scalar = texts[index]
-    rest = texts[:index] + texts[index + 1:]
-    new_args = f"({', '.join(rest)}, {kw}={scalar})"
+             for a in node.args]
+    at = dict(scalars)
+    rest = [text for i, text in enumerate(texts) if i not in at]
+    keywords = [f"{kw}={texts[i]}" for i, kw in scalars]
+    new_args = f"({', '.join(rest + keywords)})"
     arg_text = src.between(src.end(node.func), src.end(node))
     fix = None
     if not has_comment(arg_text) and arg_text.lstrip().startswith("("):
