@@ -127,3 +127,14 @@ def test_tv003_bare_element_of_a_variable_keeps_the_tensor():
     fixed = fix_text(source, lambda t: Analysis(t, ["TV003"]), False).text
     assert "i = torch.max(a, 0)[1]\n" in fixed  # (0.3: a one-element Variable)
     assert "b = torch.max(torch.randn(5), 0)[1].item()\n" in fixed  # (0.3: a number)
+
+
+def test_tv004_swap_advice_names_the_shape_it_needs():
+    # ``copy_`` raises where the new value has another shape, where
+    # ``E.data = v`` takes it (sweep 25: glo's latent codes)
+    source = "import torch\n\n\ndef init_from(m, pretrained):\n    m.weight.data = pretrained\n"
+    (finding,) = check_source(source, "t.py", ["TV004"])
+    assert finding.message.endswith(
+        "use `with torch.no_grad(): m.weight.copy_(pretrained)` if the new value has "
+        "`m.weight`'s shape, else keep it")
+    assert finding.fix is None

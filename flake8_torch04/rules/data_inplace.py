@@ -381,7 +381,8 @@ def data_inplace(ctx: Context, node: ast.AST) -> Iterator[Report]:
     becomes ``with torch.no_grad(): w -= lr * w.grad`` (never ``w = ...``: ``w``
     would stop being a leaf and ``w.grad`` would be ``None``).  Any other
     ``E.data = v`` gets no fix: ``v`` may differ in shape, dtype or device; the
-    message suggests ``with torch.no_grad(): E.copy_(v)`` (never ``E = v``, which
+    message suggests ``with torch.no_grad(): E.copy_(v)`` where ``v`` has ``E``'s
+    shape, else keeping the line (never ``E = v``, which
     for ``q`` in ``zip(a.parameters(), b.parameters())`` updates nothing), except
     where ``v`` is ``E``'s own values moved to a device or dtype
     (``x.data = x.data.cuda()``, ``.type(T)``, ``.float()``): ``copy_`` keeps
@@ -392,6 +393,13 @@ def data_inplace(ctx: Context, node: ast.AST) -> Iterator[Report]:
     is a tensor's ``.data``) and ``g.data = g.data.clone()`` (storage of its own
     for ``g``) say ``g.set_(p.grad)`` and ``g.set_(g.clone())``: ``copy_`` would
     copy the values once (``g`` into itself) and change what later updates reach.
+    A swap in a function that also computes with ``E`` itself (reads it other
+    than through ``.data``, ``.size()`` and the like: ``u.data = f(w, u.data)``
+    then ``u.dot(w.mv(v))``, a power iteration; ``z.data = codes[i]`` then
+    ``g(z)``) is left alone: the graph built from ``E`` saves it, and ``copy_``
+    or ``set_`` would change what the graph of an earlier call saved (backward
+    raises "modified by an inplace operation"), where ``E.data = v`` still swaps
+    the tensor past that graph exactly as 0.3 did.
     """
     if isinstance(node, ast.Call):
         report = _inplace_call(ctx, node) or _init_call(ctx, node) or _out_call(ctx, node)
@@ -609,11 +617,22 @@ def _store(ctx: Context, stmt: ast.stmt) -> Optional[Report]:
         # ``g.data = p.grad.data`` shares ``p.grad``'s storage from then on and
         # ``g.data = g.data.clone()`` gives ``g`` storage of its own: ``copy_``
         # would copy the values once (into itself); ``set_`` swaps the storage
-        method = "set_" if _storage_of(tensor, value) or _held_storage(ctx, value) else "copy_"
+        if _storage_of(tensor, value) or _held_storage(ctx, value):
+            method, caveat = "set_", ""
+        elif _computed_with(ctx, stmt, tensor):
+            # ``u.data = v`` then ``u.dot(w)``: the graphs built from ``u``
+            # save it; ``copy_`` (or ``set_``) would change what a graph of an
+            # earlier call saved, and backward raise, where the swap still
+            # leaves it alone as in 0.3 (spectral norm's power iteration)
+            return None
+        else:
+            what = src.quote(tensor, 20)
+            method, caveat = "copy_", f" if the new value has `{what}`'s shape, else keep it"
         # never ``E = v``: a leaf that required grad stops being one, and a loop
         # variable over ``.parameters()`` (also through ``zip``) updates nothing
         suggestion = _guarded(ctx, f"{src.text(tensor)}.{method}({text})")
-        return Report(stmt, _message(ctx, stmt, suggestion, "swaps `.data` past autograd"))
+        return Report(stmt, _message(ctx, stmt, suggestion, "swaps `.data` past autograd")
+                      + caveat)
     fix = None
     new = None
     if len(targets) == 1 and target is targets[0]:
@@ -624,6 +643,41 @@ def _store(ctx: Context, stmt: ast.stmt) -> Optional[Report]:
     if new is None:
         new = src.text(stmt).replace(".data", "", 1)
     return Report(stmt, _message(ctx, stmt, _guarded(ctx, new)), fix)
+
+
+#: what reads of a tensor ask of it without computing with its values
+_METADATA = frozenset((
+    "data", "grad", "size", "shape", "dim", "ndimension", "numel", "nelement", "dtype",
+    "device", "is_cuda", "requires_grad", "type",
+))
+
+
+def _computed_with(ctx: Context, stmt: ast.stmt, tensor: ast.AST) -> bool:
+    """Whether the function that swaps ``tensor.data`` (or the module) also
+    computes with ``tensor`` itself: reads it other than through ``.data``,
+    ``.size()`` and the like or as a key (``optimizer.state[p]``), outside its
+    swaps."""
+    k = key(tensor)
+    if k is None:
+        return True  # (unknown: say nothing)
+    scope = next((p for p in reversed(ctx.parents)
+                  if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))),
+                 ctx.tree)
+    stack: List[Tuple[ast.AST, Optional[ast.AST]]] = [(scope, None)]
+    while stack:
+        node, parent = stack.pop()
+        if node is stmt or isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Attribute) and t.attr == "data" and key(t.value) == k
+                for t in node.targets):
+            continue  # (another swap of it)
+        if (isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load)
+                and key(node) == k):
+            if not (isinstance(parent, ast.Attribute) and parent.attr in _METADATA
+                    or isinstance(parent, ast.Subscript) and parent.slice is node):
+                return True  # (``state[p]``: a key, not a value computed with)
+            continue
+        stack.extend((child, node) for child in ast.iter_child_nodes(node))
+    return False
 
 
 _STEP_OPS = {ast.Sub: "-", ast.Add: "+", ast.Mult: "*", ast.Div: "/"}
