@@ -312,7 +312,13 @@ def test_too_many_modules_is_unknown(tmp_path, monkeypatch):
     ("f'{args.dir}/m.pt'", "f'{args.dir}/m.pt'", True),
     ("f'{args.dir}/m.pt'", "f'{args.dir}/n.pt'", False),
     ("args.dir + 'm.pt'", "args.dir + 'n.pt'", False),
-    ("paths[0]", "paths[0]", False),  # (a subscript: the same as nothing)
+    ("paths[0]", "paths[0]", False),  # (a subscript by a number: the same as nothing)
+    # a configuration dict's key reads as an attribute (sweep 25: charlm)
+    ("args['save'] + '.cpu'", "args['save'] + '.cpu'", True),
+    ("args['save']", "args['load']", False),
+    ("args['save']", "args.save", False),
+    ("args['paths'].model", "args['paths'].model", True),
+    ("args[key]", "args[key]", False),
     ("io.BytesIO()", "io.BytesIO()", False),  # (each call another file)
     ("make_path(args)", "make_path(args)", False),
     ("'{}/m.pt'.format(args.dir)", "'{}/m.pt'.format(args.dir)", True),

@@ -15,7 +15,9 @@ The same path is the same expression, compared as a structure (:func:`path_key`)
 
 - a string constant is its text (``'model.pt'``);
 - an attribute chain is its text (``args.save``, ``opt.model_path``: the same
-  command-line option in every script), ``self.x`` only within one class;
+  command-line option in every script), ``self.x`` only within one class; a
+  subscript by a string constant reads as an attribute there (``hps['save']``,
+  the same key of a configuration dict, as ``hps.save`` would be);
 - a call of a function that makes a path of paths (``os.path``'s, ``pathlib``'s,
   ``str``, ``'...'.format``; resolved through imports), an operator, an f-string:
   the same function or operator of the same parts (``os.path.join(args.dir,
@@ -36,7 +38,7 @@ The same path is the same expression, compared as a structure (:func:`path_key`)
   where a use of the helper is not such a call (passed on, stored, another
   function of its name) or a path passed is not evident; itself, in its
   function, for a save and a load there;
-- anything else (a subscript, a comprehension ...) is the same as nothing.
+- anything else (another subscript, a comprehension ...) is the same as nothing.
 
 What the saved value is comes from the value facts (:mod:`.values`), asked in the
 function of the save: an ``nn.Module`` (a torch module, a class of the file or of
@@ -355,11 +357,11 @@ def path_key(ctx, node: ast.AST, scope: ast.AST, resolver, depth: int = 0) -> Op
         return repr(node.value) if isinstance(node.value, (str, bytes)) else None
     if cls is ast.Name:
         return _name_key(ctx, node, scope, resolver, depth)
-    if cls is ast.Attribute:
-        qualname = resolver(node)
+    if cls is ast.Attribute or cls is ast.Subscript:
+        qualname = resolver(node) if cls is ast.Attribute else None
         if qualname is not None:
             return f"={qualname}"  # (``=``: a qualified name, see :func:`_anchor`)
-        chain = key_of(node)
+        chain = _chain(node)
         if chain is None:
             return None
         if chain.startswith("self."):  # (one class's attribute)
@@ -416,6 +418,22 @@ def _made_by(ctx, call: ast.Call, resolver) -> Optional[str]:
         return f"{func.value.value!r}.format"
     name = resolver(func)
     return f"={name}" if name is not None and name.startswith(_PATH_FUNCTIONS) else None
+
+
+def _chain(node: ast.AST) -> Optional[str]:
+    """The text of an attribute chain in which a subscript by a string constant
+    reads like an attribute (``args.save``, ``hps['save']``, ``cfg['paths'].model``),
+    else ``None``."""
+    if node.__class__ is ast.Subscript:
+        index = node.slice
+        if not (index.__class__ is ast.Constant and isinstance(index.value, str)):
+            return None
+        base = _chain(node.value)
+        return None if base is None else f"{base}[{index.value!r}]"
+    if node.__class__ is ast.Attribute and node.value.__class__ is ast.Subscript:
+        base = _chain(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    return key_of(node)
 
 
 def _name_key(ctx, node: ast.Name, scope: ast.AST, resolver, depth: int) -> Optional[str]:
