@@ -11,7 +11,7 @@ from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.flow import Flow
 from ..analysis.registry import rule
 from ..analysis.resolve import builtin_call, key
-from ..analysis.values import value_of, values
+from ..analysis.values import DICT, OBJECT, value_of, values
 from ..source.text import shorten
 from .shared.calls import method_call, method_edit
 
@@ -66,7 +66,9 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
       one, or returned by a function of the file), or the loop variable of
       ``for label in labels``, ``zip(inputs, labels)``, ``enumerate(labels)``
       over one;
-    - a dict key (``idx2word[ni]``, ``d.get(ni)``, ``ni in d``) or a value
+    - a dict key (``idx2word[ni]``, ``d.get(ni)``, ``ni in d``; ``self.graph[ni]``
+      where the value facts know ``self.graph`` for a dict, a ``defaultdict`` the
+      class makes or its callers give it) or a value
       ``json.dump``-ed that is an element of a torch tensor: ``ni =
       topi[0][0]`` after ``topv, topi = out.data.topk(1)``,
       ``torch.multinomial(p, 1)[0]``, ``pred.data[0]`` after ``_, pred =
@@ -232,11 +234,14 @@ def _dict_key(ctx: Context, container: ast.AST, index: ast.AST,
     if builtin_call(index, ctx.scope, "str", 1):
         return _string_key(ctx, container, index, read) if looked_up else None
     k = key(container)  # (the cheaper tests first: :func:`_mapping` without the file's names)
-    if k is None or "." in k and not _MAPPING_NAME.search(k.rsplit(".", 1)[-1]):
+    if k is None:
+        return None
+    dotted = "." in k and not _MAPPING_NAME.search(k.rsplit(".", 1)[-1])
+    if dotted and not k.startswith("self."):
         return None
     if not _may_be_element(ctx, index):
         return None
-    if not _mapping(ctx, container):
+    if not (_mapping_value(ctx, container) if dotted else _mapping(ctx, container)):
         return None
     if not _element(ctx, index, set(), 0) and not (read and _iterated_element(ctx, index)):
         return None
@@ -244,7 +249,10 @@ def _dict_key(ctx: Context, container: ast.AST, index: ast.AST,
         inner = value_of(ctx, index.value)  # (``p.data[0][0]`` of a 1-D ``p``: the
         if inner.tensor and inner.rank == 0:  # indexing fails, on 0.3 too: not a key)
             return None
-    return _item_report(ctx, index, "hashes by identity as a dict key (KeyError)")
+    value = value_of(ctx, container)
+    missed = ("a defaultdict adds an empty entry: no error, other numbers"
+              if value.kind == OBJECT and value.name == "collections.defaultdict" else "KeyError")
+    return _item_report(ctx, index, f"hashes by identity as a dict key ({missed})")
 
 
 def _string_key(ctx: Context, container: ast.AST, call: ast.Call,
@@ -751,6 +759,17 @@ def _imported_modules(ctx: Context) -> Set[str]:
             if path is not None:
                 paths.add(path)
     return paths
+
+
+#: classes of the value facts' objects that are mappings
+_MAPPING_CLASSES = frozenset(("collections.defaultdict",))
+
+
+def _mapping_value(ctx: Context, container: ast.AST) -> bool:
+    """A dict by the value facts: ``self.graph`` that the class sets to
+    ``defaultdict(set)``, or to an ``__init__`` parameter its callers give one."""
+    value = value_of(ctx, container)
+    return value.kind == DICT or value.kind == OBJECT and value.name in _MAPPING_CLASSES
 
 
 def _mapping(ctx: Context, container: ast.AST) -> bool:
