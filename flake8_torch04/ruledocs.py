@@ -151,6 +151,8 @@ ON_CURRENT_TORCH = {
     "TV156": "warns",  # x.resize(*sizes): deprecated (the 12x-13x group is full)
     "TV158": "stops",  # Adam(betas=(0, 0.9)): ValueError since 2.6 (the 10x-11x group is full)
     "TV159": "stops",  # c and t or d of a tensor t: RuntimeError (the 10x-11x group is full)
+    "TV160": "stops",  # a name a torch star import no longer gives: NameError
+    "TV161": "stops",  # a cell derived from RNNCellBase without its arguments: TypeError
 }
 #: TV1xx groups: (first code, last code, what they do on current PyTorch)
 _GROUPS = ((100, 119, "stops"), (120, 139, "warns"), (140, 159, "silent"))

@@ -135,6 +135,10 @@ TABLE = {
     "TV154": ("dropout_default", (ast.Call,), (r"\bdropout(?:[23]d)?\b",)),
     "TV155": ("renamed_keywords", (ast.Call,), (r"\bsplit_size\b", r"\bdevice_id\b")),
     "TV156": ("non_inplace_resize", (ast.Call,), (r"\.[\s\\]*resize[\s\\]*\(",)),
+    # a star import, in a file that star-imports a module of torch
+    "TV160": ("star_import_names", (ast.ImportFrom,), (r"import[\s\\(]*\*",),
+              (r"\bfrom[\s\\]+torch\.",)),
+    "TV161": ("rnn_cell_base", (ast.ClassDef,), (r"\bRNNCellBase\b",)),
     # ``c and t or d`` (0.1's conditional)
     "TV159": ("tensor_truth", (ast.BoolOp,), (r"\band\b",)),
     # ``betas`` given to an optimizer, or an Adam given its betas by position (Adam
