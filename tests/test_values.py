@@ -1238,6 +1238,37 @@ def test_elements_of_plain_tensors_are_plain():
     assert found == [(0, True), (0, False)]
 
 
+def test_unwrapped_indexed_and_multiplied_plain_tensors():
+    """``if isinstance(x, Variable): x = x.data`` makes ``x`` the plain tensor
+    whatever it was; a tensor index, ``matmul`` and ``dot`` of plain tensors give
+    plain tensors; ``FloatTensor([-d.mean()])`` is 1-D (sweep 25: vsumm's reward)."""
+    source = HEAD + textwrap.dedent("""\
+        def g(seq, picks, other):
+            if isinstance(seq, Variable):
+                seq = seq.data
+            show(seq)
+            show(seq[picks, :].sum())
+            show(torch.matmul(seq, seq.t()).sum())
+            show(seq[0].dot(seq[1]))
+            show(torch.FloatTensor([-seq.mean()]))
+            show(torch.FloatTensor([-seq.mean()])[0])
+            if other is not None:
+                other = other.data
+            show(other)
+        """)
+    tree = ast.parse(source)
+    ctx = Context(tree, lines_of(source), "t.py", source)
+    Walker(ctx, [WALK], None, None).run()
+    values = Values(ctx)
+    shown = [n.args[0] for n in ast.walk(tree) if isinstance(n, ast.Call)
+             and isinstance(n.func, ast.Name) and n.func.id == "show"]
+    found = [(v.kind, v.rank, v.plain) for v in
+             (values.of(e, tree.body[-1]) for e in shown)]
+    assert found == [(TENSOR, None, True), (TENSOR, 0, True), (TENSOR, 0, True),
+                     (TENSOR, 0, True), (TENSOR, 1, True), (TENSOR, 0, True),
+                     (None, None, False)]  # (not guarded by ``isinstance``: unknown)
+
+
 SELF_METHODS = HEAD + """\
 import torch.nn as nn
 

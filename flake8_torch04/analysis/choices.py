@@ -1,12 +1,15 @@
 """What a conditional or a boolean operator may give, for the value facts: ``a if c
 else b`` either branch, ``a or b`` either operand but one that is ``None``, ``c and
-a`` after tests its last operand (see :func:`chosen`)."""
+a`` after tests its last operand (see :func:`chosen`); and which binding a name
+has after 0.3's ``if isinstance(x, Variable): x = x.data`` (:func:`unwrapped`)."""
 from __future__ import annotations
 
 import ast
-from typing import List
+from typing import List, Optional, Sequence
 
+from .canonical import VARIABLE
 from .nodes import is_test
+from .resolve import key
 
 
 def chosen(flow, node: ast.AST) -> List[ast.AST]:
@@ -33,3 +36,25 @@ def _none(flow, node: ast.AST) -> bool:
     defs = flow.reaching(node) if isinstance(node, ast.Name) else None
     return bool(defs) and all(d.kind == "assign" and isinstance(d.value, ast.Constant)
                               and d.value.value is None for d in defs)
+
+
+def unwrapped(ctx, defs: Sequence, tensors: Sequence[bool]) -> Optional[int]:
+    """Of two bindings that reach a name, the index of ``x = x.data`` under ``if
+    isinstance(x, Variable):`` (0.3's unwrapping of either; ``tensors[i]``: the
+    binding ``i`` is a tensor): after it ``x`` is the tensor ``.data`` gives,
+    0.3's plain tensor, whether ``x`` was a ``Variable`` or a tensor before.
+    ``None`` where the bindings are not that."""
+    for i, (d, tensor) in enumerate(zip(defs, tensors)):
+        read = d.value
+        if d.kind != "assign" or not tensor or not (
+                isinstance(read, ast.Attribute) and read.attr == "data"
+                and isinstance(read.value, ast.Name) and read.value.id == d.key):
+            continue
+        guard = ctx.file_parents().get(id(d.node))
+        test = getattr(guard, "test", None)
+        if isinstance(guard, ast.If) and isinstance(test, ast.Call) \
+                and isinstance(test.func, ast.Name) and test.func.id == "isinstance" \
+                and len(test.args) == 2 and key(test.args[0]) == d.key \
+                and ctx.resolve(test.args[1]) == VARIABLE:
+            return i
+    return None

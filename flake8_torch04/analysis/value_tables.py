@@ -80,7 +80,7 @@ MODULE_ITSELF = frozenset(("cuda", "cpu", "to", "train", "eval", "float", "doubl
 TORCH_METHODS = frozenset(f"torch.{f}" for f in (
     "max", "min", "sum", "mean", "prod", "argmax", "argmin", "sort", "topk", "squeeze",
     "unsqueeze", "t", "transpose", "eq", "ne", "lt", "gt", "le", "ge", "std", "var", "norm",
-    "mm", "bmm", "mv", "multinomial", "split", "chunk"))
+    "mm", "bmm", "mv", "dot", "matmul", "multinomial", "split", "chunk"))
 #: ``torch.nn.functional``'s losses: 0-dim results unless asked per element
 LOSS_FUNCTIONS = frozenset(f"torch.nn.functional.{f}" for f in (
     "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
@@ -166,6 +166,28 @@ def literal_rank(node: ast.AST) -> Optional[int]:
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
         return rank
     return None
+
+
+def data_rank(data: ast.AST, of) -> Optional[int]:
+    """The rank of a tensor made from a list literal: of constants
+    (``[[1, 2], [3, 4]]``: 2), or a flat one of numbers and 0-dim tensors, by
+    their values ``of(element)`` (``[-d.mean()]``: 1; 0.3 gave numbers there)."""
+    rank = literal_rank(data)
+    if rank is None and isinstance(data, (ast.List, ast.Tuple)) and data.elts and all(
+            v.kind == NUMBER or v.kind == TENSOR and v.rank == 0
+            for v in (of(e) for e in data.elts)):
+        return 1
+    return rank
+
+
+def list_rank(value) -> Optional[int]:
+    """The rank of a tensor made from a list of numbers (1), of lists of numbers
+    (2), ...; ``None`` where the elements are not evident."""
+    rank = 0
+    while value.kind == LIST and value.parts:
+        rank += 1
+        value = value.parts[0]
+    return rank if rank and value.kind == NUMBER else None
 
 
 def sampled(args: Sequence[ast.AST], keywords: dict) -> Optional[int]:

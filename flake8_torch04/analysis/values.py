@@ -32,7 +32,7 @@ from ..source.record import record
 from .accumulated import accumulated
 from .appended import appended, builtin_of, comprehended
 from .callers import passed_arguments
-from .choices import chosen
+from .choices import chosen, unwrapped
 from .environments import MAKERS as ENVIRONMENT_MAKERS, environment
 from .loaders import LOADER, MADE as LOADED, made as loaded
 from .free import enclosing_bindings, free_name
@@ -54,8 +54,8 @@ from .wrappers import wrapped_argument
 from .value_tables import (
     ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, INDEX, LIKE,
     LOSS_FUNCTIONS, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME, SIZED, TORCH_METHODS,
-    MATH_INTS, MATH_TESTS, TYPED, dimensions, last_size, literal_last, literal_rank, literal_size,
-    made_in_03, reduced_loss, reduced_rank
+    MATH_INTS, MATH_TESTS, TYPED, dimensions, last_size, literal_last, literal_size,
+    data_rank, list_rank, made_in_03, reduced_loss, reduced_rank
 )
 from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
     DICT, LIST, MODULE, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, as_plain as _plain,
@@ -254,6 +254,10 @@ class Values:
                 return instance_attribute(self, node, scope, depth)
             return UNKNOWN
         found = [self.binding(d, scope, depth) for d in defs]
+        if len(defs) == 2 and all(v.kind is None or v.kind == TENSOR for v in found):
+            at = unwrapped(self.ctx, defs, [v.tensor for v in found])
+            if at is not None:
+                return found[at]
         return join([b for b in found if b is not BOTTOM] if JUDGED else found)
 
     def binding(self, d, scope, depth: int) -> Value:
@@ -371,13 +375,13 @@ class Values:
                 continue
             if isinstance(item, ast.Constant) and item.value is None or \
                     isinstance(item, ast.Constant) and item.value is Ellipsis:
-                return Value(whole.kind, None, whole.dtype)
+                return Value(whole.kind, None, whole.dtype, plain=whole.plain)
             at = self.of(item, scope, depth)
             if at.kind != NUMBER and not (at.tensor and at.rank == 0 and at.dtype == "int"):
                 if whole.rank == 1 and len(items) == 1 and at.tensor and (
                         at.rank == 1 or at.dtype in ("bool", "uint8")):  # (``t[mask]``: 1-D)
                     return Value(whole.kind, 1, whole.dtype, plain=whole.plain)
-                return Value(whole.kind, None, whole.dtype)  # a tensor index: any rank
+                return Value(whole.kind, None, whole.dtype, plain=whole.plain)  # any rank
             rank = rank - 1 if rank is not None else None
         if rank is not None and rank < 0:
             return UNKNOWN
@@ -558,11 +562,11 @@ class Values:
         if name in TYPED:
             dtype = TYPED[name]
             if len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
-                return _tensor(literal_rank(args[0]), dtype, literal_last(args[0]))
+                return _tensor(data_rank(args[0], lambda e: self.of(e, scope, depth)), dtype,
+                               literal_last(args[0]))
             data = self.of(args[0], scope, depth) if len(args) == 1 else UNKNOWN
             if data.kind == LIST:  # data, not sizes: a list of numbers is 1-D
-                number = bool(data.parts) and data.parts[0].kind == NUMBER
-                return _tensor(1 if number else None, dtype)
+                return _tensor(list_rank(data), dtype)
             if args and not node.keywords:
                 return _tensor(self._sizes_rank(args, scope, depth), dtype, last_size(args))
             return _tensor(None, dtype)
@@ -572,7 +576,8 @@ class Values:
             if data.kind == NUMBER:
                 return _tensor(0, dtype)
             if isinstance(args[0], (ast.List, ast.Tuple)):
-                return _tensor(literal_rank(args[0]), dtype, literal_last(args[0]))
+                return _tensor(data_rank(args[0], lambda e: self.of(e, scope, depth)), dtype,
+                               literal_last(args[0]))
             return _tensor(None, dtype)
         if name in ("torch.cat", "torch.stack") and args:
             # the elements' rank (one more for ``stack``) where every element agrees
@@ -701,8 +706,13 @@ class Values:
                     and start.value >= 0:
                 return _tensor(start.value + 1, dtype)
             return _tensor(None, dtype)
-        if attr in ("mm", "bmm", "mv") and len(args) == 1:
-            return _tensor({"mm": 2, "bmm": 3, "mv": 1}[attr], dtype)
+        if attr in ("mm", "bmm", "mv", "dot") and len(args) == 1:  # (``dot`` of 1-D only)
+            return _tensor({"mm": 2, "bmm": 3, "mv": 1, "dot": 0 if rank in (None, 1)
+                            else None}[attr], dtype)
+        if attr == "matmul" and len(args) == 1:
+            other = self.of(args[0], scope, depth).rank
+            return _tensor(rank if rank is not None and rank >= 2 and rank == other else None,
+                           dtype)
         if attr in SAME:
             return _tensor(rank, dtype, None if attr in MOVES else last)
         if attr in ("to", "type") and args and not keywords:

@@ -99,8 +99,9 @@ TABLE = {
     # ``mean``/``std``, or an element read through ``.data[`` in 0.3 code (see
     # ``tensor_numbers``)
     "TV144": (
-        "tensor_numbers", (ast.AugAssign, ast.Call, ast.Subscript, ast.For, ast.BinOp),
-        ((r"\+=", ast.AugAssign), (r"\-=", ast.AugAssign),
+        "tensor_numbers",
+        (ast.AugAssign, ast.Call, ast.Subscript, ast.For, ast.BinOp, ast.Return),
+        ((r"\+=", ast.AugAssign), (r"\-=", ast.AugAssign), (r"\breturn\b", ast.Return),
          (r"%[-#0 +]*\d*(?:\.\d*)?[sra]", ast.BinOp),
          (r"\b(?:print|str|repr|dumps?|list|sum|array|asarray|mean|std)[\s\\]*\(",
           ast.Call),

@@ -30,6 +30,8 @@ _NUMPY = frozenset(f"numpy.{name}" for name in ("array", "asarray", "mean", "std
 #: a conversion of ``%``-formatting: its type, or ``(`` for a mapping key and ``*``
 #: for a width or precision taken from the items
 _CONVERSION = re.compile(r"%(?:(\()|[-#0 +]*(?:(\*)|\d*)(?:\.(?:(\*)|\d*))?[hlL]?(.))")
+#: the arithmetic through which a number 0.3 gave stays one
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 #: calls whose arguments are only shown: what 0.3's number looked like there
 _SHOWN = {"print": "it prints as `tensor(...)`", "str": "`str()` of it is `'tensor(...)'`",
           "repr": "`repr()` of it is `'tensor(...)'`"}
@@ -214,6 +216,12 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     sum, not where it is printed (a sum given to ``float()``, ``int()`` or
     ``round()``, code written for a tensor, or formatted as a number, ``'%.6f' %
     sum(...)``, where it shows as the number did, is left alone).
+    And ``return E`` where ``E`` is computed (through arithmetic and the
+    function's names) from such numbers and Python numbers, in a function that
+    returns a number literal elsewhere (``return 0.`` when nothing is picked,
+    ``return reward_div + reward_rep`` otherwise): it returned numbers on 0.3,
+    and its callers now get a float32 tensor (``np.mean`` of a list of them is
+    float32, ``json.dump`` refuses them).
     And ``list(t)`` of an evidently 1-D 0.3 tensor (``list(tag_seq.data)``): a
     list of Python numbers on 0.3, of 0-dim tensors since 0.4 (a ``Variable``'s
     elements were ``Variable`` objects on 0.3 too, and a 2-D tensor's are rows:
@@ -264,7 +272,10 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     for a count fed a reduction of a value of unknown 0.3 type is *unsafe*: 0.3 may
     have given a one-element ``Variable`` there.  For
     ``json.dumps`` and ``np.array`` the fix puts ``.item()`` on every such value
-    put in the list (*unsafe*: the list's other readers get numbers too).  A name
+    put in the list (*unsafe*: the list's other readers get numbers too); for a
+    ``return``, on every such number the value is computed from, so that it is
+    computed in double precision as on 0.3 (*unsafe*: a caller written for 0.4
+    may use the tensor).  A name
     bound to such an element (``first = x.data[0]``) gets
     its ``.item()`` there, and none where it is printed or accumulated.
     """
@@ -326,6 +337,9 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
         return
     if isinstance(node, ast.BinOp):
         yield from _formatted(ctx, facts, node)
+        return
+    if isinstance(node, ast.Return):
+        yield from _returned(ctx, facts, node)
         return
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and node.func.id in _SHOWN and not ctx.scope.binds(node.func.id):
@@ -464,6 +478,86 @@ def _made_array(ctx: Context, facts, listed: ast.Name) -> Iterator[Report]:
         f"are made",
         Fix(tuple(edits), UNSAFE) if all(e is not None for e in edits) else None,
     )
+
+
+def _returned(ctx: Context, facts, node: ast.Return) -> Iterator[Report]:
+    """``return reward`` where ``reward`` is computed from numbers 0.3 gave (and
+    Python numbers) and the function returns a number literal elsewhere (``return
+    0.``): it returned numbers on 0.3, and its callers (``np.mean`` of a list of
+    them, ``json.dump``, arithmetic in double precision) now get a float32 tensor
+    from this ``return``.  The fix puts
+    ``.item()`` on each number 0.3 gave that the value is computed from
+    (*unsafe*: a caller written for 0.4 may use the tensor)."""
+    function = next((p for p in reversed(ctx.parents)
+                     if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if function is None or node.value is None:
+        return
+    numeric = _numeric_return(ctx, function)
+    if numeric is None or isinstance(node.value, ast.Constant):
+        return
+    leaves = [leaf for leaf in _leaves(ctx, facts, node.value, 0, set()) if leaf is not None]
+    if not leaves:
+        return  # (numbers alone, or a part neither a number nor one 0.3 gave)
+    edits = [_item(ctx, leaf) for leaf in leaves]
+    src = ctx.source
+    yield Report(
+        node.value,
+        f"`{src.quote(node.value, 30)}` is a 0-dim tensor since PyTorch 0.4 where 0.3 gave "
+        f"a Python number, as `{function.name}` returns one at line {numeric}: its callers "
+        f"get a float32 tensor (numpy makes float32 of it, json refuses it); add `.item()` "
+        f"where it is made",
+        Fix(tuple(edits), UNSAFE) if all(e is not None for e in edits) else None,
+    )
+
+
+def _numeric_return(ctx: Context, function: ast.AST) -> Optional[int]:
+    """The line of a ``return`` of a number literal (``return 0.``, ``return -1``) in
+    ``function`` itself, or ``None`` (once per function)."""
+    memo = ctx.memo.setdefault("TV144 numeric returns", {})
+    if id(function) not in memo:  # type: ignore[operator]
+        found = None
+        for stmt in body_nodes(function):
+            value = getattr(stmt, "value", None) if isinstance(stmt, ast.Return) else None
+            if isinstance(value, ast.UnaryOp) and isinstance(value.op, (ast.USub, ast.UAdd)):
+                value = value.operand
+            if isinstance(value, ast.Constant) and type(value.value) in (int, float):
+                found = stmt.lineno
+                break
+        memo[id(function)] = found  # type: ignore[index]
+    return memo[id(function)]  # type: ignore[index]
+
+
+def _leaves(ctx: Context, facts, node: ast.AST, depth: int, seen: set) -> list:
+    """The numbers 0.3 gave that ``node`` is computed from, through arithmetic and
+    the names of its function (``(reward_div + reward_rep) * 0.5``: each
+    reduction), ``None`` standing for a Python number among them; ``[]`` where
+    one of its parts is neither (then no fix is evident)."""
+    if depth > 6 or id(node) in seen:
+        return []
+    seen.add(id(node))
+    value = facts.of(node)
+    if value.kind == NUMBER:
+        return [None]  # (a Python number: nothing to change)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
+        parts = [node.left, node.right]
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        parts = [node.operand]
+    elif isinstance(node, ast.Name):
+        defs = ctx.flow().reaching(node)
+        if not defs or not all(d.kind == "assign" and d.value is not None for d in defs):
+            return []
+        parts = [d.value for d in defs]
+    elif _number_in_03(value) and not _read_through_data(ctx, node):
+        return [node]
+    else:
+        return []
+    found: list = []
+    for part in parts:
+        got = _leaves(ctx, facts, part, depth + 1, seen)
+        if not got:
+            return []
+        found += [g for g in got if g not in found]
+    return found
 
 
 def _held_numbers(ctx: Context, facts, node: ast.AST, scope, depth: int,
