@@ -967,3 +967,35 @@ def test_dropout_without_training_keeps_the_no_op_of_0_3():
 def test_dropout_without_training_in_modern_code_is_left_alone():
     source = "import torch\nimport torch.nn.functional as F\ny = F.dropout(torch.ones(3), 0.5)\n"
     assert check_source(source, codes=["TV154"]) == []
+
+
+def test_tv002_names_the_extent_of_the_uses():
+    # the uses reach into a loop: the message gives the statements from the
+    # first use to the end of the loop (sweep 25: "lines 60, 62, 67, ..." left
+    # the extent open); a backward pass among them keeps the list of lines
+    from flake8_torch04.analysis.run import check_source
+
+    source = textwrap.dedent("""\
+        import torch
+        from torch.autograd import Variable
+        from lm import model, hidden, opt
+
+        input = Variable(torch.zeros(1, 1).long(), volatile=True)
+        input.data.fill_(1)
+        words = []
+        for _ in range(5):
+            output, hidden = model(input, hidden)
+            input.data.fill_(output.data.max(1)[1][0])
+            words.append(input.data[0])
+        print(words)
+        input = Variable(torch.zeros(1, 1).long(), volatile=True)
+        out = model(input, hidden)
+        out.sum().backward()
+        opt.step()
+        print(input)
+        """)
+    found = [f.message for f in check_source(source, "t.py", ["TV002"])]
+    assert found[0].endswith("run the code that uses `input` (lines 6 to 11) under "
+                             "`with torch.no_grad():`")
+    assert found[1].endswith("run the code that uses `input` (lines 14, 17) under "
+                             "`with torch.no_grad():`")

@@ -48,7 +48,10 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     line) to run under ``with torch.no_grad():`` when the innermost loop
     around it neither trains (as below) nor makes a ``Variable`` that is not
     volatile (an evaluation loop at a script's top level, or inside a
-    training function); else the variable whose uses go there.
+    training function); else the variable whose uses go there: the lines
+    from its first use to the end of the statement of its block that holds
+    the last (``lines 60 to 79``, a loop included whole), where none of them
+    trains, else the lines of its first uses.
 
     ## Why is this bad?
     ``volatile`` was removed in PyTorch 0.4 and now only warns "volatile was
@@ -534,9 +537,10 @@ def _enclosing_def(ctx: Context) -> Optional[ast.AST]:
 
 
 def _read_on(ctx: Context, names: List[str], call: ast.Call) -> str:
-    """`` (lines 45 and 50)``: the lines after the call's statement where its
-    function (or module) reads one of ``names``, the first three; ``""`` when there
-    are none."""
+    """`` (lines 45 to 52)``, the extent of the statements after the call's that
+    read one of ``names`` (:func:`_extent`), or `` (lines 45 and 50)``, the first
+    three lines where its function (or module) reads one; ``""`` when there are
+    none."""
     from ..analysis.lines import lines_matching
     from ..analysis.nodes import walk_hits
 
@@ -549,8 +553,43 @@ def _read_on(ctx: Context, names: List[str], call: ast.Call) -> str:
                     and n.lineno > last})
     if not lines:
         return ""
+    extent = _extent(ctx, statement, lines, names) if len(lines) > 1 else None
+    if extent is not None:
+        return f" (lines {extent[0]} to {extent[1]})"
     shown = ", ".join(str(n) for n in lines[:3]) + (", ..." if len(lines) > 3 else "")
     return f" (line{'s' if len(lines) > 1 else ''} {shown})"
+
+
+def _extent(ctx: Context, statement: Optional[ast.AST], lines: List[int],
+            names: List[str]) -> Optional[Tuple[int, int]]:
+    """The first and last line of the statements after ``statement``, in its own
+    block and before one that binds one of ``names`` again, that hold the uses
+    on ``lines`` (a loop that reads the name on its lines counts whole), where
+    none of them trains; else ``None`` (a use outside the block, or a backward
+    pass among them: the lines are listed instead)."""
+    from .shared.blocks import body_holding
+
+    parent = ctx.file_parents().get(id(statement)) if statement is not None else None
+    body = body_holding(parent, statement) if parent is not None else None
+    if body is None:
+        return None
+    after = body[body.index(statement) + 1:]
+    rebound = next((i for i, s in enumerate(after) if isinstance(s, ast.Assign) and any(
+        isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Store)
+        for target in s.targets for n in ast.walk(target))), None)
+    if rebound is not None:  # (the uses after it are another value's)
+        lines = [n for n in lines if n < after[rebound].lineno]
+        after = after[:rebound]
+    held = [s for s in after if any(s.lineno <= n <= (s.end_lineno or s.lineno)
+                                    for n in lines)]
+    if not held or sum(1 for n in lines if any(
+            s.lineno <= n <= (s.end_lineno or s.lineno) for s in held)) != len(lines):
+        return None
+    first, last = after.index(held[0]), after.index(held[-1])
+    span = after[first:last + 1]
+    if any(_trains(ctx, s) for s in span):
+        return None
+    return span[0].lineno, span[-1].end_lineno or span[-1].lineno
 
 
 def _bound_itself(value: Optional[ast.AST], call: ast.Call) -> bool:
