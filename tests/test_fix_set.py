@@ -519,8 +519,10 @@ def test_tv004_storage_swaps_suggest_set_not_copy():
     assert messages[0].endswith("use `with torch.no_grad(): q.grad.set_(p.grad)`")
     assert messages[1].endswith("use `with torch.no_grad(): p.grad.set_(p.grad.clone())`")
     # (a copy of another tensor's values, or values computed: copied)
-    assert messages[2].endswith("use `with torch.no_grad(): q.copy_(p.data.clone())`")
-    assert messages[3].endswith("use `with torch.no_grad(): q.copy_(p.data * 2)`")
+    assert messages[2].endswith("use `with torch.no_grad(): q.copy_(p.data.clone())` if the "
+                                "new value has `q`'s shape, else keep it")
+    assert messages[3].endswith("use `with torch.no_grad(): q.copy_(p.data * 2)` if the new "
+                                "value has `q`'s shape, else keep it")
 
 
 def test_tv125_message_spells_the_fix_with_its_dtype():
@@ -550,7 +552,8 @@ def test_tv004_tuple_swap_suggests_copy_of_its_own_value():
             m.weight.data, m.bias.data = pair
     """)
     messages = [f.message for f in Analysis(source, ["TV004"]).findings]
-    assert messages[0].endswith("use `with torch.no_grad(): m.weight.copy_(w)`")
+    assert messages[0].endswith("use `with torch.no_grad(): m.weight.copy_(w)` if the new "
+                                "value has `m.weight`'s shape, else keep it")
     assert messages[1].endswith("use `with torch.no_grad(): m.weight.copy_(...)`")
 
 
