@@ -83,6 +83,26 @@ def test_not_every_caller_in_view_is_unknown(tmp_path, case, kwargs):
     assert agent(tmp_path, **kwargs)["q_value + 0"] == (None, None, None), case
 
 
+@pytest.mark.parametrize("more, expected", [
+    # an instance of the class by its every binding: its calls count too
+    ("\n\ndef run():\n    agent = Agent(4)\n    return agent._greedy(torch.zeros(5, 3))\n",
+     (TENSOR, 2, "float")),
+    ("\n\nAGENT = Agent(4)\n\n\ndef run():\n    return AGENT._greedy(torch.zeros(5, 3))\n",
+     (TENSOR, 2, "float")),
+    ("\n\ndef run():\n    return Agent(4)._greedy(torch.zeros(5))\n",
+     (TENSOR, None, "float")),  # (2-D from one call, 1-D from the other)
+    # a receiver not evidently an instance: unknown
+    ("\n\ndef run(make):\n    agent = make(4)\n    return agent._greedy(torch.zeros(5, 3))\n",
+     (None, None, None)),
+    ("\n\ndef run(flag):\n    agent = Agent(4) if flag else None\n"
+     "    return agent._greedy(torch.zeros(5, 3))\n", (None, None, None)),
+])
+def test_calls_on_instances_of_the_class_count(tmp_path, more, expected):
+    """``w = Walker(g); w.degrees(ids)`` (sweep 25: graphsage's shape): the calls on
+    a receiver every binding of which makes an instance of the class are in view."""
+    assert agent(tmp_path, more=more)["q_value + 0"] == expected
+
+
 def test_a_default_that_is_not_a_constant_is_unknown(tmp_path):
     """A method's default is evaluated in the class body, whose names are not read."""
     assert agent(tmp_path, default="SIZE")["k"] == (None, None, None)

@@ -21,7 +21,9 @@ the callee of plain calls and no other file spells it, or (the value facts) the
 files that do only call it (:func:`_constructed`).
 
 A method's callers are in view where it is called only as ``self.method(...)``
-from the methods of its own class (:class:`MethodCallers`): ``obj.method(...)``
+from the methods of its own class, or on a receiver every binding of which
+makes an instance of the class (``w = Walker(g)``, then ``w.degrees(ids)``;
+``Walker(g).degrees(ids)``) (:class:`MethodCallers`): any other ``obj.method(...)``
 may call another class's, and a base class may call a method its subclasses
 define (``nn.Module`` calls ``forward``), so the class derives from nothing
 but ``object`` or ``torch.nn.Module``, the method is none of ``nn.Module``'s,
@@ -161,6 +163,8 @@ class MethodCallers:
         self._classes: Optional[Dict[str, ast.ClassDef]] = None
         #: class name -> method name -> its calls ``self.name(...)`` in the class
         self._calls: Dict[str, Dict[str, List[Site]]] = {}
+        #: every ``R.name(...)`` of the file, by name (see :meth:`_attribute_calls`)
+        self._attributes: Optional[Dict[str, List[Site]]] = None
 
     def sites(self, func: ast.AST, cls: ast.ClassDef) -> Optional[List[Site]]:
         """Every call of the method ``func`` of ``cls``, or ``None`` when not every
@@ -175,8 +179,11 @@ class MethodCallers:
         text = self.ctx.text
         spelled = f"{func.args.args[0].arg}.{name}("  # type: ignore[attr-defined]
         calls = text.count(spelled)
-        if cls.name not in self._followed() or \
-                calls != len(re.findall(r"\b%s\b" % name, text)) - 1 or \
+        if cls.name not in self._followed():
+            return None
+        instances = self._instance_calls(cls, name)
+        if instances is None or \
+                calls + len(instances) != len(re.findall(r"\b%s\b" % name, text)) - 1 or \
                 len(re.findall(r"\b%s\b" % cls.name, text)) != \
                 len(re.findall(r"\b%s\s*\(" % cls.name, text)) + \
                 len(re.findall(r"\bsuper\s*\(\s*%s\s*," % cls.name, text)):
@@ -186,7 +193,58 @@ class MethodCallers:
                                       or not isinstance(s, _DEFINITIONS)
                                       and name in _class_bindings(s)) != 1:
             return None
+        return found + instances
+
+    def _instance_calls(self, cls: ast.ClassDef, name: str) -> Optional[List[Site]]:
+        """The calls ``R.name(...)`` outside ``SELF.name(...)`` whose receiver is
+        evidently an instance of ``cls``: ``Cls(...)`` itself, or a name every
+        binding of which (in the call's function, else at the top of the
+        module) is one (``w = Walker(g)``, then ``w.degrees(ids)``); ``None``
+        where another receiver calls a method of that name."""
+        found: List[Site] = []
+        for call, scope in self._attribute_calls().get(name, ()):
+            receiver = call.func.value  # type: ignore[attr-defined]
+            if self._instance(receiver, scope, cls.name):
+                found.append((call, scope))
+            elif not self._own_receiver(receiver, scope, cls):
+                return None
         return found
+
+    def _attribute_calls(self) -> Dict[str, List[Site]]:
+        """Every ``R.name(...)`` call of the file, by ``name``, with the function (or
+        module) it is read in (one walk of the file, when first asked)."""
+        found = self._attributes
+        if found is None:
+            found = self._attributes = {}
+            stack: List[Tuple[ast.AST, ast.AST]] = [(self.ctx.tree, self.ctx.tree)]
+            while stack:
+                node, scope = stack.pop()
+                if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute:
+                    found.setdefault(node.func.attr, []).append((node, scope))
+                inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                    else scope
+                stack += [(child, inner) for child in children(node)]
+        return found
+
+    def _instance(self, receiver: ast.AST, scope: ast.AST, cls: str) -> bool:
+        if receiver.__class__ is ast.Call:
+            return key(receiver.func) == cls  # type: ignore[attr-defined]
+        if receiver.__class__ is not ast.Name:
+            return False
+        ctx = self.ctx
+        defs = ctx.flow_of(scope).reaching(receiver)
+        if defs is not None and not defs and scope is not ctx.tree:
+            defs = tuple(ctx.flow_of(ctx.tree).defs(receiver.id))  # (a module's name)
+        return bool(defs) and all(
+            d.kind == "assign" and d.value.__class__ is ast.Call
+            and key(d.value.func) == cls for d in defs)
+
+    @staticmethod
+    def _own_receiver(receiver: ast.AST, scope: ast.AST, cls: ast.ClassDef) -> bool:
+        """``SELF`` in a method of ``cls`` (those calls are :meth:`_class_calls`')."""
+        return receiver.__class__ is ast.Name and scope in cls.body \
+            and isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+            and bool(scope.args.args) and scope.args.args[0].arg == receiver.id
 
     def _followed(self) -> Dict[str, ast.ClassDef]:
         """The module-level classes whose methods may be followed, by name."""
@@ -226,14 +284,35 @@ class MethodCallers:
         return found
 
 
+def some_method_sites(ctx, func: ast.AST) -> List[Site]:
+    """Calls of the method ``func`` of a module-level class of the file that are
+    evidently its: ``SELF.name(...)`` in the class's methods and calls on
+    evident instances (see :meth:`MethodCallers._instance_calls`).  Not every
+    caller: what one of them passes is passed, whatever the others do."""
+    owner = ctx.statement_parents().get(id(func))
+    name = getattr(func, "name", None)
+    if not isinstance(owner, ast.ClassDef) or name is None \
+            or ctx.defined_once().get(owner.name) is not owner:
+        return []
+    methods = ctx.memo.get("method callers")
+    if methods is None:
+        methods = ctx.memo["method callers"] = MethodCallers(ctx)
+    found = list(methods._class_calls(owner).get(name, []))
+    for call, scope in methods._attribute_calls().get(name, ()):
+        if methods._instance(call.func.value, scope, owner.name) \
+                and (call, scope) not in found:  # type: ignore[attr-defined]
+            found.append((call, scope))
+    return found
+
+
 def may_be_followed(ctx, func: ast.AST) -> bool:
     """The cheap tests of a method (most are asked of no more): not one torch calls,
-    not decorated, called as ``SELF.name(`` somewhere in the text."""
+    not decorated, called as ``R.name(`` somewhere in the text."""
     name = func.name  # type: ignore[attr-defined]
     args = func.args.args  # type: ignore[attr-defined]
     return bool(args) and name not in MODULE_METHODS and not func.decorator_list \
         and not (name.startswith("__") and name.endswith("__")) \
-        and f"{args[0].arg}.{name}(" in ctx.text
+        and f".{name}(" in ctx.text
 
 
 def _class_bindings(stmt: ast.stmt) -> List[str]:
