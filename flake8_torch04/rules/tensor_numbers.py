@@ -222,6 +222,12 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``return reward_div + reward_rep`` otherwise): it returned numbers on 0.3,
     and its callers now get a float32 tensor (``np.mean`` of a list of them is
     float32, ``json.dump`` refuses them).
+    And such a number passed to a method (or function) of the file that adds
+    its parameter up, ``meter.update(acc)`` where ``update(self, val, n=1)``
+    does ``self.sum += val * n`` (the ``AverageMeter`` idiom): the meter's sum
+    becomes a float32 tensor; reported at the argument (the calls of the file
+    on ``self`` or on evident instances of the class count, whatever other
+    files pass).
     And ``list(t)`` of an evidently 1-D 0.3 tensor (``list(tag_seq.data)``): a
     list of Python numbers on 0.3, of 0-dim tensors since 0.4 (a ``Variable``'s
     elements were ``Variable`` objects on 0.3 too, and a 2-D tensor's are rows:
@@ -286,6 +292,9 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
         if not isinstance(node.op, (ast.Add, ast.Sub)) or key(node.target) is None:
             return
         value = facts.of(node.value)
+        if value.kind is None:
+            yield from _passed_in(ctx, facts, node)  # (``self.sum += val * n``)
+            return
         if not (value.tensor and value.rank == 0) or _read_through_data(ctx, node.value):
             return
         scope = ctx.flow().node
@@ -478,6 +487,73 @@ def _made_array(ctx: Context, facts, listed: ast.Name) -> Iterator[Report]:
         f"are made",
         Fix(tuple(edits), UNSAFE) if all(e is not None for e in edits) else None,
     )
+
+
+def _passed_in(ctx: Context, facts, node: ast.AugAssign) -> Iterator[Report]:
+    """``self.sum += val * n`` in ``update(self, val, n=1)`` (an ``AverageMeter``)
+    where a call in the file passes a number 0.3 gave for ``val``
+    (``meter.update(accuracy)`` with ``accuracy`` a ``mean()``): the sum of that
+    meter becomes a float32 tensor.  Reported at each such argument; the fix
+    puts ``.item()`` on it (*unsafe* where the function uses the parameter as a
+    tensor, as for ``+=``)."""
+    function = next((p for p in reversed(ctx.parents)
+                     if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if function is None:
+        return
+    for name in _added_parameters(ctx, facts, node.value):
+        param = next((a for a in function.args.args if a.arg == name), None)
+        if param is not None:
+            yield from _passed_numbers(ctx, facts, node, function, param)
+
+
+def _passed_numbers(ctx: Context, facts, node: ast.AugAssign, function: ast.AST,
+                    param: ast.arg) -> Iterator[Report]:
+    from ..analysis.callers import method_arguments, passed_arguments, some_method_sites
+
+    sites = passed_arguments(ctx, param, function)
+    if sites is None:  # (not every caller in view: what the file's own calls pass)
+        sites = [(ctx, expr, scope) for expr, scope in method_arguments(
+            ctx, some_method_sites(ctx, function), function, param) or ()]
+    done = ctx.memo.setdefault("TV144 passed in", set())
+    used = _tensor_uses(ctx, function, param.arg)
+    src = ctx.source
+    target = shorten(src.text(node.target), 20)
+    for site_ctx, expr, scope in sites:
+        if site_ctx is not ctx or id(expr) in done:  # type: ignore[operator]
+            continue
+        if not _number_in_03(facts.of(expr, scope)) or isinstance(expr, ast.Subscript):
+            continue  # (``loss.data[0]``: TV003's, or :func:`_data_element`'s)
+        done.add(id(expr))  # type: ignore[union-attr]
+        edit = _item(ctx, expr)
+        yield Report(
+            expr,
+            f"`{src.quote(expr, 30)}` was a Python number on PyTorch 0.3 and is a 0-dim "
+            f"tensor since 0.4; `{function.name}` adds it to `{target}` (line "
+            f"{node.lineno}), which becomes a tensor; add `.item()`",
+            Fix((edit,), UNSAFE if used else SAFE) if edit is not None else None,
+        )
+
+
+def _added_parameters(ctx: Context, facts, value: ast.AST) -> list:
+    """The parameters ``value`` adds: a parameter, or a product of parameters and
+    numbers (``val * n``); ``[]`` for anything else."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Mult, ast.Div)):
+        left = _added_parameters(ctx, facts, value.left)
+        right = [] if isinstance(value.op, ast.Div) else _added_parameters(
+            ctx, facts, value.right)
+        sides = [(value.left, left), (value.right, right)]
+        if all(found or facts.of(side).kind == NUMBER or _parameter(ctx, side)
+               for side, found in sides):
+            return left + right
+        return []
+    return [value.id] if _parameter(ctx, value) else []  # type: ignore[attr-defined]
+
+
+def _parameter(ctx: Context, node: ast.AST) -> bool:
+    if not isinstance(node, ast.Name):
+        return False
+    defs = ctx.flow().reaching(node)
+    return bool(defs) and all(d.kind == "param" for d in defs)
 
 
 def _returned(ctx: Context, facts, node: ast.Return) -> Iterator[Report]:
