@@ -61,11 +61,13 @@ class Scope:
             self.imported.add(name)
 
     def binds(self, name: str) -> bool:
-        """Whether ``name`` is bound here or in an enclosing scope (a builtin
-        such as ``type`` or ``isinstance`` is then shadowed)."""
+        """Whether ``name`` is bound here or in an enclosing scope that code here
+        sees (a builtin such as ``type`` or ``isinstance`` is then shadowed): a
+        class's body is not seen from its methods (``def next(self)`` leaves
+        the builtin ``next`` to them)."""
         scope: Optional[Scope] = self
         while scope is not None:
-            if name in scope.bindings:
+            if name in scope.bindings and (scope is self or scope.kind != "class"):
                 return True
             scope = scope.parent
         return False

@@ -38,7 +38,9 @@ def iterator_next(ctx: Context, node: ast.Call) -> Iterator[Report]:
     where every call of the function in view (see "How values are followed"
     in docs/how-it-works.md) passes such an iterator, itself or through a name
     every binding of which that reaches the call is one (``def next(loader):
-    return loader.next()[0]`` called as ``next(data_iter)``).
+    return loader.next()[0]`` called as ``next(data_iter)``).  A binding to
+    ``None`` (``self.data_iter = None`` until the iterator is made) does not
+    count.
     ``.next()`` on a generator, on a Python 2 iterator of some other object
     (``iter(lines).next()``, ``reader.next()``), on an iterator that is also
     bound to something else, or on an iterator taken from a name without
@@ -92,7 +94,8 @@ def iterator_next(ctx: Context, node: ast.Call) -> Iterator[Report]:
         k = key(receiver)
         if k is None or ctx.resolve(receiver) is not None:
             return
-        values = _assignments(ctx, k)
+        values = [v for v in _assignments(ctx, k)  # (``self.it = None`` until it is made)
+                  if not (isinstance(v, ast.Constant) and v.value is None)]
         if not values or not all(v is not None and _iter_of_loader(ctx, v) for v in values):
             passed = _passed_iterators(ctx, receiver)
             if not passed:
