@@ -140,6 +140,8 @@ TABLE = {
     "TV160": ("star_import_names", (ast.ImportFrom,), (r"import[\s\\(]*\*",),
               (r"\bfrom[\s\\]+torch\.",)),
     "TV161": ("rnn_cell_base", (ast.ClassDef,), (r"\bRNNCellBase\b",)),
+    # an ``expand_as``/``expand`` call (of a reduction: ``x.norm(2, 1).expand_as(x)``)
+    "TV162": ("reduced_expand", (ast.Call,), (r"\bexpand(?:_as)?\b",)),
     # ``c and t or d`` (0.1's conditional)
     "TV159": ("tensor_truth", (ast.BoolOp,), (r"\band\b",)),
     # ``betas`` given to an optimizer, or an Adam given its betas by position (Adam
