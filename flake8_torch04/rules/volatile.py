@@ -145,7 +145,9 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
     tensor (every binding of ``x`` in its function is a ``Variable(...)`` or a
     ``torch.*`` call, or ``x`` is a tensor parameter of a function the file
     registers as a hook) and ``v`` only reads names; on any other object it is
-    an attribute the code may read again, and is left alone.  ``volatile=``
+    an attribute the code may read again, and is left alone.  ``self.volatile``
+    in a method of a class not derived from torch's (a loader that keeps its
+    caller's flag) is that object's own attribute: not flagged at all.  ``volatile=``
     given to a wrapper that the module binds once and that passes ``*args,
     **kwargs`` on to ``Variable`` (``Variable = lambda *a, **k:
     autograd.Variable(*a, **k)``, ``def var(*a, **k): return Variable(*a,
@@ -158,8 +160,25 @@ def volatile(ctx: Context, node: ast.AST) -> Iterator[Report]:
         node.attr == "volatile"
         and (ctx.uses_torch or _tensor_evidence(ctx, node.value))
         and not _module_or_class(ctx, node.value)
+        and not _own_flag(ctx, node.value)
     ):
         yield _attribute(ctx, node)
+
+
+def _own_flag(ctx: Context, obj: ast.AST) -> bool:
+    """``self.volatile`` in a method of a class not derived from torch's
+    (``BatchSentLoader.__init__`` keeps its caller's flag): an attribute of the
+    object's own, not a tensor's."""
+    if not isinstance(obj, ast.Name):
+        return False
+    function = ctx.scope.function()
+    node = function.node if function is not None else None
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not node.args.args \
+            or node.args.args[0].arg != obj.id:
+        return False
+    owner = ctx.statement_parents().get(id(node))
+    return isinstance(owner, ast.ClassDef) and not any(
+        (ctx.resolve(base) or "").startswith("torch.") for base in owner.bases)
 
 
 #: attributes and methods of a tensor that, used on the same object in the same
@@ -333,7 +352,8 @@ def _attribute(ctx: Context, node: ast.Attribute) -> Report:
     if isinstance(value, ast.Constant) and value.value is True:
         advice = "use `with torch.no_grad():`"
     elif value is not None and not isinstance(value, ast.Constant):
-        advice = f"use `torch.set_grad_enabled(not {one_line(ctx.source.text(value))})`"
+        advice = (f"run the code that uses it under `with torch.set_grad_enabled(not "
+                  f"{one_line(ctx.source.text(value))}):`")
     else:
         advice = "use `with torch.no_grad():` where gradients are not needed"
     drop = _drop_setting(ctx, node)
