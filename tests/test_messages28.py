@@ -138,3 +138,13 @@ def test_tv004_swap_advice_names_the_shape_it_needs():
         "use `with torch.no_grad(): m.weight.copy_(pretrained)` if the new value has "
         "`m.weight`'s shape, else keep it")
     assert finding.fix is None
+
+
+def test_tv111_backend_embedding_names_the_padding_sentinel():
+    # 0.3's THNN Embedding took padding_idx=-1 for "no padding"; F.embedding
+    # reads -1 as the last row (sweep 26 mos: that word never trained)
+    found = messages((FIXTURES / "TV111.py").read_text(encoding="utf-8"), "TV111")
+    line = next(n for n, m in found.items() if "Embedding.apply" in m)
+    assert "pass `None` for it" in found[line] and "F.embedding" in found[line]
+    others = [m for m in found.values() if "_backend" in m and "Embedding.apply" not in m]
+    assert others and not any("F.embedding" in m for m in others)

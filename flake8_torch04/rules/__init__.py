@@ -172,7 +172,7 @@ TABLE = {
         "removed_apis", (ast.Import, ast.ImportFrom, ast.Attribute, ast.Call),
         ("reinforce", "ffi", "trainer", "legacy", "_backend", "gels", "potrf", "potrs", "potri",
          "trtrs", "symeig", r"\beig\b", "_TensorBase", "gesv", "btrifact", "btrisolve",
-         "NLLLoss2d", "dist_backend"),
+         "NLLLoss2d", "dist_backend", "_assert_no_grad", "_functions"),
     ),
     # TV12x: deprecations that warn on PyTorch 2.13 (each marker is a name the
     # flagged statement spells, or, for byte masks, where the mask is used)

@@ -17,6 +17,9 @@ from .shared.calls import rename
 MODULES = {
     "torch.utils.ffi": "use torch.utils.cpp_extension (C++/CUDA extensions)",
     "torch.utils.trainer": "write the training loop yourself (or use a training library)",
+    "torch.nn._functions": "it was 0.3's private implementation of torch.nn: use the "
+                           "torch.nn.functional function that does the same, or write "
+                           "the computation with torch operations",
     "torch.legacy": "use the torch.nn modules and torch.nn.functional for its nn, "
                     "torch.optim for its optim",
     # (the modules of ``torch.legacy``, each with its own successor; the longest name wins)
@@ -32,6 +35,12 @@ MODULES = {
 _IMPORT_NOTES = {
     "torch.legacy.optim": "; the import alone stops the program, even where its functions "
                           "are never called",
+}
+#: private helpers of 0.3's modules that 0.3 code imported, gone since -> advice
+PRIVATE = {
+    "torch.nn.modules.loss._assert_no_grad": (
+        "drop the import and its calls: it only asserted that a loss's target needs no "
+        "gradient (today's losses take one)"),
 }
 #: removed torch functions (also as tensor methods): name -> replacement
 FUNCTIONS = {
@@ -72,7 +81,14 @@ _REINFORCE = (
     "sample from a torch.distributions object and backpropagate "
     "`-dist.log_prob(action) * reward`"
 )
-_BACKEND = "call torch.nn.functional instead (e.g. `F.embedding(...)`)"
+_BACKEND = ("call the torch.nn.functional function that does the same (check its "
+            "arguments: they need not line up)")
+#: 0.3's THNN ``Embedding`` and what replaces it
+_EMBEDDING = (
+    "`_backend.Embedding.apply(input, weight, padding_idx, max_norm, norm_type, "
+    "scale_grad_by_freq, sparse)` is `F.embedding` with the same arguments, but 0.3's "
+    "`padding_idx=-1` meant no padding row: pass `None` for it (F.embedding reads -1 as "
+    "the last row, which would then never train)")
 #: THNN criteria (0.3's ``torch/nn/_functions/thnn/auto.py``: their backward
 #: returns no gradient for the target) and the functions that replace them
 _CRITERIA = {
@@ -91,8 +107,11 @@ def removed_apis(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
     ## What it does
     Flags ``E.reinforce(r)``; imports and uses of ``torch.utils.ffi``,
-    ``torch.utils.trainer`` and ``torch.legacy`` (``torch.legacy.optim`` with
-    its own advice); ``m._backend`` (the THNN
+    ``torch.utils.trainer``, ``torch.legacy`` (``torch.legacy.optim`` with
+    its own advice) and ``torch.nn._functions`` (0.3's private implementation
+    of ``torch.nn``); imports of 0.3's private helpers that 0.3 code copied
+    from torch (``from torch.nn.modules.loss import _assert_no_grad``);
+    ``m._backend`` (the THNN
     backend of a module, read on ``self`` in an ``nn.Module`` subclass or used
     as ``X._backend.Name``); ``torch._TensorBase`` and
     ``torch.distributed._backend`` / ``dist_backend``; and ``torch.gels``, ``torch.potrf``,
@@ -107,7 +126,11 @@ def removed_apis(ctx: Context, node: ast.AST) -> Iterator[Report]:
     criteria passed the target no gradient (a 2017 GAN's own ``L1Loss``,
     written so to take a target that requires grad: without ``.detach()``
     the discriminator gets the generator loss's gradient through it, and
-    other numbers).  It also flags ``nn.NLLLoss2d``, which
+    other numbers); for ``X._backend.Embedding.apply(...)`` (awd-lstm's
+    ``embedded_dropout``), ``F.embedding`` with the same arguments but
+    ``None`` for 0.3's ``padding_idx=-1``, which meant no padding row
+    (``F.embedding`` reads -1 as the last row, and that word's embedding would
+    never train).  It also flags ``nn.NLLLoss2d``, which
     still exists but is deprecated in favour of ``nn.NLLLoss``, where it is
     called or subclassed (the uses that warn; a mere reference, as in a list
     of classes, is left alone), and renames it.
@@ -212,6 +235,11 @@ def _imports(ctx: Context, node: ast.AST) -> Iterator[Report]:
         if module is not None:
             yield _module_report(node, module, module, "ImportError")
             return
+        private = PRIVATE.get(f"{node.module}.{alias.name}")
+        if private is not None:
+            yield Report(node, f"`{node.module}.{alias.name}` was removed from PyTorch "
+                               f"(ImportError on 2.13); {private}")
+            return
         if node.module == "torch" and alias.name in FUNCTIONS:
             yield _function_report(node, f"torch.{alias.name}", alias.name, "import")
             return
@@ -293,7 +321,7 @@ def _backend(ctx: Context, node: ast.Attribute) -> Optional[Report]:
         return None
     names = [parent.attr] if thnn_use else _named_by_class(ctx, parent)  # type: ignore
     losses = [(n, _CRITERIA[n]) for n in names if n in _CRITERIA]
-    advice = _BACKEND
+    advice = _EMBEDDING if names == ["Embedding"] else _BACKEND
     if losses and len(losses) == len(names):
         advice = "; ".join(f"`{n}`: `F.{f}(input, target.detach())`" for n, f in losses) + (
             " (0.3's THNN criteria passed the target no gradient: keep it so with "
