@@ -142,6 +142,9 @@ TABLE = {
     "TV161": ("rnn_cell_base", (ast.ClassDef,), (r"\bRNNCellBase\b",)),
     # an ``expand_as``/``expand`` call (of a reduction: ``x.norm(2, 1).expand_as(x)``)
     "TV162": ("reduced_expand", (ast.Call,), (r"\bexpand(?:_as)?\b",)),
+    # a bare ``step()`` call, in a file that uses a learning-rate scheduler
+    "TV163": ("scheduler_lag", (ast.Call,), (r"\bstep[\s\\]*\([\s\\]*\)",),
+              ("lr_scheduler",)),
     # ``c and t or d`` (0.1's conditional)
     "TV159": ("tensor_truth", (ast.BoolOp,), (r"\band\b",)),
     # ``betas`` given to an optimizer, or an Adam given its betas by position (Adam

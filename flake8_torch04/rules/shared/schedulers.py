@@ -193,7 +193,8 @@ def epoch_loop(ctx: Context, node: ast.Call, stmt: ast.stmt, epoch: ast.expr,
     """The loop ``for e in range(n)`` (or ``range(0, n)``, ``range(1, n)``, the start
     also a name every binding of which assigns it: the start, 0 or 1, comes second)
     whose body holds the statement ``stmt`` of the call
-    ``S.step(e)`` itself, ``epoch`` being ``e`` as that loop binds it; the loop has
+    ``S.step(e)`` itself, ``epoch`` being ``e`` as that loop binds it (``None``:
+    ``S.step()``, with no epoch); the loop has
     no ``continue`` of its own (the call runs once an epoch), no other call in the
     file steps a name ``S``, and ``S`` is bound only to schedulers of
     :data:`CLOSED_FORM` made with no ``last_epoch``, outside the loop and inside
@@ -201,7 +202,8 @@ def epoch_loop(ctx: Context, node: ast.Call, stmt: ast.stmt, epoch: ast.expr,
     ``None``."""
     loop = loop_of(ctx, stmt)
     if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name) or \
-            not isinstance(epoch, ast.Name) or epoch.id != loop.target.id:
+            epoch is not None and (not isinstance(epoch, ast.Name)
+                                   or epoch.id != loop.target.id):
         return None
     it = loop.iter
     if not any(builtin_call(it, ctx.scope, "range", count) for count in (1, 2)):
@@ -215,9 +217,11 @@ def epoch_loop(ctx: Context, node: ast.Call, stmt: ast.stmt, epoch: ast.expr,
         if len(starts) != 1 or not starts <= {0, 1}:
             return None
         start = starts.pop()  # type: ignore[assignment]
-    defs = ctx.flow_of(scope).reaching(epoch)
-    if not defs or len(defs) != 1 or defs[0].kind != "for" or defs[0].value is not it or \
-            continues(loop):
+    if continues(loop):
+        return None
+    defs = ctx.flow_of(scope).reaching(epoch) if epoch is not None else None
+    if epoch is not None and (not defs or len(defs) != 1 or defs[0].kind != "for"
+                              or defs[0].value is not it):
         return None
     receiver = node.func.value  # type: ignore[attr-defined]
     made = bound(ctx, receiver, scope)
@@ -240,6 +244,15 @@ def epoch_loop(ctx: Context, node: ast.Call, stmt: ast.stmt, epoch: ast.expr,
                 encloses(loop, value) or not all(encloses(outer, value) for outer in around):
             return None
     return loop, start
+
+
+def lag_edits(ctx: Context, stmt: ast.stmt, loop: ast.For,
+              start: int) -> Optional[Tuple[Edit, ...]]:
+    """The edits that put ``S.step()`` (the statement ``stmt`` of ``loop``, ``for e
+    in range(start, n)``) under ``if e > start:``: the first call skipped, as
+    0.3's scheduler, one call behind today's, would have it."""
+    test = f"if {loop.target.id} > {start}:"  # type: ignore[attr-defined]
+    return wrap_statements(ctx.source, [stmt], test, [loop, stmt])
 
 
 def epoch_edits(ctx: Context, node: ast.Call, stmt: ast.stmt, loop: ast.For,
