@@ -137,8 +137,9 @@ FIXES = {
 
 
             for epoch in range(3):
+                if epoch > 0:
+                    sched.step()
                 train()
-                sched.step()
                 print(epoch)
             """), True),
         (dedent("""
@@ -155,9 +156,10 @@ FIXES = {
                 opt = torch.optim.Adam(model.parameters())
                 sched = torch.optim.lr_scheduler.ExponentialLR(opt, 0.9)
                 for epoch in range(3):
+                    if epoch > 0:
+                        sched.step()
                     for x in data:
                         opt.step()
-                    sched.step()
                     print(epoch)
             """), True),
         # an epoch given at the top: the fix TV151 offers, applied once with it
@@ -341,3 +343,20 @@ def test_transpose_of_3d_names_the_rank_the_error_and_what_ran():
     assert finding.message == (
         "`v.t()` of a 4-D tensor raises since PyTorch 0.2 (RuntimeError: t() expects a "
         "tensor with <= 2 dimensions); 0.1.12 swapped dims 0 and 1: use `v.transpose(0, 1)`")
+
+
+def test_tv130_moves_the_step_in_modern_code_and_guards_it_in_03_code():
+    """Code written for 0.4 and later gets the step moved after the training (the
+    order the warning asks for); 0.3 code gets ``if epoch > 0:`` in place, the
+    same rates, which TV163 does not take for 0.3's end-of-epoch step."""
+    body = ("opt = torch.optim.SGD(params, lr=0.1)\n"
+            "sched = torch.optim.lr_scheduler.StepLR(opt, 2)\n"
+            "for epoch in range(3):\n    sched.step()\n    opt.step()\n")
+    modern = "import torch\n" + body
+    result = fix_text(modern, lambda t: Analysis(t, ["TV130", "TV163"]), True)
+    assert result.text.endswith("for epoch in range(3):\n    opt.step()\n    sched.step()\n")
+    legacy = HEADER + body
+    result = fix_text(legacy, lambda t: Analysis(t, ["TV130", "TV163"]), True)
+    assert result.text.endswith(
+        "for epoch in range(3):\n    if epoch > 0:\n        sched.step()\n    opt.step()\n")
+    assert not check_source(result.text, codes=["TV130", "TV163"])

@@ -115,6 +115,14 @@ def file_is_legacy(ctx: Context) -> bool:
     return setting if setting is not None else file_evidence(ctx.text)
 
 
+def fixed_as_03(ctx: Context) -> bool:
+    """For a rule that reports in any code but fixes 0.3 code its own way (TV130:
+    the scheduler's step guarded in place, where TV163 would take a moved one for
+    0.3's end-of-epoch step): :func:`file_is_legacy`.  Such a rule is not one of
+    :data:`ERA_RULES`, which report only in 0.3 code."""
+    return file_is_legacy(ctx)
+
+
 def project_is_legacy(filename: str) -> bool:
     """Whether another module of ``filename``'s project holds a pre-0.4 idiom."""
     if not applies(filename):

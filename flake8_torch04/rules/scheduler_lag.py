@@ -5,7 +5,7 @@ import ast
 from typing import Iterator
 
 from ..analysis.context import Context
-from ..analysis.era import legacy
+from ..analysis.era import file_is_legacy
 from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.registry import rule
 from .shared.schedulers import (
@@ -18,8 +18,9 @@ def scheduler_lag(ctx: Context, node: ast.Call) -> Iterator[Report]:
     """Flags ``scheduler.step()`` after an epoch's training, in PyTorch 0.3 code.
 
     ## What it does
-    In 0.3 code (the file or its project shows 0.3 idioms, or the configuration
-    says so: see ``analysis/era.py``), flags ``S.step()`` (no argument) as a
+    In 0.3 code (the file itself shows 0.3 idioms, or the configuration says so:
+    see ``analysis/era.py``; not its project's other files, as a migrated file
+    that steps after the training means today's schedule), flags ``S.step()`` (no argument) as a
     statement of the body of ``for e in range(n)`` (or ``range(start, n)``) that
     follows a statement stepping an optimizer (``optimizer.step()``, or a
     function of the file that does: ``train(epoch)``), where ``S`` is one of
@@ -64,7 +65,7 @@ def scheduler_lag(ctx: Context, node: ast.Call) -> Iterator[Report]:
     today's schedule keeps the call as it is.
     """
     found = epoch_argument(node)
-    if found is None or found[1] is not None or not legacy(ctx):
+    if found is None or found[1] is not None or not file_is_legacy(ctx):
         return
     receiver = found[0]
     scope = (ctx.scope.function() or ctx.scope.module()).node

@@ -8,9 +8,10 @@ from ..analysis.context import Context
 from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.registry import rule
 from ..source.text import Edit
+from ..analysis.era import fixed_as_03
 from .shared.schedulers import (
-    epoch_argument, epoch_edits, epoch_loop, is_scheduler, loop_body, made_by, steps_optimizer,
-    warns_for_epoch
+    epoch_argument, epoch_edits, epoch_loop, is_scheduler, lag_edits, loop_body, made_by,
+    steps_optimizer, warns_for_epoch
 )
 
 
@@ -84,7 +85,12 @@ def scheduler_order(ctx: Context, node: ast.Call) -> Iterator[Report]:
     new one now run before the scheduler steps, and one that reads or prints
     the learning rate (``scheduler.get_lr()``, ``param_group['lr']``) reads
     another value there.  It is offered only where the call is a statement of
-    its own line; otherwise the message says where it goes.  ``S.step(e)`` is
+    its own line; otherwise the message says where it goes.  In 0.3 code (the
+    file itself, as for TV163: see ``analysis/era.py``), where the loop is
+    ``for e in range(start, n)`` under TV151's conditions, the fix is ``if e >
+    start: S.step()`` in its place
+    instead: the same rates, no warning, and no bare step after the training
+    that TV163 would take for 0.3's end-of-epoch step.  ``S.step(e)`` is
     not moved (with its epoch it would run every rate an epoch late): where
     ``e`` is the variable of ``for e in range(n)`` the fix is TV151's, ``if e >
     0: S.step()`` in its place, the same edits (the fixer applies them once),
@@ -112,6 +118,18 @@ def scheduler_order(ctx: Context, node: ast.Call) -> Iterator[Report]:
     src = ctx.source
     where = f"`{src.quote(node)}` runs before the loop's `optimizer.step()`: since PyTorch 1.1 "
     if epoch is None:
+        loop = epoch_loop(ctx, node, stmt, None, scope) if fixed_as_03(ctx) else None
+        edits = lag_edits(ctx, stmt, *loop) if loop is not None else None
+        if edits is not None:  # (0.3 code: moved after the training, TV163 would take it
+            # for 0.3's end-of-epoch step, a schedule behind; in place, it is 0.3's)
+            guard = f"if {loop[0].target.id} > {loop[1]}:"  # type: ignore[index,attr-defined]
+            yield Report(
+                node,
+                where + f"it warns and skips the schedule's first value; write `{guard} "
+                f"{src.text(node)}` in its place (0.3's rates)",
+                Fix(tuple(edits), UNSAFE),
+            )
+            return
         yield Report(
             node,
             where + "it warns and skips the schedule's first value; move it after "
