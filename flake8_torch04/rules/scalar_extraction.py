@@ -36,7 +36,10 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     tensor by the value facts, bound from ``.data``, an element, arithmetic or a
     method's result (``fval = f(True).data`` where ``f`` is the ``get_loss``
     every caller passes, returning ``loss.mean()``: see "How values are
-    followed" in docs/how-it-works.md), or an element the value facts make
+    followed" in docs/how-it-works.md), or a parameter (or a loop's variable)
+    that is one by what every caller passes (``to_scalar([loss_a, loss_b])``
+    then ``[x.data.tolist()[0] for x in arr]``; also in a helper module that
+    does not import torch), or an element the value facts make
     0-dim read in place through ``.data`` (``z[i, 0].data[0]`` of a 2-D ``z``). A
     loss-named string key counts as a name (``state['loss'].data[0]``).  The name
     alone is enough only for the forms that go through ``.data``, ``.numpy()`` or
@@ -251,17 +254,25 @@ def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST, by_name: bool) 
     ``get_loss`` every caller passes), or an element written in place or a
     call read through ``.data`` (``z[i, 0].data[0]`` of a 2-D ``z``: a number
     on 0.3; ``evaluate(loader).data[0]`` of a function returning a mean)."""
-    if not ctx.uses_torch:
-        return False
     k = key(tensor)
-    if k is None:
+    if not ctx.uses_torch:  # (a helper module: only what its callers pass, below)
+        if not (by_name and isinstance(tensor, ast.Name)):
+            return False
+    elif k is None:
         return by_name and isinstance(tensor, (ast.Subscript, ast.Call)) \
             and _zero_dim_value(ctx, tensor) is not None
     assigned = evidence.assignments(tensor)
     if assigned == [] and k in evidence.flow.bound:  # (``a, b = f(x)``)
         defs = evidence.flow.defs(k)
         assigned = [d.value for d in defs] if all(d.kind == "unpack" for d in defs) else None
-    if not assigned or not all(_may_make_zero_dim(ctx, value) for value in assigned):
+    if not assigned and isinstance(tensor, ast.Name):
+        # a parameter, or a loop's variable: what every caller passes, what the
+        # iterated list holds (``[v.data.tolist()[0] for v in losses]``)
+        defs = evidence.flow.reaching(tensor)
+        return bool(defs) and all(d.kind in ("param", "for", "comp") for d in defs) \
+            and _zero_dim_value(ctx, tensor) is not None
+    if not ctx.uses_torch or not assigned or not all(
+            _may_make_zero_dim(ctx, value) for value in assigned):
         return False  # (the cheap test first: the value facts are asked of few names)
     return _zero_dim_value(ctx, tensor) is not None
 
