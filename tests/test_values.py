@@ -634,6 +634,9 @@ def test_command_line_options_of_a_type_are_numbers():
             show(args.twice)
             show(args.lr)
             show(args.decay)
+            show(args.lam)
+            show(args.steps)
+            show(args.power)
             show(other.x0)
 
         parser = argparse.ArgumentParser()
@@ -650,6 +653,9 @@ def test_command_line_options_of_a_type_are_numbers():
         parser.add_argument('--lr', type=float, default=0.1)
         parser.add_argument('--decay', dest='decay', type=float, default=0.1)
         parser.set_defaults(decay=None)
+        parser.add_argument('--lam', type=float, default=0.0005 * 784)
+        parser.add_argument('--steps', type=int, default=2 * 10)
+        parser.add_argument('--power', type=int, default=2 ** -1)
         args = parser.parse_args()
         args.lr = None
         main(args, argparse.Namespace(x0='a'))
@@ -659,6 +665,9 @@ def test_command_line_options_of_a_type_are_numbers():
     assert found["args.warm_up"] == (NUMBER, None, "int")
     assert found["args.mixed"] == (NUMBER, None, None)
     assert found["args.depth"] == (NUMBER, None, "int")
+    assert found["args.lam"] == (NUMBER, None, "float")  # (arithmetic of constants)
+    assert found["args.steps"] == (NUMBER, None, "int")
+    assert found["args.power"] == (None, None, None)  # (``**`` may make a float)
     for unknown in ("sizes", "cuda", "seed", "twice", "lr", "decay"):
         assert found[f"args.{unknown}"] == (None, None, None), unknown
     assert found["other.x0"] == (None, None, None)

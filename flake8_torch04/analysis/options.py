@@ -132,9 +132,26 @@ def _numeric(call: ast.Call, scope) -> Optional[str]:
         return _TYPES[kind.id] if given else None
     if isinstance(default, ast.Constant) and isinstance(default.value, str):
         return _TYPES[kind.id]
-    if isinstance(default, ast.UnaryOp) and isinstance(default.op, ast.USub):
-        default = default.operand
-    if isinstance(default, ast.Constant) and type(default.value) in (int, float):
+    number = _constant_type(default)
+    if number is not None:
         # (a default that is not text is not converted: ``type=int, default=0.5``)
-        return _TYPES[kind.id] if type(default.value).__name__ == kind.id else "number"
+        return _TYPES[kind.id] if number == kind.id else "number"
+    return None
+
+
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+
+
+def _constant_type(node: ast.AST) -> Optional[str]:
+    """``"int"`` or ``"float"`` for a number constant or arithmetic of them
+    (``default=0.0005 * 784``), else ``None``."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _constant_type(node.operand)
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return type(node.value).__name__
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
+        left, right = _constant_type(node.left), _constant_type(node.right)
+        if left is None or right is None or isinstance(node.op, ast.Pow):
+            return None  # (``2 ** -1`` is a float)
+        return "float" if "float" in (left, right) or isinstance(node.op, ast.Div) else "int"
     return None
