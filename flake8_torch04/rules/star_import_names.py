@@ -113,7 +113,8 @@ def star_import_names(ctx: Context, node: ast.ImportFrom) -> Iterator[Report]:
     The fix adds the import statements after the star import, at its
     indentation: the names are bound to what 0.3's module had bound (the
     ``torch`` package, ``torch.nn.functional`` as ``F``, ...), and nothing
-    else changes: *safe*.
+    else changes: *safe*.  ``Variable`` is left to the message (bound again,
+    its wrappers are TV001's findings: dropping them is the better edit).
     """
     if node.level or not node.module or node.module not in STAR_GIVES \
             or [a.name for a in node.names] != ["*"]:
@@ -124,13 +125,21 @@ def star_import_names(ctx: Context, node: ast.ImportFrom) -> Iterator[Report]:
     statements = [IMPORTS[n] for n in names]
     src = ctx.source
     listed = ", ".join(f"`{n}`" for n in names)
+    # (``Variable`` bound again, TV001 reports its wrappers: the fixer would drop
+    # a fix that adds findings, so it is the message's alone)
+    fixed = [IMPORTS[n] for n in names if n not in _WRAPPERS]
+    also = " (or drop the `Variable` wrappers: TV001)" if len(fixed) < len(names) else ""
     yield Report(
         node,
         f"`from {node.module} import *` no longer gives {listed} (today's module has "
         f"an `__all__`; 0.3's gave its own imports too): NameError; "
-        f"add `{'`, `'.join(statements)}`",
-        Fix((_insert_after(src, node, statements),), SAFE),
+        f"add `{'`, `'.join(statements)}`{also}",
+        Fix((_insert_after(src, node, fixed),), SAFE) if fixed else None,
     )
+
+
+#: names whose import makes another rule report their uses (TV001's wrapper)
+_WRAPPERS = frozenset(("Variable",))
 
 
 def _missing(ctx: Context) -> List[str]:

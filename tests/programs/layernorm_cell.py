@@ -1,14 +1,14 @@
 """A PyTorch 0.3 character model whose layer-normalized LSTM cell, in a module of
-its project, derives from ``RNNCellBase`` and reads ``torch`` through a star
-import of torch's rnn module: today's ``RNNCellBase.__init__`` wants four
-arguments, and today's rnn module gives no ``torch``."""
+its project, derives from ``RNNCellBase``, and which (like its module) reads
+``torch`` through a star import of torch's rnn module: today's rnn module gives
+no ``torch``, and today's ``RNNCellBase.__init__`` wants four arguments."""
 # needs: TV003 TV160 TV161
 # flags: --unsafe-fixes
 # module: cell_parts.py
-# before-error: missing 4 required positional arguments
-import torch
+# before-error: name 'torch' is not defined
 import torch.nn as nn
 from torch.autograd import Variable
+from torch.nn.modules.rnn import *
 
 from cell_parts import LNLSTMCell
 
