@@ -26,7 +26,9 @@ def scheduler_lag(ctx: Context, node: ast.Call) -> Iterator[Report]:
     function of the file that does: ``train(epoch)``), where ``S`` is one of
     0.3's schedulers (``LambdaLR``, ``StepLR``, ``MultiStepLR``,
     ``ExponentialLR``, ``CosineAnnealingLR``) made before the loop without
-    ``last_epoch``, the loop steps it nowhere else and has no ``continue``.
+    ``last_epoch`` (by a call of its class, of a function of the file that
+    returns one, or passed for a parameter by every caller in view), the file
+    steps it nowhere else, and no ``continue`` of the loop comes before the call.
     A call before the epoch's optimizer steps is TV130's; ``S.step(epoch)`` is
     TV151's.  Position: the call.
 

@@ -22,18 +22,54 @@ LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-def bound(ctx: Context, node: ast.AST, scope: ast.AST) -> Optional[List[ast.AST]]:
+def bound(ctx: Context, node: ast.AST, scope: ast.AST,
+          depth: int = 0) -> Optional[List[ast.AST]]:
     """The values every binding of the name ``node`` (read in ``scope``) assigns:
-    the function's own, or for a name it does not bind, the module's."""
-    if not isinstance(node, ast.Name):
+    the function's own, or for a name it does not bind, the module's; a
+    parameter every caller of the file gives such a name, and a call of a
+    function of the file that returns a call (``init_lr_scheduler(opt, optim)``
+    returning ``StepLR(...)``), are followed (twice at most)."""
+    if not isinstance(node, ast.Name) or depth > 2:
         return None
     flow = ctx.flow_of(scope)
     defs = flow.reaching(node)
     if defs == () and scope is not ctx.tree and node.id not in flow.bound:
         defs = ctx.flow_of(ctx.tree).defs(node.id)
+    if defs and len(defs) == 1 and defs[0].kind == "param" \
+            and isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        from ...analysis.callers import reaching_arguments
+
+        passed = reaching_arguments(ctx, defs[0].node, scope)
+        found: List[ast.AST] = []
+        for expr, at in passed or ():
+            got = bound(ctx, expr, at, depth + 1) if isinstance(expr, ast.Name) else \
+                _returned_call(ctx, expr) or [expr]
+            if got is None:
+                return None
+            found += got
+        return found or None
     if not defs or any(d.kind != "assign" or d.value is None for d in defs):
         return None
-    return [d.value for d in defs]
+    values: List[ast.AST] = []
+    for d in defs:
+        made = _returned_call(ctx, d.value)
+        values += made if made is not None else [d.value]
+    return values
+
+
+def _returned_call(ctx: Context, value: ast.AST) -> Optional[List[ast.AST]]:
+    """The calls a function of the file returns, for ``value`` a call of it whose
+    every ``return`` gives one (a factory: ``def init_lr_scheduler(opt, optim):
+    return StepLR(optim, ...)``); else ``None``."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+        return None
+    func = ctx.defined_once().get(value.func.id)
+    if not isinstance(func, ast.FunctionDef) or func.decorator_list:
+        return None
+    returns = [n.value for n in _own(func) if isinstance(n, ast.Return)]
+    if not returns or not all(isinstance(r, ast.Call) for r in returns):
+        return None
+    return returns  # type: ignore[return-value]
 
 
 def made_by(ctx: Context, node: ast.AST, scope: ast.AST, test) -> bool:
@@ -217,7 +253,7 @@ def epoch_loop(ctx: Context, node: ast.Call, stmt: ast.stmt, epoch: ast.expr,
         if len(starts) != 1 or not starts <= {0, 1}:
             return None
         start = starts.pop()  # type: ignore[assignment]
-    if continues(loop):
+    if _skips(loop, stmt):
         return None
     defs = ctx.flow_of(scope).reaching(epoch) if epoch is not None else None
     if epoch is not None and (not defs or len(defs) != 1 or defs[0].kind != "for"
@@ -244,6 +280,25 @@ def epoch_loop(ctx: Context, node: ast.Call, stmt: ast.stmt, epoch: ast.expr,
                 encloses(loop, value) or not all(encloses(outer, value) for outer in around):
             return None
     return loop, start
+
+
+def _skips(loop: ast.For, stmt: ast.stmt) -> bool:
+    """Whether a ``continue`` of ``loop`` may skip ``stmt``, a statement of its
+    body: one in it before ``stmt`` ends (one after it runs after the call)."""
+    if not continues(loop):
+        return False
+    end = stmt.end_lineno or stmt.lineno
+    stack = list(loop.body)
+    while stack:
+        node = stack.pop()
+        if node.__class__ is ast.Continue and node.lineno <= end:
+            return True
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While, *_FUNCTIONS)):
+            stack.extend(getattr(node, "orelse", ()))
+            continue
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(node, name, ()))
+    return False
 
 
 def lag_edits(ctx: Context, stmt: ast.stmt, loop: ast.For,
