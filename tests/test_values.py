@@ -38,6 +38,17 @@ def facts(source, filename="t.py"):
     return found
 
 
+def shown_values(source):
+    """The tree, its :class:`Values` and the expressions given to ``show(...)`` (in
+    ``ast.walk``'s order), for tests that read more than ``facts``' triples."""
+    tree = ast.parse(source)
+    ctx = Context(tree, lines_of(source), "t.py", source)
+    Walker(ctx, [WALK], None, None).run()
+    shown = [n.args[0] for n in ast.walk(tree) if isinstance(n, ast.Call)
+             and isinstance(n.func, ast.Name) and n.func.id == "show"]
+    return tree, Values(ctx), shown
+
+
 HEAD = """\
 import numpy as np
 import torch
@@ -1213,12 +1224,7 @@ def test_elementwise_functions_of_plain_tensors_give_plain_tensors():
     Python number on 0.3 (TV144); a functional op (``F.relu``) is not followed so."""
     source = HEAD + "def g(x):\n    show(torch.abs(x.data).sum())\n    show(F.relu(x.data).sum())\n"
     source = textwrap.dedent(source)
-    tree = ast.parse(source)
-    ctx = Context(tree, lines_of(source), "t.py", source)
-    Walker(ctx, [WALK], None, None).run()
-    values = Values(ctx)
-    shown = [n.args[0] for n in ast.walk(tree) if isinstance(n, ast.Call)
-             and isinstance(n.func, ast.Name) and n.func.id == "show"]
+    tree, values, shown = shown_values(source)
     plain = [values.of(e, tree.body[-1]).plain for e in shown]
     assert plain == [True, False]
 
@@ -1236,12 +1242,7 @@ def test_elements_of_plain_tensors_are_plain():
                 for v in row:
                     show(v)
         """)
-    tree = ast.parse(source)
-    ctx = Context(tree, lines_of(source), "t.py", source)
-    Walker(ctx, [WALK], None, None).run()
-    values = Values(ctx)
-    shown = [n.args[0] for n in ast.walk(tree) if isinstance(n, ast.Call)
-             and isinstance(n.func, ast.Name) and n.func.id == "show"]
+    tree, values, shown = shown_values(source)
     found = [(values.of(e, tree.body[-1]).rank, values.of(e, tree.body[-1]).plain)
              for e in shown]
     assert found == [(0, True), (0, False)]
@@ -1265,12 +1266,7 @@ def test_unwrapped_indexed_and_multiplied_plain_tensors():
                 other = other.data
             show(other)
         """)
-    tree = ast.parse(source)
-    ctx = Context(tree, lines_of(source), "t.py", source)
-    Walker(ctx, [WALK], None, None).run()
-    values = Values(ctx)
-    shown = [n.args[0] for n in ast.walk(tree) if isinstance(n, ast.Call)
-             and isinstance(n.func, ast.Name) and n.func.id == "show"]
+    tree, values, shown = shown_values(source)
     found = [(v.kind, v.rank, v.plain) for v in
              (values.of(e, tree.body[-1]) for e in shown)]
     assert found == [(TENSOR, None, True), (TENSOR, 0, True), (TENSOR, 0, True),
