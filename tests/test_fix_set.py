@@ -740,3 +740,44 @@ def test_a_rejected_join_falls_back_to_one_block_each():
     fixes = [id(f.fix) for f in again]
     assert [len(set(fixes[:2])), len(set(fixes))] == [1, 3]
     assert all(fix_key(f) not in rejected for f in again)
+
+
+def test_tv144_meter_finding_does_not_depend_on_the_other_calls():
+    """``meter.update(acc)`` is reported whatever the other calls of ``update``
+    pass (a ``.data[0]`` that TV003 fixes to a number, or a tensor): the fixer
+    saw TV144 appear once TV003's fix changed their join, and dropped TV003's
+    fix (sweep 18 triplet, at a942291)."""
+    source = dedent("""
+        import torch
+        from torch.autograd import Variable
+
+
+        class Meter(object):
+            def __init__(self):
+                self.sum = 0
+
+            def update(self, val, n=1):
+                self.sum += val * n
+
+
+        def run(out, other):
+            losses = Meter()
+            accs = Meter()
+            loss = ((out - other) ** 2).mean()
+            acc = (out.data > 0).sum() * 1.0 / out.size(0)
+            losses.update(loss.data[0], 4)
+            accs.update(acc, 4)
+            return losses, accs
+
+
+        run(Variable(torch.ones(4)), Variable(torch.zeros(4)))
+    """)
+    result = fixed(source, None, unsafe=True)
+    assert not result.dropped, result.dropped
+    assert "losses.update(loss.item(), 4)" in result.text
+    assert "accs.update(acc.item(), 4)" in result.text
+    # another call passing a tensor (a join that is a tensor, not unknown) does
+    # not hide the number passed by the first
+    mixed = source.replace("losses.update(loss.data[0], 4)", "accs.update(out.data, 4)")
+    flagged = Analysis(mixed, ["TV144"]).findings
+    assert [(f.line, f.message.split("`")[1]) for f in flagged] == [(19, "acc")]

@@ -292,10 +292,12 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
         if not isinstance(node.op, (ast.Add, ast.Sub)) or key(node.target) is None:
             return
         value = facts.of(node.value)
-        if value.kind is None:
-            yield from _passed_in(ctx, facts, node)  # (``self.sum += val * n``)
+        if not (value.tensor and value.rank == 0):
+            # (``self.sum += val * n``: what the calls pass, whatever the others
+            # make of the parameter's joined value, which a fix elsewhere changes)
+            yield from _passed_in(ctx, facts, node)
             return
-        if not (value.tensor and value.rank == 0) or _read_through_data(ctx, node.value):
+        if _read_through_data(ctx, node.value):
             return
         scope = ctx.flow().node
         used = _tensor_uses(ctx, scope, key(node.target))
