@@ -28,7 +28,8 @@ def reduced_expand(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ``X.mean(d)``, ``X.norm(p, d)``, ``X.std(d)``, ``X.var(d)``, ``X.prod(d)``,
     ``X.max(d)[0]`` (and ``min``, ``median``, ``mode``), ``X.logsumexp(d)``, or
     the ``torch.`` function of the same (resolved through imports); ``d`` given
-    by position or as ``dim=``, anything but the constant ``0``.  Position:
+    by position or as ``dim=``, anything but the constant ``0``, and nothing
+    after it by position (``x.sum(-1, True)`` keeps the dimension).  Position:
     the reduction.
 
     ## Why is this bad?
@@ -127,6 +128,8 @@ def _reduction(ctx: Context, node: ast.AST) -> Optional[Tuple[ast.Call, ast.AST,
     if "keepdim" in keywords or None in keywords:
         return None
     at = _DIM_AT[name]
+    if len(args) > at + 1:
+        return None  # (``x.sum(-1, True)``: ``keepdim`` by position, or ``std``'s ``unbiased``)
     dim = keywords.get("dim", args[at] if len(args) > at else None)
     if dim is None or isinstance(dim, ast.Constant) and dim.value == 0:
         return None
