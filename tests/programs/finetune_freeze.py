@@ -1,6 +1,6 @@
 """Transfer learning in the shape of the 0.3 tutorial: a frozen feature extractor, a new
 classifier initialised through .data, running loss and corrects read through .data."""
-# needs: TV001 TV003 TV004
+# needs: TV001 TV003 TV004 TV163
 # flags: --unsafe-fixes
 # before-error: IndexError: invalid index of a 0-dim tensor
 import copy

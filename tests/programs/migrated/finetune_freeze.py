@@ -1,4 +1,6 @@
-"""Migrated copy of ../finetune_freeze.py: nn.init on the new classifier, .item() sums."""
+"""Migrated copy of ../finetune_freeze.py: nn.init on the new classifier, .item() sums,
+and the scheduler's first step skipped: 0.3's schedule ran an epoch behind (its
+constructor left last_epoch at -1), so epoch 2 ran at the first rate."""
 import copy
 
 import torch
@@ -47,7 +49,8 @@ for epoch in range(3):
         optimizer.step()
         running_loss += loss.item() * inputs.size(0)
         running_corrects += (preds == labels).sum().item()
-    scheduler.step()
+    if epoch > 0:
+        scheduler.step()
     epoch_loss = running_loss / 24
     epoch_acc = running_corrects / 24.0
     print('epoch {} Loss: {:.4f} Acc: {:.4f}'.format(epoch, epoch_loss, epoch_acc))
