@@ -12,13 +12,13 @@ from ..analysis.markers import match_offsets
 from ..analysis.nodes import innermost
 from ..analysis.registry import rule
 from ..analysis.resolve import key
-from ..analysis.values import MODULE, value_of
 from ..source.text import Edit, has_comment, one_line, shorten
 from .shared.blocks import drop_statement, docstring, pass_through_wrappers, wrap_statements
 from .shared.consumers import (
     handed_back_advice, lambda_around, lambda_calls, never_true, true_callers,
 )
 from .shared.escapes import escapes, escaping_names, function_body, handed_back, returned
+from .shared.training import trains
 
 _SINCE = "has no effect since PyTorch 0.4"
 
@@ -461,16 +461,6 @@ def _hook_parameters(ctx: Context, function: ast.AST) -> Set[str]:
 # ---------------------------------------------------------------------------
 # volatile=True: @torch.no_grad() on a function that only reads the result
 
-#: methods whose call means the function trains (or manages grad mode itself)
-_TRAINING_METHODS = frozenset(("backward", "step", "zero_grad", "requires_grad_"))
-_TRAINING_FUNCTIONS = frozenset((
-    "torch.autograd.backward", "torch.autograd.grad", "torch.enable_grad",
-    "torch.set_grad_enabled", "torch.autograd.set_grad_enabled", "torch.autograd.enable_grad",
-))
-#: words of a callee's name that say it trains
-_TRAINING_WORDS = frozenset(("train", "fit", "optimize", "backward", "step", "update"))
-
-
 def _volatile_true(ctx: Context, call: ast.Call, where: ast.AST) -> Report:
     what = f"`volatile=True` {_SINCE} (autograd records the graph)"
     lam = lambda_around(ctx)
@@ -533,7 +523,7 @@ def _evaluation_loop(ctx: Context) -> Optional[ast.AST]:
             loops = ctx.memo.setdefault("TV002 loops", {})  # (asked once per wrap in it)
             evaluates = loops.get(id(parent))  # type: ignore[union-attr]
             if evaluates is None:
-                evaluates = not _trains(ctx, parent) and not any(
+                evaluates = not trains(ctx, parent) and not any(
                     isinstance(sub, ast.Call) and _true_volatile(sub) is None
                     and _makes_variable(ctx, sub.func) for sub in every_node(parent))
                 loops[id(parent)] = evaluates  # type: ignore[index]
@@ -607,7 +597,7 @@ def _extent(ctx: Context, statement: Optional[ast.AST], lines: List[int],
         return None
     first, last = after.index(held[0]), after.index(held[-1])
     span = after[first:last + 1]
-    if any(_trains(ctx, s) for s in span):
+    if any(trains(ctx, s) for s in span):
         return None
     return span[0].lineno, span[-1].end_lineno or span[-1].lineno
 
@@ -705,54 +695,10 @@ def _decorator_edit(ctx: Context, function: ast.AST) -> Optional[Edit]:
     return Edit((function.lineno, 0), (function.lineno, 0), f"{indent}@torch.no_grad()\n")
 
 
-def _trains(ctx: Context, node: ast.AST) -> bool:
-    """Whether ``node`` trains or may: calls ``.backward()``, ``.step()``, a
-    function of the file that does or one named so (``train_epoch``), or
-    turns ``requires_grad`` on."""
-    from ..analysis.nodes import every_node, words
-
-    trainers = _training_functions(ctx)
-    nodes = list(every_node(node))
-    # (``model.eval()`` ... ``model.train()``: a module's mode, set back, not training)
-    evaluated = {key(sub.func.value) for sub in nodes if isinstance(sub, ast.Call)
-                 and isinstance(sub.func, ast.Attribute) and sub.func.attr == "eval"
-                 and not sub.args and not sub.keywords}
-    evaluated.discard(None)
-    for sub in nodes:  # (the order does not matter: any one says yes)
-        if isinstance(sub, ast.keyword) and sub.arg == "requires_grad":
-            if not (isinstance(sub.value, ast.Constant) and sub.value.value is False):
-                return True
-        if isinstance(sub, ast.Attribute) and sub.attr == "requires_grad" and isinstance(
-                sub.ctx, ast.Store):
-            return True
-        if not isinstance(sub, ast.Call):
-            continue
-        func = sub.func
-        if isinstance(func, ast.Attribute) and func.attr in _TRAINING_METHODS:
-            return True
-        if ctx.resolve(func) in _TRAINING_FUNCTIONS:
-            return True
-        callee = key(func)
-        if callee is not None:
-            last = callee.rsplit(".", 1)[-1]
-            if last == "train" and len(sub.args) + len(sub.keywords) <= 1 and isinstance(
-                    func, ast.Attribute) and key(func.value) in evaluated and \
-                    value_of(ctx, func.value).kind == MODULE:
-                continue
-            if last in trainers:
-                return True
-            # (``meter.update(v)``, ``metrics.update(gt, pred)``: a method named
-            # ``update`` alone is a dict's or a meter's, not training)
-            if set(words(last)) & _TRAINING_WORDS and not (
-                    isinstance(func, ast.Attribute) and last == "update"):
-                return True
-    return False
-
-
 def _only_reads(ctx: Context, function: ast.AST, calls: List[Tuple[ast.Call, ast.AST]]) -> bool:
     """No training in the function (nor in a function of the file it calls), and
     no wrapped value leaves it: the whole function may run without autograd."""
-    if _trains(ctx, function):
+    if trains(ctx, function):
         return False
     nodes, parents = function_body(ctx, function)
     escaped = escaping_names(nodes)
@@ -760,37 +706,6 @@ def _only_reads(ctx: Context, function: ast.AST, calls: List[Tuple[ast.Call, ast
         if escapes(call, parents, escaped):
             return False
     return True
-
-
-def _training_functions(ctx: Context) -> Set[str]:
-    """Names of the file's functions and methods that train (call ``.backward()``,
-    ``.step()``...)."""
-    found = ctx.memo.get("TV002-trainers")
-    if found is None:
-        # one walk, each such call naming every function around it; the parts
-        # whose lines spell no training method are not entered
-        found = set()
-        from ..analysis.lines import lines_matching
-        from ..analysis.nodes import spans_hit
-
-        hits = lines_matching(ctx.text, _TRAINING_TEXT)
-        stack: List[Tuple[ast.AST, Tuple[str, ...]]] = [(ctx.tree, ())]
-        while stack:
-            node, around = stack.pop()
-            if not spans_hit(node, hits):
-                continue
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                around = around + (node.name,)
-            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr in _TRAINING_METHODS):
-                found.update(around)
-            stack.extend((child, around) for child in ast.iter_child_nodes(node))
-        ctx.memo["TV002-trainers"] = found
-    return found
-
-
-#: text every line spelling one of :data:`_TRAINING_METHODS` holds
-_TRAINING_TEXT = re.compile("|".join(sorted(_TRAINING_METHODS)))
 
 
 # ---------------------------------------------------------------------------
