@@ -10,7 +10,7 @@ from ..analysis.context import Context
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.flow import Flow
 from ..analysis.grad import grad_disabled
-from ..analysis.nodes import words
+from ..analysis.nodes import innermost, words
 from ..analysis.reads import plainly_not_tensor
 from ..analysis.registry import rule
 from ..analysis.resolve import key
@@ -660,9 +660,8 @@ def _computed_with(ctx: Context, stmt: ast.stmt, tensor: ast.AST) -> bool:
     k = key(tensor)
     if k is None:
         return True  # (unknown: say nothing)
-    scope = next((p for p in reversed(ctx.parents)
-                  if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))),
-                 ctx.tree)
+    scope = innermost(ctx.parents, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) \
+        or ctx.tree
     stack: List[Tuple[ast.AST, Optional[ast.AST]]] = [(scope, None)]
     while stack:
         node, parent = stack.pop()

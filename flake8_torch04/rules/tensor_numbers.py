@@ -9,7 +9,7 @@ from ..analysis.context import Context
 from ..analysis.era import legacy
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.lines import lines_matching
-from ..analysis.nodes import body_nodes, children, spans_hit
+from ..analysis.nodes import body_nodes, children, innermost, spans_hit
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..analysis.values import NUMBER, Value, values
@@ -498,8 +498,7 @@ def _passed_in(ctx: Context, facts, node: ast.AugAssign) -> Iterator[Report]:
     meter becomes a float32 tensor.  Reported at each such argument; the fix
     puts ``.item()`` on it (*unsafe* where the function uses the parameter as a
     tensor, as for ``+=``)."""
-    function = next((p for p in reversed(ctx.parents)
-                     if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    function = innermost(ctx.parents, (ast.FunctionDef, ast.AsyncFunctionDef))
     if function is None:
         return
     for name in _added_parameters(ctx, facts, node.value):
@@ -566,8 +565,7 @@ def _returned(ctx: Context, facts, node: ast.Return) -> Iterator[Report]:
     from this ``return``.  The fix puts
     ``.item()`` on each number 0.3 gave that the value is computed from
     (*unsafe*: a caller written for 0.4 may use the tensor)."""
-    function = next((p for p in reversed(ctx.parents)
-                     if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    function = innermost(ctx.parents, (ast.FunctionDef, ast.AsyncFunctionDef))
     if function is None or node.value is None:
         return
     numeric = _numeric_return(ctx, function)
