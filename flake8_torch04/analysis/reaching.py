@@ -528,13 +528,13 @@ class ReachingDefinitions:
         return True
 
 
-def continues(loop: ast.AST) -> bool:
+def continues(loop: ast.AST, until: Optional[int] = None) -> bool:
     """Whether a ``continue`` of ``loop`` itself is in its body (not one of a
-    loop or function inside it)."""
+    loop or function inside it); with ``until``, one on that line or before."""
     stack = list(loop.body)  # type: ignore[attr-defined]
     while stack:
         node = stack.pop()
-        if node.__class__ is ast.Continue:
+        if node.__class__ is ast.Continue and (until is None or node.lineno <= until):
             return True
         if isinstance(node, (ast.For, ast.AsyncFor, ast.While, *FUNCTIONS, ast.ClassDef)):
             stack.extend(getattr(node, "orelse", ()))  # (a loop's ``else`` is the outer's)

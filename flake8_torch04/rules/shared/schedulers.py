@@ -253,7 +253,7 @@ def epoch_loop(ctx: Context, node: ast.Call, stmt: ast.stmt, epoch: ast.expr,
         if len(starts) != 1 or not starts <= {0, 1}:
             return None
         start = starts.pop()  # type: ignore[assignment]
-    if _skips(loop, stmt):
+    if continues(loop, stmt.end_lineno or stmt.lineno):  # (one after it cannot skip it)
         return None
     defs = ctx.flow_of(scope).reaching(epoch) if epoch is not None else None
     if epoch is not None and (not defs or len(defs) != 1 or defs[0].kind != "for"
@@ -280,25 +280,6 @@ def epoch_loop(ctx: Context, node: ast.Call, stmt: ast.stmt, epoch: ast.expr,
                 encloses(loop, value) or not all(encloses(outer, value) for outer in around):
             return None
     return loop, start
-
-
-def _skips(loop: ast.For, stmt: ast.stmt) -> bool:
-    """Whether a ``continue`` of ``loop`` may skip ``stmt``, a statement of its
-    body: one in it before ``stmt`` ends (one after it runs after the call)."""
-    if not continues(loop):
-        return False
-    end = stmt.end_lineno or stmt.lineno
-    stack = list(loop.body)
-    while stack:
-        node = stack.pop()
-        if node.__class__ is ast.Continue and node.lineno <= end:
-            return True
-        if isinstance(node, (ast.For, ast.AsyncFor, ast.While, *_FUNCTIONS)):
-            stack.extend(getattr(node, "orelse", ()))
-            continue
-        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-            stack.extend(getattr(node, name, ()))
-    return False
 
 
 def lag_edits(ctx: Context, stmt: ast.stmt, loop: ast.For,
