@@ -79,7 +79,7 @@ def reduced_expand(ctx: Context, node: ast.Call) -> Iterator[Report]:
     reduction = _reduction(ctx, func.value)
     if reduction is None:
         return
-    call, source, name = reduction
+    call, source, dim = reduction
     if ast.dump(source) != ast.dump(target) or not plain_arguments(call):
         return
     src = ctx.source
@@ -92,15 +92,15 @@ def reduced_expand(ctx: Context, node: ast.Call) -> Iterator[Report]:
         fix = Fix((Edit(at, at, insert),), UNSAFE)
     yield Report(
         call,
-        f"`{src.quote(call, 30)}` drops dimension {_dim_text(ctx, call, name)} since PyTorch 0.2 "
+        f"`{src.quote(call, 30)}` drops dimension `{src.quote(dim, 10)}` since PyTorch 0.2 "
         f"(0.1 kept it), so expanding it back to `{src.quote(target, 20)}` raises or "
         f"divides by the wrong rows; add `keepdim=True`",
         fix,
     )
 
 
-def _reduction(ctx: Context, node: ast.AST) -> Optional[Tuple[ast.Call, ast.AST, str]]:
-    """``(the reduction call, what it reduces, its name)`` for ``X.sum(d)``,
+def _reduction(ctx: Context, node: ast.AST) -> Optional[Tuple[ast.Call, ast.AST, ast.AST]]:
+    """``(the reduction call, what it reduces, its dimension)`` for ``X.sum(d)``,
     ``torch.sum(X, d)``, ``X.max(d)[0]``... without ``keepdim``, along a dimension
     other than the constant 0; else ``None``."""
     pair = False
@@ -135,7 +135,7 @@ def _reduction(ctx: Context, node: ast.AST) -> Optional[Tuple[ast.Call, ast.AST,
         return None
     if name in ("max", "min") and len(args) > at and not _plain_dim(args[at]):
         return None  # (``x.max(y)``: the elementwise maximum)
-    return node, source, name
+    return node, source, dim
 
 
 def _plain_dim(node: ast.AST) -> bool:
@@ -144,13 +144,3 @@ def _plain_dim(node: ast.AST) -> bool:
         node = node.operand
     return isinstance(node, (ast.Name, ast.Attribute)) or isinstance(
         node, ast.Constant) and type(node.value) is int
-
-
-def _dim_text(ctx: Context, call: ast.Call, name: str) -> str:
-    keywords = {k.arg: k.value for k in call.keywords}
-    func = call.func
-    args = call.args if isinstance(func, ast.Attribute) and ctx.resolve(func) is None \
-        else call.args[1:]
-    at = _DIM_AT[name]
-    dim = keywords.get("dim", args[at] if len(args) > at else None)
-    return f"`{ctx.source.quote(dim, 10)}`" if dim is not None else "its dimension"
