@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterator, List, Set
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, Fix, Report
@@ -119,8 +119,8 @@ def star_import_names(ctx: Context, node: ast.ImportFrom) -> Iterator[Report]:
     if node.level or not node.module or node.module not in STAR_GIVES \
             or [a.name for a in node.names] != ["*"]:
         return
-    names = _missing(ctx)
-    if not names or _first_star(ctx) is not node:
+    names, first = _missing(ctx)
+    if not names or first is not node:
         return
     statements = [IMPORTS[n] for n in names]
     src = ctx.source
@@ -142,12 +142,21 @@ def star_import_names(ctx: Context, node: ast.ImportFrom) -> Iterator[Report]:
 _WRAPPERS = frozenset(("Variable",))
 
 
-def _missing(ctx: Context) -> List[str]:
+def _missing(ctx: Context) -> Tuple[List[str], Optional[ast.ImportFrom]]:
     """The names of :data:`IMPORTS` the file reads, never binds, and none of its
     star imports gives, where these are all of modules :data:`STAR_GIVES` knows
-    (else none)."""
+    (else none), and the first of those imports (the one that reports): one
+    walk of the file, however many star imports ask."""
+    found = ctx.memo.get("TV160 missing")
+    if found is None:
+        found = ctx.memo["TV160 missing"] = _read_missing(ctx)
+    return found  # type: ignore[return-value]
+
+
+def _read_missing(ctx: Context) -> Tuple[List[str], Optional[ast.ImportFrom]]:
     bound: Set[str] = set()
     read: Set[str] = set()
+    first: Optional[ast.ImportFrom] = None
     for node in ast.walk(ctx.tree):
         cls = node.__class__
         if cls is ast.Name:
@@ -156,7 +165,8 @@ def _missing(ctx: Context) -> List[str]:
             for alias in node.names:
                 if alias.name == "*":
                     if node.level or node.module not in STAR_GIVES:
-                        return []  # (a name may come from there)
+                        return [], None  # (a name may come from there)
+                    first = first or node
                     bound.update(STAR_GIVES[node.module].split())
                 else:
                     bound.add(alias.asname or alias.name)
@@ -174,14 +184,7 @@ def _missing(ctx: Context) -> List[str]:
             bound.add(node.name)  # (``case x:``, ``case [*rest]``)
         elif cls.__name__ == "MatchMapping" and node.rest:
             bound.add(node.rest)
-    return [name for name in IMPORTS if name in read and name not in bound]
-
-
-def _first_star(ctx: Context) -> ast.ImportFrom:
-    """The file's first ``from torch... import *`` (the one that reports)."""
-    return next(n for n in ast.walk(ctx.tree) if isinstance(n, ast.ImportFrom)
-                and n.module in STAR_GIVES and [a.name for a in n.names] == ["*"]
-                and not n.level)
+    return [name for name in IMPORTS if name in read and name not in bound], first
 
 
 def _insert_after(src, node: ast.stmt, statements: List[str]) -> Edit:
