@@ -94,12 +94,16 @@ def _starred(ctx: Context, base: ast.AST) -> bool:
     if not (isinstance(base, ast.Name) and base.id == "RNNCellBase") \
             or ctx.resolve(base) is not None:
         return False
-    stars = [n for n in ast.walk(ctx.tree) if isinstance(n, ast.ImportFrom)
-             and any(a.name == "*" for a in n.names)]
-    return bool(stars) and all(not n.level and n.module in _STARRED for n in stars) \
-        and not any(isinstance(n, ast.ClassDef) and n.name == base.id
-                    or isinstance(n, ast.Name) and n.id == base.id
-                    and not isinstance(n.ctx, ast.Load) for n in ast.walk(ctx.tree))
+    starred = False
+    for n in ast.walk(ctx.tree):  # (one walk: the star imports, and a binding of its own)
+        if isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names):
+            if n.level or n.module not in _STARRED:
+                return False
+            starred = True
+        elif isinstance(n, ast.ClassDef) and n.name == base.id or isinstance(n, ast.Name) \
+                and n.id == base.id and not isinstance(n.ctx, ast.Load):
+            return False
+    return starred
 
 
 def _via_super(call: ast.Call) -> bool:
