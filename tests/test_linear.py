@@ -479,3 +479,20 @@ def test_the_fixer_places_a_fix_shared_by_many_findings_once_per_round(monkeypat
         assert "volatile" not in result.text and "Variable(" not in result.text
         totals.append(sum(placed))
     assert totals[1] <= 2.5 * totals[0], totals
+
+
+def test_assigned_attributes_reads_each_owner_from_its_dot():
+    """The owner is read backwards from the dot, not tried at every character
+    of every word (a 200,000-character name was quadratic); the pairs are the
+    ones the whole-pattern search finds."""
+    from flake8_torch04.analysis.lines import assigned_attributes
+
+    whole = re.compile(r"(\w*)[ \t]*\.[ \t]*(\w+)[ \t]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)")
+    text = ("args.lr = 0.1\nx[0].y += 2\nfoo .bar= 3\nself.x == 2\nq.w.e = 1\n"
+            "abc\t.\tdef //= 2\n.x = 1\nf(a).b **= 2\nn.m <= 3\nopt.lr*=0.5\n")
+    assert assigned_attributes(text) == whole.findall(text) == [
+        ("args", "lr"), ("", "y"), ("foo", "bar"), ("w", "e"), ("abc", "def"),
+        ("", "x"), ("", "b"), ("opt", "lr")]
+    long_name = "w" * 200_000
+    assert assigned_attributes(long_name + ".a = 1") == [(long_name, "a")]
+    assert assigned_attributes(long_name) == []

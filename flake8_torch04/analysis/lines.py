@@ -86,13 +86,23 @@ def tokenizer_lines(lines: Sequence[str], text: str) -> Optional[Sequence[str]]:
 
 
 #: an attribute assigned in a text (``args.lr = None``, ``opt.lr *= 0.1``): the
-#: word before the dot (``self``, another name, nothing after a bracket) and the attribute
+#: dot and the attribute; the owner is read backwards from the dot (a pattern
+#: that starts with the owner's ``\w*`` is tried at every character of every word)
 _ATTRIBUTE_ASSIGNED = re.compile(
-    r"(\w*)[ \t]*\.[ \t]*(\w+)[ \t]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)")
+    r"\.[ \t]*(\w+)[ \t]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)")
+#: the owner: the word (maybe none) and blanks that end just before the dot
+_OWNER = re.compile(r"(?<!\w)(\w*)[ \t]*\Z")
 
 
 def assigned_attributes(text: str) -> List[Tuple[str, str]]:
     """``(owner, attribute)`` for every attribute the text assigns (``=`` or an
     augmented assignment), the owner being the word before the dot (``""``
     after a bracket or a call)."""
-    return _ATTRIBUTE_ASSIGNED.findall(text)
+    found = []
+    last = 0  # (an owner is read after the previous match, as ``findall`` would)
+    for match in _ATTRIBUTE_ASSIGNED.finditer(text):
+        dot = match.start()
+        owner = _OWNER.search(text, last, dot)
+        found.append((owner.group(1) if owner else "", match.group(1)))
+        last = match.end()
+    return found
