@@ -823,3 +823,41 @@ def test_a_legacy_function_through_a_project_class(tmp_path, imports, base, flag
     status, out, _ = run_cli("check", "--select", "TV104", "--unsafe-fixes", "--diff",
                              str(ops), cwd=tmp_path)
     assert "@@" not in out
+
+
+_LAGGING_TRAIN = """\
+    import torch
+    from torch.autograd import Variable
+
+
+    def make_scheduler(optim):
+        return torch.optim.lr_scheduler.StepLR(optimizer=optim, step_size=1, gamma=0.5)
+
+
+    def train(model, optim, sched, epochs):
+        for epoch in range(epochs):
+            optim.zero_grad()
+            model(Variable(torch.ones(2, 3))).sum().backward()
+            optim.step()
+            sched.step()
+
+
+    def main():
+        model = torch.nn.Linear(3, 1)
+        optim = torch.optim.SGD(model.parameters(), lr=1.0)
+        train(model, optim, make_scheduler(optim), 3)
+"""
+
+
+@pytest.mark.parametrize("sibling, flagged", [
+    # spells ``train`` (the module's name and the function's) but imports nothing from it
+    ("import torch\n\n\ndef batches(mode='train'):\n    return mode == 'train'\n", True),
+    # imports the function and calls it with a scheduler of today's schedule: unknown
+    ("import torch\nfrom train import train\n\n\ndef run(model, optim, sched):\n"
+     "    train(model, optim, sched, 2)\n", False),
+])
+def test_tv163_follows_a_parameter_whose_callers_are_all_in_the_file(tmp_path, sibling, flagged):
+    """The scheduler reaches ``train`` as a parameter from ``main``: followed where
+    no other module of the project calls ``train``, though one spells its name."""
+    write(tmp_path, {"train.py": _LAGGING_TRAIN, "data.py": sibling})
+    assert bool(found(tmp_path / "train.py", ("TV163",))) is flagged

@@ -26,9 +26,11 @@ def bound(ctx: Context, node: ast.AST, scope: ast.AST,
           depth: int = 0) -> Optional[List[ast.AST]]:
     """The values every binding of the name ``node`` (read in ``scope``) assigns:
     the function's own, or for a name it does not bind, the module's; a
-    parameter every caller of the file gives such a name, and a call of a
-    function of the file that returns a call (``init_lr_scheduler(opt, optim)``
-    returning ``StepLR(...)``), are followed (twice at most)."""
+    parameter every caller gives such a name (the callers all in the file: the
+    project's modules that may import the function are searched for calls),
+    and a call of a function of the file that returns a call
+    (``init_lr_scheduler(opt, optim)`` returning ``StepLR(...)``), are followed
+    (twice at most)."""
     if not isinstance(node, ast.Name) or depth > 2:
         return None
     flow = ctx.flow_of(scope)
@@ -37,11 +39,13 @@ def bound(ctx: Context, node: ast.AST, scope: ast.AST,
         defs = ctx.flow_of(ctx.tree).defs(node.id)
     if defs and len(defs) == 1 and defs[0].kind == "param" \
             and isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        from ...analysis.callers import reaching_arguments
+        from ...analysis.callers import passed_arguments
 
-        passed = reaching_arguments(ctx, defs[0].node, scope)
+        passed = passed_arguments(ctx, defs[0].node, scope)
         found: List[ast.AST] = []
-        for expr, at in passed or ():
+        for module, expr, at in passed or ():
+            if module is not ctx:
+                return None  # (a caller in another module: its names are not read here)
             got = bound(ctx, expr, at, depth + 1) if isinstance(expr, ast.Name) else \
                 _returned_call(ctx, expr) or [expr]
             if got is None:
