@@ -1551,3 +1551,23 @@ show(torch.sort(x)[0])
 ])
 def test_sort_and_mode_give_pairs(expression, expected):
     assert facts(SORTS)[expression] == expected
+
+
+def test_a_tensor_known_by_its_spelling_only_says_so():
+    """``x.data`` of an ``x`` not followed is 0.3's tensor by the spelling alone
+    (``SPELLED``: a caffe blob's ``data`` is an array); ``view`` of sizes is a
+    tensor's, ``view`` of a dtype numpy's."""
+    from flake8_torch04.analysis.values import SPELLED
+
+    tree, values, shown = shown_values(HEAD + textwrap.dedent("""\
+        def f(blob, w, n):
+            show(blob.data)
+            show(torch.zeros(2).data)
+            show(w.view(n, -1))
+            show(w.view(np.float16))
+    """))
+    spelled, made, sized, dtype = (values.of(node, tree.body[-1]) for node in shown)
+    assert (spelled.kind, spelled.name) == (TENSOR, SPELLED)
+    assert made.kind == TENSOR and made.name is None
+    assert (sized.kind, sized.rank) == (TENSOR, 2)
+    assert dtype.kind is None

@@ -65,18 +65,19 @@ from .value_tables import (  # noqa: F401  (the kinds: the rules take them from 
 
 #: the ``name`` prefix of a module whose class is defined in the file
 FILE_CLASS = "<file>."
+SPELLED = "<spelled>"  # (the ``name`` of a tensor by its spelling only: ``x.data``, ``x`` unknown)
 
 
 class Value(record("kind rank dtype parts name last plain",
                    defaults=(None, None, None, None, None, None, False))):
     """``kind`` (``None``: unknown); ``rank`` and ``dtype`` of tensors and arrays
-    (``None``: unknown); ``parts``, the values of a tuple's items, or the one value
-    of every element of a list (a 1-tuple), or the layers of an ``nn.Sequential``;
-    a dict literal's ``(key, entry)`` pairs; ``name``, the class of a module or
+    (``None``: unknown); ``parts``, the values of a tuple's items, or the one value of
+    every element of a list (a 1-tuple), or the layers of an ``nn.Sequential``; a dict
+    literal's ``(key, entry)`` pairs; ``name``, the class of a module or
     :data:`~.objects.OBJECT` (``torch.nn.Linear``; a class of the file: :data:`FILE_CLASS`
-    + its name); ``last``, the size of a tensor's last dimension, or the output
-    features of a module (``nn.Linear(8, 1)``: 1), where a constant makes it evident;
-    ``plain``: a tensor that was a plain ``torch.Tensor`` in 0.3 code, not a
+    + its name), or :data:`SPELLED`; ``last``, the size of a tensor's last dimension,
+    or the output features of a module (``nn.Linear(8, 1)``: 1), where a constant makes
+    it evident; ``plain``: a tensor that was a plain ``torch.Tensor`` in 0.3 code, not a
     ``Variable`` (read through ``.data``, made by a 0.3 constructor, computed from one or an
     element of one: 0.3 refused to mix the two), whose reductions and elements were numbers."""
 
@@ -214,8 +215,8 @@ class Values:
                 inner = self.of(node.value, scope, depth)
                 if inner.tensor:  # (a Variable's 0-dim value had one element on 0.3:
                     return inner._replace(plain=inner.plain or inner.rank != 0)  # no number)
-                if inner.kind is None:
-                    return _tensor(None, plain=True)  # (``out.data``: 0.3's tensor)
+                if inner.kind is None:  # (``out.data``: 0.3's tensor, by the spelling only)
+                    return Value(TENSOR, plain=True, name=SPELLED)
             if node.attr == "shape":
                 inner = self.of(node.value, scope, depth)
                 if inner.kind in (TENSOR, NDARRAY):
@@ -654,10 +655,9 @@ class Values:
             if receiver.kind is None and attr in CASTS and not args and not node.keywords:
                 return _tensor(None, CASTS[attr])  # (``m.byte()``: only tensors have these)
             if receiver.kind is None and attr in ("view", "reshape") and args:
-                # (numpy's ``view`` takes a dtype; ``reshape`` of an array has the
-                # same rank: the rank is known, whatever the value is)
-                return Value(TENSOR if attr == "view" else None,
-                             self._sizes_rank(args, scope, depth))
+                # (numpy's ``view`` takes a dtype; sizes give a rank, whatever the value)
+                rank = self._sizes_rank(args, scope, depth)
+                return Value(TENSOR if attr == "view" and rank is not None else None, rank)
             return UNKNOWN
         rank, dtype = receiver.rank, receiver.dtype
         if attr in ("split", "chunk"):  # (a tuple of pieces of its rank: how many, the sizes tell)
