@@ -145,6 +145,14 @@ TABLE = {
     # a bare ``step()`` call, in a file that uses a learning-rate scheduler
     "TV163": ("scheduler_lag", (ast.Call,), (r"\bstep[\s\\]*\([\s\\]*\)",),
               ("lr_scheduler",)),
+    # a call of a numpy function that warns when given a tensor, in a file that names numpy
+    "TV164": ("numpy_of_tensor", (ast.Call,), (
+        r"\b(?:array|copy|isnan|isinf|isfinite|exp|exp2|expm1|log|log2|log10|log1p|sqrt"
+        r"|square|cbrt|abs|absolute|fabs|sign|negative|reciprocal|sin|cos|tan|arcsin|arccos"
+        r"|arctan|sinh|cosh|tanh|floor|ceil|rint|trunc|logical_not|signbit|maximum|minimum"
+        r"|fmax|fmin|power|mod|fmod|arctan2|hypot|logical_and|logical_or|logical_xor"
+        r"|argwhere|argmax|argmin|clip|round|around|cumsum|cumprod|transpose|reshape"
+        r"|repeat)\b",), (r"\bnumpy\b",)),
     # ``c and t or d`` (0.1's conditional)
     "TV159": ("tensor_truth", (ast.BoolOp,), (r"\band\b",)),
     # ``betas`` given to an optimizer, or an Adam given its betas by position (Adam
