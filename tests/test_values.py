@@ -60,6 +60,10 @@ from torch.autograd import Variable
 @pytest.mark.parametrize("body, expression, expected", [
     # constructors with sizes or data
     ("x = torch.zeros(3, 4)", "x", (TENSOR, 2, "float")),
+    # indexing: each int drops a dimension, ``None`` adds one, ``...`` and slices keep
+    ("x = torch.zeros(3, 4)[..., 0]", "x", (TENSOR, 1, "float")),
+    ("x = torch.zeros(3, 4)[:, None]", "x", (TENSOR, 3, "float")),
+    ("x = torch.zeros(2, 3, 4)[0, ..., None, 1:]", "x", (TENSOR, 3, "float")),
     ("x = torch.zeros((3, 4))", "x", (TENSOR, 2, "float")),
     ("n = len(items)\nx = torch.zeros(n)", "x", (TENSOR, 1, "float")),
     ("x = torch.FloatTensor([1])", "x", (TENSOR, 1, "float")),

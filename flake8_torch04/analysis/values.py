@@ -371,12 +371,12 @@ class Values:
         rank = whole.rank
         if rank is None and len(items) == 2 and multinomial_call(self.ctx, node.value):
             rank = 2  # (samples are 1-D or 2-D: two indices read a 2-D one)
-        for item in items:
-            if isinstance(item, ast.Slice):
+        for item in items:  # (``x[..., 0]``: each int drops a dimension, wherever it is)
+            if isinstance(item, ast.Slice) or isinstance(item, ast.Constant) and item.value is ...:
                 continue
-            if isinstance(item, ast.Constant) and item.value is None or \
-                    isinstance(item, ast.Constant) and item.value is Ellipsis:
-                return Value(whole.kind, None, whole.dtype, plain=whole.plain)
+            if isinstance(item, ast.Constant) and item.value is None:  # (a new axis)
+                rank = rank + 1 if rank is not None else None
+                continue
             at = self.of(item, scope, depth)
             if at.kind != NUMBER and not (at.tensor and at.rank == 0 and at.dtype == "int"):
                 if whole.rank == 1 and len(items) == 1 and at.tensor and (
