@@ -221,6 +221,12 @@ REGION_NOOPS = [
                  id="expression-returned"),
     pytest.param("def get(x):\n    return model(Variable(x, volatile=evaluation))\n",
                  id="expression-not-a-parameter"),
+    pytest.param("def batchify(rows, flag=False):\n    feats = []\n    for k in range(2):\n"
+                 "        feats.append(Variable(rows[k], volatile=flag))\n    return feats\n",
+                 id="loop-appends-what-leaves-the-function"),
+    pytest.param("def run(model, rows, flag):\n    feats = []\n    for row in rows:\n"
+                 "        feats.append(Variable(row, volatile=flag))\n"
+                 "    self.feats = feats\n", id="loop-stores-what-it-makes"),
     pytest.param("model.volatile = True\n", id="setting-on-a-module"),
     pytest.param("model = torch.nn.Linear(2, 2)\nmodel.volatile = True\n", id="setting-on-nn"),
     pytest.param("def f(x):\n    x.volatile = True\n", id="setting-on-an-unknown"),

@@ -777,9 +777,10 @@ def _set_grad_fix(ctx: Context, call: ast.Call, value: ast.AST,
     """``volatile=<expr>``: the innermost loop around the call, or else the body
     of the function around it, under ``with torch.set_grad_enabled(not <expr>):``
     where every ``volatile=`` of its ``Variable`` calls is the same expression,
-    none asks for ``requires_grad``, and the expression's names are bound before
+    none asks for ``requires_grad``, the expression's names are bound before
     the region (not in the loop; parameters of the function, rebound nowhere in
-    it, the wrapped value not leaving it)."""
+    it), and the wrapped value does not leave the function (returned, stored,
+    appended: the graph is built where it goes, not in the region)."""
     from ..analysis.nodes import every_node
 
     text = ctx.source.text(value)
@@ -807,8 +808,9 @@ def _set_grad_fix(ctx: Context, call: ast.Call, value: ast.AST,
 
     for parent in reversed(ctx.parents):
         if isinstance(parent, (ast.For, ast.While)):
-            if not uniform(parent):
-                return None, None
+            nodes, parents = function_body(ctx, _enclosing_def(ctx) or ctx.tree)
+            if not uniform(parent) or escapes(call, parents, escaping_names(nodes)):
+                return None, None  # (appended, returned: the graph is built elsewhere)
             kind = "while" if isinstance(parent, ast.While) else "for"
             return (_loop_fix(ctx, parent, same, header),
                     f"the `{kind}` loop of line {parent.lineno}")
