@@ -28,7 +28,6 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional, Sequence
 
-from ..source.record import record
 from .accumulated import accumulated
 from .appended import appended, builtin_of, comprehended
 from .callers import passed_arguments
@@ -63,74 +62,10 @@ from .value_tables import (  # noqa: F401  (the kinds: the rules take them from 
     sampled, sum_dtype as _sum_dtype
 )
 
-#: the ``name`` prefix of a module whose class is defined in the file
-FILE_CLASS = "<file>."
-SPELLED = "<spelled>"  # (the ``name`` of a tensor by its spelling only: ``x.data``, ``x`` unknown)
-
-
-class Value(record("kind rank dtype parts name last plain",
-                   defaults=(None, None, None, None, None, None, False))):
-    """``kind`` (``None``: unknown); ``rank`` and ``dtype`` of tensors and arrays
-    (``None``: unknown); ``parts``, the values of a tuple's items, or the one value of
-    every element of a list (a 1-tuple), or the layers of an ``nn.Sequential``; a dict
-    literal's ``(key, entry)`` pairs; ``name``, the class of a module or
-    :data:`~.objects.OBJECT` (``torch.nn.Linear``; a class of the file: :data:`FILE_CLASS`
-    + its name), or :data:`SPELLED`; ``last``, the size of a tensor's last dimension,
-    or the output features of a module (``nn.Linear(8, 1)``: 1), where a constant makes
-    it evident; ``plain``: a tensor that was a plain ``torch.Tensor`` in 0.3 code, not a
-    ``Variable`` (read through ``.data``, made by a 0.3 constructor, computed from one or an
-    element of one: 0.3 refused to mix the two), whose reductions and elements were numbers."""
-
-    __slots__ = ()
-
-    @property
-    def tensor(self) -> bool:
-        return self.kind == TENSOR
-
-    def element(self) -> "Value":
-        """The value of ``self[i]`` for an integer ``i`` (plain as ``self`` is)."""
-        if self.kind == TENSOR or self.kind == NDARRAY:
-            if self.rank is not None and self.rank >= 1:
-                return Value(self.kind, self.rank - 1, self.dtype, plain=self.plain)
-            return Value(self.kind, None, self.dtype, plain=self.plain)
-        if self.kind == LIST and self.parts:
-            return self.parts[0]
-        return UNKNOWN
-
-
-UNKNOWN = Value()
-BOTTOM = Value(name="<reloaded>")  # (a reload adding nothing: :func:`.saved.reloaded`)
-_NUMBER = Value(NUMBER)
-_INT = Value(NUMBER, dtype="int")
-_FLOAT = Value(NUMBER, dtype="float")
-
-
-def join(values: Sequence[Value]) -> Value:
-    """What holds of every one of ``values``: a fact they disagree on is unknown."""
-    if not values:
-        return UNKNOWN
-    first = values[0]
-    kind, rank, dtype, parts, name, last, plain = first
-    for v in values[1:]:
-        if v.kind != kind:
-            return UNKNOWN
-        if v.rank != rank:
-            rank = None
-        if v.dtype != dtype:
-            dtype = None
-        if v.parts != parts:
-            parts = None
-        if v.name != name:
-            name = None
-        if v.last != last:
-            last = None
-        plain = plain and v.plain
-    return Value(kind, rank, dtype, parts, name, last, plain)
-
-
-def _tensor(rank: Optional[int], dtype: Optional[str] = None,
-            last: Optional[int] = None, plain: bool = False) -> Value:
-    return Value(TENSOR, rank, dtype, last=last, plain=plain)
+from .value import (  # noqa: F401  (the record: the rules take it from here)
+    BOTTOM, FILE_CLASS, SPELLED, UNKNOWN, Value, _FLOAT, _INT, _NUMBER, _tensor, combined, join,
+    unpacked as _unpacked
+)
 
 
 # ---------------------------------------------------------------------------
@@ -851,40 +786,6 @@ _FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 #: what :meth:`Values.iterated` answers for ``i`` of ``for i, x in enumerate(xs)``
 _COUNTED = ast.Constant(0)
-
-
-def combined(op: ast.operator, left: Value, right: Value) -> Value:
-    """What ``left op right`` is (a binary operator of numbers, tensors, arrays)."""
-    if left.kind == NUMBER and right.kind == NUMBER:
-        if isinstance(op, ast.Div) or "float" in (left.dtype, right.dtype):
-            return _FLOAT
-        if left.dtype == right.dtype == "int" and \
-                isinstance(op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)):
-            return _INT
-        return _NUMBER
-    if left.tensor or right.tensor:
-        if not all(v.kind in (TENSOR, NUMBER) for v in (left, right)):
-            return _tensor(None)
-        dtype = _binop_dtype(op, left, right)
-        lasts = {v.last for v in (left, right) if v.tensor}
-        return _tensor(_broadcast(left, right), dtype,
-                       lasts.pop() if len(lasts) == 1 else None,
-                       left.plain or right.plain)
-    if NDARRAY in (left.kind, right.kind):
-        return Value(NDARRAY)
-    if left.kind == STRING and isinstance(op, ast.Mod):
-        return Value(STRING)
-    return UNKNOWN
-
-
-def _unpacked(whole: Value, path) -> Value:
-    """The item at ``path`` of ``whole`` (``(1, 0)``: ``h`` of ``out, (h, c)``)."""
-    for index in path:
-        if whole.kind == TUPLE and whole.parts and index < len(whole.parts):
-            whole = whole.parts[index]
-        else:
-            whole = whole.element() if whole.kind == LIST else UNKNOWN
-    return whole
 
 
 def values(ctx) -> Values:
