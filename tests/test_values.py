@@ -1426,9 +1426,10 @@ show(out[idx])
     # ``tolist()`` of a 1-D tensor holds numbers; of more dimensions, lists
     ("a", (NUMBER, None, "float")),
     ("x.tolist()[0]", (None, None, None)),
-    # a 0-dim integer tensor indexes as an integer; a 1-D one selects
+    # a 0-dim integer tensor indexes as an integer; a 1-D one selects along the
+    # first dimension (the rank stays)
     ("out[idx[0]]", (TENSOR, 2, "float")),
-    ("out[idx]", (TENSOR, None, "float")),
+    ("out[idx]", (TENSOR, 3, "float")),
 ])
 def test_recurrent_layers_lists_and_tensor_indices(expression, expected):
     assert facts(RECURRENT)[expression] == expected
@@ -1575,3 +1576,28 @@ def test_a_tensor_known_by_its_spelling_only_says_so():
     assert made.kind == TENSOR and made.name is None
     assert (sized.kind, sized.rank) == (TENSOR, 2)
     assert dtype.kind is None
+
+
+def test_gather_keepdim_and_indices_keep_the_last_size():
+    """``gather`` takes its index's shape; a ``keepdim`` reduction of the last
+    dimension ends in 1; ``E[0]``, a mask and an index tensor keep ``E``'s last
+    size where they leave the last dimension alone: what TV148 and TV117 ask to
+    tell a ``(N, 1)`` column."""
+    tree, values, shown = shown_values(HEAD + textwrap.dedent("""\
+        q = torch.randn(4, 3)
+        keep = torch.ByteTensor([1, 0, 1, 1])
+        best = q.max(1, keepdim=True)[1]
+        show(best)
+        show(q.gather(1, best))
+        show(torch.gather(q, 1, best))
+        show(q.sum(-1, keepdim=True))
+        show(q.sum(0, keepdim=True))
+        show(torch.randn(1, 8, 1)[0])
+        show(q.gather(1, best)[keep])
+        show(q[torch.LongTensor([[0, 1]])])
+        show(q[:, 0])
+        show(q.gather(1, torch.LongTensor([0, 1, 2, 0])))
+    """))
+    got = [(v.rank, v.last) for v in (values.of(node, tree) for node in shown)]
+    assert got == [(2, 1), (2, 1), (2, 1), (2, 1), (2, 3), (2, 1), (2, 1), (3, 3),
+                   (1, None), (1, 4)]

@@ -80,7 +80,7 @@ MODULE_ITSELF = frozenset(("cuda", "cpu", "to", "train", "eval", "float", "doubl
 TORCH_METHODS = frozenset(f"torch.{f}" for f in (
     "max", "min", "sum", "mean", "prod", "argmax", "argmin", "sort", "topk", "squeeze",
     "unsqueeze", "t", "transpose", "eq", "ne", "lt", "gt", "le", "ge", "std", "var", "norm",
-    "mm", "bmm", "mv", "dot", "matmul", "multinomial", "split", "chunk"))
+    "mm", "bmm", "mv", "dot", "matmul", "multinomial", "split", "chunk", "gather"))
 #: ``torch.nn.functional``'s losses: 0-dim results unless asked per element
 LOSS_FUNCTIONS = frozenset(f"torch.nn.functional.{f}" for f in (
     "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
@@ -138,6 +138,24 @@ def reduced_rank(rank: Optional[int], args: Sequence[ast.AST],
     if isinstance(dim, (ast.Tuple, ast.List)):
         return rank - len(dim.elts) if rank is not None else None
     return rank - 1 if rank is not None and rank >= 1 else None
+
+
+def kept_last(rank: Optional[int], last: Optional[int], args: Sequence[ast.AST],
+              keywords: Dict[str, ast.AST]) -> Optional[int]:
+    """The last size a reduction leaves where it keeps its dimension (``keepdim=True``):
+    1 where it reduces the last one (``-1``, or ``rank - 1``), else the input's."""
+    keep = keywords.get("keepdim", args[1] if len(args) >= 2 else None)
+    if not (isinstance(keep, ast.Constant) and keep.value is True):
+        return None
+    dim = args[0] if args else keywords.get("dim")
+    if isinstance(dim, ast.UnaryOp) and isinstance(dim.op, ast.USub):
+        at = dim.operand
+        dim = -at.value if isinstance(at, ast.Constant) and type(at.value) is int else None
+    elif isinstance(dim, ast.Constant) and type(dim.value) is int:
+        dim = dim.value
+    if dim is None or not isinstance(dim, int):
+        return None
+    return 1 if dim == -1 or rank is not None and dim == rank - 1 else last
 
 
 def literal_size(node: Optional[ast.AST]) -> Optional[int]:

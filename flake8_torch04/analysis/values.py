@@ -53,7 +53,7 @@ from .wrappers import wrapped_argument
 from .value_tables import (
     ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, INDEX, LIKE,
     LOSS_FUNCTIONS, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME, SIZED, TORCH_METHODS,
-    MATH_INTS, MATH_TESTS, TYPED, dimensions, last_size, literal_last, literal_size,
+    MATH_INTS, MATH_TESTS, TYPED, dimensions, kept_last, last_size, literal_last, literal_size,
     data_rank, list_rank, made_in_03, reduced_loss, reduced_rank
 )
 from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
@@ -317,11 +317,23 @@ class Values:
                 if whole.rank == 1 and len(items) == 1 and at.tensor and (
                         at.rank == 1 or at.dtype in ("bool", "uint8")):  # (``t[mask]``: 1-D)
                     return Value(whole.kind, 1, whole.dtype, plain=whole.plain)
+                if len(items) == 1 and at.tensor and at.rank is not None and whole.rank and (
+                        at.dtype in ("bool", "uint8", "int")) and whole.rank >= at.rank:
+                    # (a mask takes its dimensions to one; indices put theirs for the first)
+                    taken = at.rank if at.dtype != "int" else 1
+                    return Value(whole.kind, whole.rank - taken + (at.rank if at.dtype == "int"
+                                                                   else 1), whole.dtype,
+                                 last=whole.last if whole.rank > taken else None,
+                                 plain=whole.plain)
                 return Value(whole.kind, None, whole.dtype, plain=whole.plain)  # any rank
             rank = rank - 1 if rank is not None else None
         if rank is not None and rank < 0:
             return UNKNOWN
-        return Value(whole.kind, rank, whole.dtype, plain=whole.plain)
+        untouched = whole.rank is not None and len(items) < whole.rank and not any(
+            isinstance(i, ast.Constant) and (i.value is None or i.value is ...) for i in items)
+        # (``E[0]`` of a ``(1, 8, 1)`` ``E``: its last size, 1)
+        return Value(whole.kind, rank, whole.dtype, last=whole.last if untouched else None,
+                     plain=whole.plain)
 
     # -- calls ---------------------------------------------------------------
 
@@ -592,7 +604,9 @@ class Values:
             if receiver.kind is None and attr in ("view", "reshape") and args:
                 # (numpy's ``view`` takes a dtype; sizes give a rank, whatever the value)
                 rank = self._sizes_rank(args, scope, depth)
-                return Value(TENSOR if attr == "view" and rank is not None else None, rank)
+                if attr != "view" or rank is None:
+                    return Value(None, rank)
+                return _tensor(rank, None, literal_size(args[-1]) if len(args) > 1 else None)
             return UNKNOWN
         rank, dtype = receiver.rank, receiver.dtype
         if attr in ("split", "chunk"):  # (a tuple of pieces of its rank: how many, the sizes tell)
@@ -660,14 +674,20 @@ class Values:
         if attr in INDEX:
             if not args and "dim" not in keywords:
                 return _tensor(0, "int")
-            return _tensor(reduced_rank(rank, args, keywords), "int")
+            return _tensor(reduced_rank(rank, args, keywords), "int",
+                           kept_last(rank, last, args, keywords))
+        if attr == "gather" and len(args) + len(keywords) == 2:  # (the index's shape)
+            index = self.of(args[1] if len(args) == 2 else keywords.get("index"), scope, depth)
+            return _tensor(index.rank, dtype, index.last) if index.tensor else _tensor(None, dtype)
         if attr in PAIRED and (args or "dim" in keywords):
             if attr in ("max", "min") and args and self.of(args[0], scope, depth).tensor:
                 return _tensor(_broadcast(receiver, self.of(args[0], scope, depth)), dtype)
             if attr in ("sort", "topk"):
                 return Value(TUPLE, parts=(_tensor(rank, dtype), _tensor(rank, "int")))
             reduced = reduced_rank(rank, args, keywords)
-            return Value(TUPLE, parts=(_tensor(reduced, dtype), _tensor(reduced, "int")))
+            kept = kept_last(rank, last, args, keywords)
+            return Value(TUPLE, parts=(_tensor(reduced, dtype, kept),
+                                       _tensor(reduced, "int", kept)))
         if attr == "sort" or attr == "mode" and not args:  # (along the last dimension)
             shape = rank if attr == "sort" else rank - 1 if rank else None
             return Value(TUPLE, parts=(_tensor(shape, dtype), _tensor(shape, "int")))
@@ -677,7 +697,7 @@ class Values:
                                dtype == "float" else (dtype if attr in ("max", "min", "median")
                                                       else _sum_dtype(dtype, attr)))
             return _tensor(reduced_rank(rank, args, keywords), dtype if attr != "mean"
-                           else "float")
+                           else "float", kept_last(rank, last, args, keywords))
         return _tensor(None)
 
     def _sizes_rank(self, args: Sequence[ast.AST], scope, depth: int) -> Optional[int]:
