@@ -264,8 +264,10 @@ def _ranks(ctx: Context, node: ast.Call, pair, inner: Value, target: Value,
             "warns and broadcasts them: other numbers")
     given, made = pair
     fixed = f"{src.text(made)}.view_as({src.text(given)})"
+    shown = one_line(src.quote(made, 30))
     if needs_parens(made, ast.Attribute, src):
         fixed = f"({src.text(made)}).view_as({src.text(given)})"
+        shown = f"({shown})"
     fix = None
     if key(given) is not None and "\n" not in fixed:
         fix = Fix((src.replace(made, fixed),), SAFE if loss in _RAISES else UNSAFE)
@@ -273,7 +275,6 @@ def _ranks(ctx: Context, node: ast.Call, pair, inner: Value, target: Value,
         node,
         f"`{src.quote(made)}` is {target.rank}-D and `{src.quote(given)}` is "
         f"{inner.rank}-D: PyTorch 0.3 compared their elements in order; since 0.4 "
-        f"`{loss}` {what}; use `{one_line(src.quote(made, 30))}.view_as("
-        f"{src.quote(given, 30)})`",
+        f"`{loss}` {what}; use `{shown}.view_as({src.quote(given, 30)})`",
         fix,
     )
