@@ -1601,3 +1601,18 @@ def test_gather_keepdim_and_indices_keep_the_last_size():
     got = [(v.rank, v.last) for v in (values.of(node, tree) for node in shown)]
     assert got == [(2, 1), (2, 1), (2, 1), (2, 1), (2, 3), (2, 1), (2, 1), (3, 3),
                    (1, None), (1, 4)]
+
+
+def test_a_cast_to_a_tensor_type_alias_takes_its_dtype():
+    """``.type(ByteTensor)`` where the module binds ``ByteTensor`` to the CUDA or the
+    CPU type of one dtype (0.3's way of writing for both): a uint8 tensor."""
+    found = facts(HEAD + textwrap.dedent("""\
+        use_cuda = torch.cuda.is_available()
+        ByteTensor = torch.cuda.ByteTensor if use_cuda else torch.ByteTensor
+        Mixed = torch.cuda.ByteTensor if use_cuda else torch.FloatTensor
+        done = torch.zeros(3).type(ByteTensor)
+        show(done)
+        show(torch.zeros(3).type(Mixed))
+    """))
+    assert found["done"] == (TENSOR, 1, "uint8")
+    assert found["torch.zeros(3).type(Mixed)"] == (TENSOR, 1, None)

@@ -664,8 +664,8 @@ class Values:
                            dtype)
         if attr in SAME:
             return _tensor(rank, dtype, None if attr in MOVES else last)
-        if attr in ("to", "type") and args and not keywords:
-            target = self.ctx.resolve(args[0])
+        if attr in ("to", "type") and args and not keywords:  # (``.type(ByteTensor)``, an alias)
+            target = self.ctx.resolve(args[0]) or type_alias(self, args[0], scope)
             if target in DTYPES:
                 return _tensor(rank, DTYPES[target], last)
             if target in TYPED:
