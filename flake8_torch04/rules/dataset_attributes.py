@@ -89,8 +89,9 @@ def _collect(nodes: Iterable[ast.AST], wanted: Optional[str],
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
-                for sub in ast.walk(target):
-                    k = key(sub) if isinstance(sub, (ast.Name, ast.Attribute)) else None
+                for sub in ast.walk(target):  # (``ds.x = v`` binds ``ds.x``, not ``ds``)
+                    k = key(sub) if isinstance(sub, (ast.Name, ast.Attribute)) and isinstance(
+                        sub.ctx, ast.Store) else None
                     if k is not None and (wanted is None or k == wanted):
                         plain = target is sub and isinstance(node, (ast.Assign,
                                                                     ast.AnnAssign))
@@ -121,7 +122,7 @@ def dataset_attributes(ctx: Context, node: ast.Attribute) -> Iterator[Report]:
     torchvision datasets built in the file.
 
     ## What it does
-    Flags those attributes read on a ``torchvision.datasets`` ``MNIST``,
+    Flags those attributes read or set on a ``torchvision.datasets`` ``MNIST``,
     ``FashionMNIST``, ``KMNIST``, ``EMNIST``, ``QMNIST``, ``CIFAR10`` or
     ``CIFAR100`` (resolved through imports): the call itself
     (``datasets.MNIST(...).train_labels``), or a name or ``self.`` attribute
@@ -131,8 +132,11 @@ def dataset_attributes(ctx: Context, node: ast.Attribute) -> Iterator[Report]:
     torchvision's MNIST and CIFAR datasets alone, all renamed alike).  Position:
     the attribute.  Also ``getattr(dataset, 'train_data' if train else 'test_data')``
     (a string, or conditional expressions of strings, all renamed the same):
-    position, the name.  A project's own dataset with a ``train_data``
-    attribute, and a name also assigned anything else, are left alone.
+    position, the name.  Setting one (``ds.train_data = np.pad(ds.train_data,
+    ...)``, 2017's CIFAR augmentation) is flagged too: MNIST's old names have no
+    setter now, and on CIFAR the assignment makes an attribute the dataset never
+    reads (its items come from ``data``).  A project's own dataset with a
+    ``train_data`` attribute, and a name also assigned anything else, are left alone.
 
     ## Why is this bad?
     torchvision renamed them ``data`` and ``targets`` (in 2019, the PyTorch
@@ -165,7 +169,7 @@ def dataset_attributes(ctx: Context, node: ast.Attribute) -> Iterator[Report]:
         yield from _getattr(ctx, node)
         return
     new = RENAMES.get(node.attr)
-    if new is None or not isinstance(node.ctx, ast.Load):
+    if new is None or isinstance(node.ctx, ast.Del):
         return
     value = node.value
     cls = _dataset_of(ctx, value)
@@ -182,6 +186,10 @@ def dataset_attributes(ctx: Context, node: ast.Attribute) -> Iterator[Report]:
     what = ("warns on current torchvision" if CLASSES.get(cls) == "warn" else
             "raises AttributeError on current torchvision" if cls in CLASSES else
             "MNIST's warn, CIFAR's raise AttributeError on current torchvision")
+    if isinstance(node.ctx, ast.Store):  # (the dataset reads ``data`` for its items)
+        what = ("raises AttributeError on current torchvision" if CLASSES.get(cls) == "warn"
+                else "makes an attribute the dataset never reads" if cls in CLASSES else
+                "MNIST's raise AttributeError, CIFAR's make an attribute nothing reads")
     yield Report(node, f"`{src.quote(node)}` of {cls} was renamed `{new}` by torchvision in 2019 "
                        f"({what}); use `{src.quote(value, 30)}.{new}`", fix)
 
