@@ -1616,3 +1616,64 @@ def test_a_cast_to_a_tensor_type_alias_takes_its_dtype():
     """))
     assert found["done"] == (TENSOR, 1, "uint8")
     assert found["torch.zeros(3).type(Mixed)"] == (TENSOR, 1, None)
+
+
+_MEMORY = """\
+from collections import namedtuple
+import numpy as np
+import torch
+
+Transition = namedtuple('Transition', ('state', 'done'))
+Pair = namedtuple('Pair', 'left, right')
+
+
+class Memory(object):
+    def __init__(self, n):
+        self.done = np.zeros(n, dtype=np.uint8)
+
+    def sample(self, k):
+        return Transition(torch.zeros(k, 3), torch.from_numpy(self.done).type(torch.ByteTensor))
+
+    def plain(self):
+        return torch.zeros(2, 5)
+
+    def later(self):
+        return self.plain()
+"""
+
+
+def test_namedtuple_fields_and_the_methods_of_a_plain_class(tmp_path):
+    """``T(a, b)`` of a ``namedtuple`` holds its fields' values, read by name or by
+    position; a plain class's method returns what its ``return``s give, in its
+    own module or from another module of the project."""
+    (tmp_path / "setup.py").write_text("", encoding="utf-8")
+    (tmp_path / "memory.py").write_text(_MEMORY, encoding="utf-8")
+    user = HEAD + textwrap.dedent("""\
+        from memory import Memory, Transition, Pair
+
+        memory = Memory(10)
+        batch = memory.sample(4)
+        t = Transition(done=torch.zeros(2).byte(), state=torch.ones(2))
+        p = Pair(torch.ones(2, 2), 0.5)
+        show(batch.done)
+        show(batch.state)
+        show(memory.plain())
+        show(t.done)
+        show(t[1])
+        show(p.right)
+        show(Pair(*[1, 2]).left)
+        show(Transition(torch.ones(2)).done)
+    """)
+    (tmp_path / "user.py").write_text(user, encoding="utf-8")
+    found = facts(user, str(tmp_path / "user.py"))
+    assert found["batch.done"] == (TENSOR, None, "uint8")
+    assert found["batch.state"] == (TENSOR, 2, "float")
+    assert found["memory.plain()"] == (TENSOR, 2, "float")
+    assert found["t.done"] == found["t[1]"] == (TENSOR, 1, "uint8")
+    assert found["p.right"] == (NUMBER, None, "float")
+    # unpacked, or a field left out: unknown
+    assert found["Pair(*[1, 2]).left"] == found["Transition(torch.ones(2)).done"] == (
+        None, None, None)
+    local = facts(_MEMORY + "m = Memory(3)\nshow(m.later())\nshow(m.sample(2).state)\n")
+    assert local["m.later()"] == (TENSOR, 2, "float")
+    assert local["m.sample(2).state"] == (TENSOR, 2, "float")

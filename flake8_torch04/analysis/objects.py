@@ -90,6 +90,77 @@ def plain_instance(ctx, name: str):
         else None
 
 
+#: the ``name`` of a class ``collections.namedtuple`` makes, then of its instances (a
+#: :data:`~.values.TUPLE` with its items' values): each followed by the field names
+NAMED_CLASS = "<namedtuple class>"
+NAMED = "<namedtuple>"
+
+
+def namedtuple_class(call: ast.Call):
+    """The class ``namedtuple('T', ('a', 'b'))`` (or ``'a b'``, ``'a, b'``) makes."""
+    from .values import UNKNOWN, Value
+
+    spec = call.args[1] if len(call.args) > 1 else next(
+        (kw.value for kw in call.keywords if kw.arg == "field_names"), None)
+    if isinstance(spec, ast.Constant) and isinstance(spec.value, str):
+        fields = spec.value.replace(",", " ").split()
+    elif isinstance(spec, (ast.List, ast.Tuple)) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in spec.elts):
+        fields = [e.value for e in spec.elts]  # type: ignore[attr-defined]
+    else:
+        return UNKNOWN
+    if any(kw.arg == "rename" for kw in call.keywords) or not all(
+            f.isidentifier() for f in fields):
+        return UNKNOWN
+    return Value(OBJECT, name=NAMED_CLASS + " ".join(fields))
+
+
+def named_instance(values, cls, call: ast.Call, scope, depth: int):
+    """``T(a, b)`` or ``T(a=a, b=b)`` of a :data:`NAMED_CLASS` ``cls``: the values of
+    its fields (unknown ones where a field is left to a default or unpacked)."""
+    from .values import TUPLE, UNKNOWN, Value
+
+    fields = cls.name[len(NAMED_CLASS):].split()
+    given: List[Optional[ast.AST]] = [None] * len(fields)
+    starred = any(isinstance(a, ast.Starred) for a in call.args) or len(call.args) > len(fields)
+    for i, arg in enumerate([] if starred else call.args):
+        given[i] = arg
+    for kw in call.keywords:
+        if kw.arg in fields:
+            given[fields.index(kw.arg)] = kw.value
+        else:
+            starred = True
+    parts = None if starred else tuple(
+        values.of(g, scope, depth) if g is not None else UNKNOWN for g in given)
+    return Value(TUPLE, parts=parts, name=NAMED + " ".join(fields))
+
+
+def plain_method(values, name: str, attr: str, depth: int):
+    """What ``obj.attr(...)`` returns for an instance ``obj`` of a plain class of the
+    project (:data:`PLAIN` ``name``): the returns of the method the class itself
+    defines, undecorated and once (one it inherits is not followed)."""
+    from .values import UNKNOWN, values as values_of
+
+    found = instance_class(values.ctx, name)
+    if found is None:
+        return UNKNOWN
+    other, cls = found
+    methods = [s for s in cls.body if isinstance(s, _FUNCTIONS) and s.name == attr]
+    if len(methods) != 1 or methods[0].decorator_list:
+        return UNKNOWN
+    if other is values.ctx:
+        return values._returns_of(methods[0], depth + 1)
+    return crossed(values_of(other)._returns_of(methods[0], depth + 1), other)
+
+
+def named_field(owner, attr: str):
+    """``t.a`` of a namedtuple ``t`` (:data:`NAMED`)."""
+    from .values import UNKNOWN
+
+    fields = owner.name[len(NAMED):].split()
+    return owner.parts[fields.index(attr)] if attr in fields and owner.parts else UNKNOWN
+
+
 def shown_class(name: str) -> str:
     """An :data:`OBJECT`'s class as a message shows it (``Batch``)."""
     return name.rsplit("\0", 1)[-1] if name.startswith(PLAIN) else name
@@ -388,7 +459,7 @@ def instance_attribute(values, node: ast.Attribute, scope, depth: int):
     instance of a plain class of the project (:func:`plain_attribute`).  Only an
     attribute some module class of the file binds, or one of a name, has its owner
     asked about."""
-    from .values import FILE_CLASS, MODULE, UNKNOWN
+    from .values import FILE_CLASS, MODULE, TUPLE, UNKNOWN
 
     bound_names = values.ctx.memo.get("values instance attributes")
     if bound_names is None:
@@ -400,6 +471,8 @@ def instance_attribute(values, node: ast.Attribute, scope, depth: int):
         return UNKNOWN
     owner = values.of(node.value, scope, depth)
     name = owner.name or ""
+    if owner.kind == TUPLE and name.startswith(NAMED):  # (``batch.done`` of a namedtuple)
+        return named_field(owner, attr)
     if owner.kind == OBJECT and name == _NAMESPACE:
         return option(owner, attr)  # (``args.x0``)
     if owner.kind == OBJECT:  # (``b = Batch()`` or ``b = collect(rows)``, then ``b.rewards``)
@@ -417,16 +490,21 @@ def instance_attribute(values, node: ast.Attribute, scope, depth: int):
 
 def self_method(values, name: str, function: ast.AST) -> Optional[ast.FunctionDef]:
     """The method ``name`` that ``self.name(...)`` in ``function`` calls: one the
-    module class around it defines itself, undecorated, where no class of the
-    file derives from that class (a subclass may override it)."""
+    module class (or plain class, :func:`plain_class`) around it defines itself,
+    undecorated, where no class of the file derives from that class (a subclass
+    may override it)."""
     from .nodes import enclosing
 
     ctx = values.ctx
     cls = enclosing(ctx.statement_parents(), function, ast.ClassDef)
-    if cls is None or values.module_classes().get(cls.name) is not cls \
-            or _derived_in_file(ctx, cls):
+    if cls is None or _derived_in_file(ctx, cls):
         return None
-    return values._forward_def(cls.name, name)
+    if values.module_classes().get(cls.name) is cls:
+        return values._forward_def(cls.name, name)
+    if ctx.defined_once().get(cls.name) is not cls or not plain_class(ctx, cls.name):
+        return None
+    methods = [s for s in cls.body if isinstance(s, _FUNCTIONS) and s.name == name]
+    return methods[0] if len(methods) == 1 and not methods[0].decorator_list else None
 
 
 def type_alias(values, func: ast.AST, scope) -> Optional[str]:

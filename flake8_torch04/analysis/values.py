@@ -41,8 +41,10 @@ from .foreign import (
 )
 from .nodes import body_nodes
 from .objects import (
-    DISTRIBUTIONS, OBJECT, OBJECTS, crossed, distribution, instance_attribute, keyed_parts,
-    object_method, plain_instance, self_attribute, self_attributes, self_method, type_alias
+    DISTRIBUTIONS, NAMED, NAMED_CLASS, OBJECT, OBJECTS, PLAIN, crossed, distribution,
+    instance_attribute, keyed_parts, named_field, named_instance, namedtuple_class,
+    object_method, plain_instance, plain_method, self_attribute, self_attributes, self_method,
+    type_alias
 )
 from .reaching import target_path, unpack_path
 from .remembered import remembered
@@ -158,6 +160,10 @@ class Values:
                     return Value(TUPLE)
             if key(node) is not None:
                 return self._named(node, scope, depth)
+            if isinstance(node.value, ast.Call):  # (``memory.sample(n).done``)
+                inner = self.of(node.value, scope, depth)
+                if inner.kind == TUPLE and (inner.name or "").startswith(NAMED):
+                    return named_field(inner, node.attr)
             return UNKNOWN
         if isinstance(node, ast.Name):
             return self._named(node, scope, depth)
@@ -374,6 +380,8 @@ class Values:
             module = self.of(func, scope, depth)
             if module.kind == MODULE:
                 return self._module_output(module, node, scope, depth)
+            if module.kind == OBJECT and (module.name or "").startswith(NAMED_CLASS):
+                return named_instance(self, module, node, scope, depth)  # (``Batch(s, r)``)
             reaching = self._flow(scope).reaching(func) or ()
             if not any(d.kind != "def" for d in reaching):
                 if func.id in self.module_classes():
@@ -527,6 +535,8 @@ class Values:
                 return _tensor(data_rank(args[0], lambda e: self.of(e, scope, depth)), dtype,
                                literal_last(args[0]))
             return _tensor(None, dtype)
+        if name == "collections.namedtuple":
+            return namedtuple_class(node)
         if name in ("torch.cat", "torch.stack") and args:
             # the elements' rank (one more for ``stack``) where every element agrees
             seq = self.of(args[0], scope, depth)
@@ -597,6 +607,8 @@ class Values:
                 isinstance(args[0], ast.Constant) and type(args[0].value) is int:
             return _INT  # (``x.size(0)``: numpy's ``size`` is not called)
         if not receiver.tensor:
+            if receiver.kind == OBJECT and (receiver.name or "").startswith(PLAIN):
+                return plain_method(self, receiver.name, attr, depth)  # (``memory.sample(n)``)
             if receiver.kind in (NDARRAY, OBJECT):  # (``parser.parse_args()``)
                 return object_method(receiver, attr, node, self.ctx)
             if receiver.kind is None and attr in CASTS and not args and not node.keywords:
