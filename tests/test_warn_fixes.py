@@ -274,6 +274,17 @@ FIXES = [
     ("TV139", "from torchvision.models import resnet50\nm = resnet50(True)\n",
      "from torchvision.models import resnet50\nimport torchvision.models\n"
      "m = resnet50(weights=torchvision.models.ResNet50_Weights.IMAGENET1K_V1)\n"),
+    # TV165: the class's ``apply``, unsafe where the class has an ``__init__`` or is given arguments
+    ("TV165", "class F(torch.autograd.Function):\n    @staticmethod\n    def forward(c, x):\n"
+              "        return x\n\n\ny = F().apply(x)\n",
+     "class F(torch.autograd.Function):\n    @staticmethod\n    def forward(c, x):\n"
+     "        return x\n\n\ny = F.apply(x)\n"),
+    ("TV165", "class F(torch.autograd.Function):\n    def __init__(self, k=1):\n"
+              "        self.k = k\n\n    @staticmethod\n    def forward(c, x):\n"
+              "        return x\n\n\ny = F(2).apply(x)\n",
+     "class F(torch.autograd.Function):\n    def __init__(self, k=1):\n"
+     "        self.k = k\n\n    @staticmethod\n    def forward(c, x):\n"
+     "        return x\n\n\ny = F.apply(x)\n", True),
 ]
 
 NOOPS = [

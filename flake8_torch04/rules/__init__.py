@@ -153,6 +153,8 @@ TABLE = {
         r"|fmax|fmin|power|mod|fmod|arctan2|hypot|logical_and|logical_or|logical_xor"
         r"|argwhere|argmax|argmin|clip|round|around|cumsum|cumprod|transpose|reshape"
         r"|repeat)\b",), (r"\bnumpy\b",)),
+    # ``C().apply(...)``: an autograd Function called through an instance
+    "TV165": ("function_instance", (ast.Call,), (r"\)[\s\\]*\.[\s\\]*apply\b",)),
     # ``c and t or d`` (0.1's conditional)
     "TV159": ("tensor_truth", (ast.BoolOp,), (r"\band\b",)),
     # ``betas`` given to an optimizer, or an Adam given its betas by position (Adam

@@ -5,14 +5,15 @@ import ast
 from collections import deque
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from ..analysis.canonical import PROJECT
 from ..analysis.context import Context
 from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.nodes import children, every_node
 from ..analysis.registry import rule
 from ..source.text import Edit, has_comment
+from .shared.functions import (
+    FUNCTION_BASES, function_subclass as _legacy_base, static as _static
+)
 
-_FUNCTION_BASES = frozenset(("torch.autograd.Function", "torch.autograd.function.Function"))
 #: ``ctx`` methods and attributes a legacy ``self`` used the same way
 _CTX = "ctx"
 _MAX_LINES_IN_MESSAGE = 3
@@ -113,7 +114,7 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
         where = f"; called on line{plural} {shown}{more}"
     # (through another class of the file or project: what it inherits from it is not
     # rewritten here, so no fix)
-    direct = any(ctx.resolve(base) in _FUNCTION_BASES for base in node.bases)
+    direct = any(ctx.resolve(base) in FUNCTION_BASES for base in node.bases)
     fix = _fix(ctx, node, methods, uses, calls, named) if direct else None
     state = ""
     if fix is None and "__init__" in methods:
@@ -124,46 +125,6 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
         f"RuntimeError on current PyTorch; use static forward/backward(ctx, ...){state} "
         f"and `{node.name}.apply(...)`",
         fix,
-    )
-
-
-def _legacy_base(ctx: Context, node: ast.ClassDef, depth: int, project: bool) -> bool:
-    """Whether the class derives from ``torch.autograd.Function``: directly, through
-    a class of the file, or (``project``) through a class of the project's other
-    modules (``class Sub(BaseFn)`` with ``from .base import BaseFn``)."""
-    for base in node.bases:
-        if ctx.resolve(base) in _FUNCTION_BASES:
-            return True
-        if not isinstance(base, ast.Name) or depth > 4:
-            continue
-        own = ctx.defined_once().get(base.id)
-        if isinstance(own, ast.ClassDef) and own is not node:
-            if _legacy_base(ctx, own, depth + 1, project):
-                return True
-            continue
-        if not project:
-            continue
-        module = ctx.scope.module()
-        bindings = module.bindings.get(base.id)
-        if bindings:
-            raws = [bindings[-1].qualname]
-        else:  # (``from .base import *``: the last project star import that has it)
-            raws = [f"{star}.{base.id}" for star in reversed(module.stars)]
-        for raw in raws:
-            if raw is not None and raw.startswith(PROJECT):
-                from ..analysis.project.classes import outside_ancestors
-
-                ancestors = outside_ancestors(raw)
-                if ancestors is not None:
-                    if ancestors & _FUNCTION_BASES:
-                        return True
-                    break
-    return False
-
-
-def _static(func: ast.AST) -> bool:
-    return any(
-        isinstance(d, ast.Name) and d.id == "staticmethod" for d in func.decorator_list
     )
 
 
