@@ -285,6 +285,15 @@ FIXES = [
      "class F(torch.autograd.Function):\n    def __init__(self, k=1):\n"
      "        self.k = k\n\n    @staticmethod\n    def forward(c, x):\n"
      "        return x\n\n\ny = F.apply(x)\n", True),
+    # TV166: a tensor count, as Adam's own; unsafe (other readers of the count get a tensor)
+    ("TV166", "class A(torch.optim.Adam):\n    def __init__(self, ps):\n"
+              "        super(A, self).__init__(ps)\n        for p in ps:\n"
+              "            self.state[p]['step'] = 0\n            s = self.state[p]\n"
+              "            s['step'] = 2\n",
+     "class A(torch.optim.Adam):\n    def __init__(self, ps):\n"
+     "        super(A, self).__init__(ps)\n        for p in ps:\n"
+     "            self.state[p]['step'] = torch.tensor(0.0)\n            s = self.state[p]\n"
+     "            s['step'] = torch.tensor(float(2))\n", True),
 ]
 
 NOOPS = [

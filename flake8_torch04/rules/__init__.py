@@ -155,6 +155,9 @@ TABLE = {
         r"|repeat)\b",), (r"\bnumpy\b",)),
     # ``C().apply(...)``: an autograd Function called through an instance
     "TV165": ("function_instance", (ast.Call,), (r"\)[\s\\]*\.[\s\\]*apply\b",)),
+    # ``state['step'] = 0`` in an optimizer subclass, in a file that names torch.optim
+    "TV166": ("optimizer_step_state", (ast.Assign,), (r"""step['"][\s\\]*\]""",),
+              (r"\boptim\b",)),
     # ``c and t or d`` (0.1's conditional)
     "TV159": ("tensor_truth", (ast.BoolOp,), (r"\band\b",)),
     # ``betas`` given to an optimizer, or an Adam given its betas by position (Adam
