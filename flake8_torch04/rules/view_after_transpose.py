@@ -361,6 +361,7 @@ def view_after_transpose(ctx: Context, node: ast.Call) -> Iterator[Report]:
         node,
         f"`{_source_of(ctx, func.value)}` is element-wise from a transposed tensor and "
         "keeps its strides since PyTorch 0.4: `view` raises RuntimeError (view size is "
-        "not compatible with input tensor's size and stride); use `.reshape(...)`",
+        "not compatible with input tensor's size and stride) wherever the transposed "
+        "dimensions are both larger than 1; use `.reshape(...)`",
         fix,
     )
