@@ -861,3 +861,69 @@ def test_tv163_follows_a_parameter_whose_callers_are_all_in_the_file(tmp_path, s
     no other module of the project calls ``train``, though one spells its name."""
     write(tmp_path, {"train.py": _LAGGING_TRAIN, "data.py": sibling})
     assert bool(found(tmp_path / "train.py", ("TV163",))) is flagged
+
+
+def test_tv129_follows_a_mask_into_a_helper_module_without_torch(tmp_path):
+    """The mask reaches ``masked_total`` from the one caller of the project: the
+    helper module never imports torch, the value facts still know the mask."""
+    write(tmp_path, {
+        "scoring.py": "def masked_total(scores, mask):\n"
+                      "    return scores.masked_select(mask).sum()\n",
+        "run.py": "import torch\nfrom scoring import masked_total\n\n"
+                  "mask = torch.zeros(2, 4).byte()\nprint(masked_total(torch.ones(2, 4), mask))\n",
+        "other.py": "def masked_total(scores, mask):\n"
+                    "    return scores.masked_select(mask).sum()\n",
+    })
+    assert found(tmp_path / "scoring.py", ("TV129",)) == [("TV129", 2, 32)]
+    assert found(tmp_path / "other.py", ("TV129",)) == []  # (no caller gives it a mask)
+
+
+_CRF = """\
+import torch.nn as nn
+
+
+class CRF(nn.Module):
+    def __init__(self, tags):
+        super(CRF, self).__init__()
+        print("build CRF")  # (the class's name in a string)
+        self.tags = tags
+
+    def loss(self, scores, mask):
+        return scores.masked_select(mask).sum()
+"""
+_TAGGER = """\
+import torch.nn as nn
+from crf import CRF
+
+
+class Tagger(nn.Module):
+    def __init__(self):
+        super(Tagger, self).__init__()
+        self.crf = CRF(4)
+
+    def loss(self, scores, mask):
+        return self.crf.loss(scores, mask)
+"""
+_MAIN = """\
+import torch
+from tagger import Tagger
+
+model = Tagger()
+mask = torch.zeros(2, 4).byte()
+print(model.loss(torch.ones(2, 4), mask))
+"""
+
+
+@pytest.mark.parametrize("extra, flagged", [
+    ({}, True),
+    # another module calls ``loss`` on a receiver of unknown class: every caller is not in view
+    ({"other.py": "def total(model, s, m):\n    return model.loss(s, m)\n"}, False),
+])
+def test_a_method_s_parameters_are_followed_to_callers_in_other_modules(
+        tmp_path, extra, flagged):
+    """``CRF.loss`` is called only by ``Tagger.loss`` (on ``self.crf``, a ``CRF``),
+    which ``main.py`` calls on a ``Tagger``: the uint8 mask made there reaches
+    ``masked_select`` in crf.py (``main.py``'s ``model.loss`` is ``Tagger``'s own
+    method, not ``CRF``'s)."""
+    write(tmp_path, {"crf.py": _CRF, "tagger.py": _TAGGER, "main.py": _MAIN, **extra})
+    assert bool(found(tmp_path / "crf.py", ("TV129",))) is flagged

@@ -943,13 +943,18 @@ def test_a_module_class_python_2_names_in_super_keeps_its_constructors_arguments
     assert found["channels"] == found["size"] == (None, None, None)
 
 
-def test_a_method_or_a_decorated_function_keeps_its_parameters_unknown():
+def test_a_decorated_function_keeps_its_parameters_unknown():
+    """A decorator may call the function otherwise; a method called on an evident
+    instance (``M().f(...)``, the class read only to be called) is followed."""
     source = HEAD + (
         "class M:\n    def f(self, x):\n        show(x)\n\n"
         "@jit\ndef g(y):\n    show(y)\n\n"
         "M().f(torch.zeros(3))\ng(torch.zeros(3))\n")
     found = facts(source, "")
-    assert found["x"] == found["y"] == (None, None, None)
+    assert found["y"] == (None, None, None)
+    assert found["x"] == (TENSOR, 1, "float")
+    passed = facts(source + "print(M)\n", "")  # (the class passed around: a subclass may call)
+    assert passed["x"] == (None, None, None)
 
 
 def test_a_function_another_module_names_keeps_its_parameters_unknown(tmp_path):

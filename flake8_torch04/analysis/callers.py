@@ -42,6 +42,7 @@ from .nodes import children, defined_once, spans_hit
 from .reaching import params_of
 from .hierarchy import PLAIN_BASES
 from .importing import Remote, importing_sites
+from .method_sites import method_sites
 from .resolve import key
 
 #: one call site: (the call, the scope the call is read in: a function or the module)
@@ -165,6 +166,8 @@ class MethodCallers:
         self._calls: Dict[str, Dict[str, List[Site]]] = {}
         #: every ``R.name(...)`` of the file, by name (see :meth:`_attribute_calls`)
         self._attributes: Optional[Dict[str, List[Site]]] = None
+        #: every name the file reads, by identifier (the same walk)
+        self._names: Dict[str, List[ast.Name]] = {}
 
     def sites(self, func: ast.AST, cls: ast.ClassDef) -> Optional[List[Site]]:
         """Every call of the method ``func`` of ``cls``, or ``None`` when not every
@@ -181,12 +184,12 @@ class MethodCallers:
         calls = text.count(spelled)
         if cls.name not in self._followed():
             return None
-        instances = self._instance_calls(cls, name)
-        if instances is None or \
-                calls + len(instances) != len(re.findall(r"\b%s\b" % name, text)) - 1 or \
-                len(re.findall(r"\b%s\b" % cls.name, text)) != \
-                len(re.findall(r"\b%s\s*\(" % cls.name, text)) + \
-                len(re.findall(r"\bsuper\s*\(\s*%s\s*," % cls.name, text)):
+        read = self._instance_calls(cls, name)
+        if read is None:
+            return None
+        instances, others = read
+        if calls + len(instances) + others != len(re.findall(r"\b%s\b" % name, text)) - 1 \
+                or not self._only_constructed(cls.name):
             return None
         found = self._class_calls(cls).get(name, [])
         if len(found) != calls or sum(1 for s in cls.body if getattr(s, "name", None) == name
@@ -195,31 +198,63 @@ class MethodCallers:
             return None
         return found + instances
 
-    def _instance_calls(self, cls: ast.ClassDef, name: str) -> Optional[List[Site]]:
+    def _instance_calls(self, cls: ast.ClassDef, name: str
+                        ) -> Optional[Tuple[List[Site], int]]:
         """The calls ``R.name(...)`` outside ``SELF.name(...)`` whose receiver is
         evidently an instance of ``cls``: ``Cls(...)`` itself, or a name every
         binding of which (in the call's function, else at the top of the
-        module) is one (``w = Walker(g)``, then ``w.degrees(ids)``); ``None``
+        module) is one (``w = Walker(g)``, then ``w.degrees(ids)``); and how many
+        are evidently on an instance of another module class that defines the
+        method itself (``self.crf.loss(...)`` in ``Tagger.loss``); ``None``
         where another receiver calls a method of that name."""
+        from .method_sites import defines
+        from .values import FILE_CLASS, MODULE, values
+
         found: List[Site] = []
+        others = 0
         for call, scope in self._attribute_calls().get(name, ()):
             receiver = call.func.value  # type: ignore[attr-defined]
             if self._instance(receiver, scope, cls.name):
                 found.append((call, scope))
-            elif not self._own_receiver(receiver, scope, cls):
-                return None
-        return found
+            elif self._own_receiver(receiver, scope, cls):
+                continue
+            else:
+                facts = values(self.ctx)
+                other = facts.of(receiver, scope)
+                if not (other.kind == MODULE and other.name != f"{FILE_CLASS}{cls.name}"
+                        and defines(self.ctx, facts, other.name, name)):
+                    return None
+                others += 1
+        return found, others
+
+    def _only_constructed(self, name: str) -> bool:
+        """Whether the file reads the class ``name`` only to call it (``Cls(...)``)
+        or as ``super``'s first argument: not subclassed, not passed around (a
+        mention in a string or a comment is no use)."""
+        self._attribute_calls()
+        parents = self.ctx.file_parents()
+        for node in self._names.get(name, ()):
+            parent = parents.get(id(node))
+            if not (isinstance(parent, ast.Call) and (parent.func is node or (
+                    isinstance(parent.func, ast.Name) and parent.func.id == "super"
+                    and parent.args and parent.args[0] is node))):
+                return False
+        return True
 
     def _attribute_calls(self) -> Dict[str, List[Site]]:
         """Every ``R.name(...)`` call of the file, by ``name``, with the function (or
-        module) it is read in (one walk of the file, when first asked)."""
+        module) it is read in, and the names it reads (one walk of the file, when
+        first asked)."""
         found = self._attributes
         if found is None:
             found = self._attributes = {}
+            names = self._names
             stack: List[Tuple[ast.AST, ast.AST]] = [(self.ctx.tree, self.ctx.tree)]
             while stack:
                 node, scope = stack.pop()
-                if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute:
+                if node.__class__ is ast.Name:
+                    names.setdefault(node.id, []).append(node)  # type: ignore[attr-defined]
+                elif node.__class__ is ast.Call and node.func.__class__ is ast.Attribute:
                     found.setdefault(node.func.attr, []).append((node, scope))
                 inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
                     else scope
@@ -305,14 +340,15 @@ def some_method_sites(ctx, func: ast.AST) -> List[Site]:
     return found
 
 
-def may_be_followed(ctx, func: ast.AST) -> bool:
+def may_be_followed(ctx, func: ast.AST, across: bool = False) -> bool:
     """The cheap tests of a method (most are asked of no more): not one torch calls,
-    not decorated, called as ``R.name(`` somewhere in the text."""
+    not decorated, called as ``R.name(`` somewhere in the text (``across``: or
+    maybe only in the project's other modules)."""
     name = func.name  # type: ignore[attr-defined]
     args = func.args.args  # type: ignore[attr-defined]
     return bool(args) and name not in MODULE_METHODS and not func.decorator_list \
         and not (name.startswith("__") and name.endswith("__")) \
-        and f".{name}(" in ctx.text
+        and (f".{name}(" in ctx.text or across and bool(ctx.filename))
 
 
 def _class_bindings(stmt: ast.stmt) -> List[str]:
@@ -409,7 +445,7 @@ def _read_reaching(ctx, param: ast.arg, func: ast.AST,
         sites = callers.sites(func)
     elif ctx.defined_once().get(name) is not func:
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-                or not may_be_followed(ctx, func):
+                or not may_be_followed(ctx, func, across):
             return None
         owner = ctx.statement_parents().get(id(func))
         if not isinstance(owner, ast.ClassDef) or \
@@ -419,17 +455,17 @@ def _read_reaching(ctx, param: ast.arg, func: ast.AST,
         if methods is None:
             methods = ctx.memo["method callers"] = MethodCallers(ctx)
         sites = methods.sites(func, owner)
-        if not sites:
-            return None
+        if sites is None:
+            return None  # (none in the file: maybe all in the project's other modules)
     elsewhere = enclosing is None and bool(ctx.filename) and named_elsewhere(
         ctx.filename, name, imported=owner is None)
-    if elsewhere and not (across and owner is None):
+    if elsewhere and not across:
         return None  # (another module may import it: its callers are not in view)
     if owner is None and enclosing is None:
         sites = _callers(ctx).sites(func)
     remote: Optional[List[Remote]] = []
-    if elsewhere and sites is not None:
-        remote = importing_sites(ctx, func)  # (read only where the file's calls are known)
+    if elsewhere and sites is not None:  # (read only where the file's calls are known)
+        remote = importing_sites(ctx, func) if owner is None else method_sites(ctx, owner, func)
     if not sites and not remote or remote is None:
         return None
     return _arguments(ctx, sites, remote, func, param, owner is not None,

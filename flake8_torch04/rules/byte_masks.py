@@ -80,7 +80,9 @@ def byte_masks(ctx: Context, node: ast.AST) -> Iterator[Report]:
     methods of them (``.view(...)``, ``.expand(...)``, ``.cuda()``...),
     ``Variable(...)`` of them, followed through assignments and through the
     functions of the file and of the project's other modules that return one
-    (``mask = get_pad_mask(seq)`` imported from ``utils``) --
+    (``mask = get_pad_mask(seq)`` imported from ``utils``), and into a
+    parameter every caller in the project gives one (also in a helper module
+    that does not import torch: ``scores.masked_select(mask)``) --
     when it is used as an index ``x[mask]`` (in a file that says ``byte``) or
     as the mask of ``masked_fill``, ``masked_fill_``, ``masked_select``,
     ``masked_scatter``, ``masked_scatter_``, ``torch.where`` or
@@ -117,16 +119,15 @@ def byte_masks(ctx: Context, node: ast.AST) -> Iterator[Report]:
     since the name may also be used as a number (``1 - mask``, which a
     boolean tensor does not support).
     """
-    if not ctx.uses_torch:
-        return
     found = ctx.memo.get("TV129")
     if found is None:
         text = ctx.text  # (``in`` first: much faster than the search, which needs one)
-        found = ctx.memo["TV129"] = ("yte" in text or "uint8" in text) and bool(
-            _BYTE_TEXT.search(text))
+        found = ctx.memo["TV129"] = ctx.uses_torch and ("yte" in text or "uint8" in text) \
+            and bool(_BYTE_TEXT.search(text))
     if not found and not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                           and node.func.attr.startswith(_MASKING_METHODS)):
-        return  # (a file that never says byte: only a mask a helper of the project makes)
+        return  # (a file that never says byte, or a helper module without torch: only a
+        # masking method's mask, which a caller in the project may make)
     mask = _mask(ctx, node)
     if mask is None or isinstance(mask, (ast.Slice, ast.Tuple, ast.Constant)):
         return

@@ -300,6 +300,22 @@ def importers_spelling(filename: str, name: str) -> Optional[Tuple[List[str], Li
         return None
 
 
+def spellers(filename: str, name: str) -> Optional[List[str]]:
+    """The other files of ``filename``'s project that spell ``name`` (as an
+    identifier), sorted; ``None`` when it cannot tell."""
+    if not applies(filename):
+        return []
+    try:
+        target = os.path.abspath(filename)
+        words = _root_words(root_of(target))
+        if words is None:
+            return None
+        spelled = name.encode("utf-8", "surrogatepass")
+        return sorted(path for path, found in words.items() if path != target and spelled in found)
+    except Exception:  # (never raise from a rule: "cannot tell")
+        return None
+
+
 #: root -> (module name -> the files that spell it), and (root, module name) ->
 #: the files that may import that module, directly or re-exported
 _SPELLERS: Dict[str, Dict[bytes, List[str]]] = {}
