@@ -60,6 +60,15 @@ from torch.autograd import Variable
 @pytest.mark.parametrize("body, expression, expected", [
     # constructors with sizes or data
     ("x = torch.zeros(3, 4)", "x", (TENSOR, 2, "float")),
+    # ``topk`` keeps the rank (``k`` by keyword too); ``kthvalue(k)`` and ``norm(p)``
+    # take their dimension second: a full reduction without it
+    ("x = torch.topk(torch.zeros(6), k=3)[1]", "x", (TENSOR, 1, "int")),
+    ("x = torch.zeros(4, 5).kthvalue(2)[0]", "x", (TENSOR, 1, "float")),
+    ("x = torch.zeros(4, 5).norm(2)", "x", (TENSOR, 0, "float")),
+    ("x = torch.norm(torch.zeros(4, 5), 2, 1)", "x", (TENSOR, 1, "float")),
+    # an in-place method returns its tensor as it was, unless it reshapes it
+    ("x = torch.LongTensor(4, 1).random_(0, 2)", "x", (TENSOR, 2, "int")),
+    ("x = torch.zeros(4, 1).unsqueeze_(0)", "x", (TENSOR, None, None)),
     # indexing: each int drops a dimension, ``None`` adds one, ``...`` and slices keep
     ("x = torch.zeros(3, 4)[..., 0]", "x", (TENSOR, 1, "float")),
     ("x = torch.zeros(3, 4)[:, None]", "x", (TENSOR, 3, "float")),

@@ -34,8 +34,7 @@ class's own methods).
 from __future__ import annotations
 
 import ast
-import re
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from .lines import lines_matching
 from .nodes import children, defined_once, spans_hit
@@ -164,20 +163,23 @@ class MethodCallers:
         self._classes: Optional[Dict[str, ast.ClassDef]] = None
         #: class name -> method name -> its calls ``self.name(...)`` in the class
         self._calls: Dict[str, Dict[str, List[Site]]] = {}
-        #: every ``R.name(...)`` of the file, by name (see :meth:`_attribute_calls`)
+        #: every ``R.name(...)`` of the file, by name (see :meth:`attribute_calls`)
         self._attributes: Optional[Dict[str, List[Site]]] = None
-        #: every name the file reads, by identifier (the same walk)
+        #: every name the file reads, by identifier; how many times it spells
+        #: each attribute; the strings that are identifiers (the same walk)
         self._names: Dict[str, List[ast.Name]] = {}
+        self._attributes_read: Dict[str, int] = {}
+        self._strings: Set[str] = set()
 
     def sites(self, func: ast.AST, cls: ast.ClassDef) -> Optional[List[Site]]:
         """Every call of the method ``func`` of ``cls``, or ``None`` when not every
-        call of it is in view: the text spells the method's name only in its
-        ``def`` and in ``SELF.name(`` calls, and the class's name only before
-        ``(`` (its ``class`` statement, its constructor's calls: a subclass or a
-        class passed around is not followed) or as ``super``'s first argument,
-        and every such call is in a
-        method of the class, on its first parameter (not in a nested function,
-        a lambda or a comprehension)."""
+        call of it is in view: the file reads the method's name only as
+        ``R.name(...)`` calls (:meth:`read_otherwise`), each on ``SELF`` in a
+        method of the class (not in a nested function, a lambda or a
+        comprehension), on an evident instance of it, or on one of another class
+        that defines the method itself; and the class only to call it (its
+        constructor) or as ``super``'s first argument (a subclass or a class
+        passed around is not followed)."""
         name = func.name  # type: ignore[attr-defined]
         text = self.ctx.text
         spelled = f"{func.args.args[0].arg}.{name}("  # type: ignore[attr-defined]
@@ -188,8 +190,8 @@ class MethodCallers:
         if read is None:
             return None
         instances, others = read
-        if calls + len(instances) + others != len(re.findall(r"\b%s\b" % name, text)) - 1 \
-                or not self._only_constructed(cls.name):
+        if calls + len(instances) + others != len(self.attribute_calls().get(name, ())) \
+                or self.read_otherwise(name) or not self._only_constructed(cls.name):
             return None
         found = self._class_calls(cls).get(name, [])
         if len(found) != calls or sum(1 for s in cls.body if getattr(s, "name", None) == name
@@ -208,30 +210,44 @@ class MethodCallers:
         method itself (``self.crf.loss(...)`` in ``Tagger.loss``); ``None``
         where another receiver calls a method of that name."""
         from .method_sites import defines
+        from .objects import OBJECT, PLAIN
         from .values import FILE_CLASS, MODULE, values
 
         found: List[Site] = []
         others = 0
-        for call, scope in self._attribute_calls().get(name, ()):
+        for call, scope in self.attribute_calls().get(name, ()):
             receiver = call.func.value  # type: ignore[attr-defined]
             if self._instance(receiver, scope, cls.name):
                 found.append((call, scope))
             elif self._own_receiver(receiver, scope, cls):
                 continue
-            else:
+            else:  # (``self.memory.sample(n)``: the value facts know the receiver)
                 facts = values(self.ctx)
                 other = facts.of(receiver, scope)
-                if not (other.kind == MODULE and other.name != f"{FILE_CLASS}{cls.name}"
+                if other.name in (f"{FILE_CLASS}{cls.name}",
+                                  f"{PLAIN}{self.ctx.filename}\0{cls.name}"):
+                    found.append((call, scope))
+                    continue
+                if not (other.kind in (MODULE, OBJECT)
                         and defines(self.ctx, facts, other.name, name)):
                     return None
                 others += 1
         return found, others
 
+    def read_otherwise(self, name: str) -> bool:
+        """Whether the file reads ``name`` otherwise than as ``R.name(...)``: an
+        attribute not called (``f = obj.name``), a bare name, or a string that is
+        the name (``getattr(obj, 'name')``); a docstring or a comment that uses the
+        word is no use of it."""
+        self.attribute_calls()
+        return self._attributes_read.get(name, 0) != len(self._attributes.get(name, ())) \
+            or name in self._names or name in self._strings  # type: ignore[union-attr]
+
     def _only_constructed(self, name: str) -> bool:
         """Whether the file reads the class ``name`` only to call it (``Cls(...)``)
         or as ``super``'s first argument: not subclassed, not passed around (a
         mention in a string or a comment is no use)."""
-        self._attribute_calls()
+        self.attribute_calls()
         parents = self.ctx.file_parents()
         for node in self._names.get(name, ()):
             parent = parents.get(id(node))
@@ -241,19 +257,24 @@ class MethodCallers:
                 return False
         return True
 
-    def _attribute_calls(self) -> Dict[str, List[Site]]:
+    def attribute_calls(self) -> Dict[str, List[Site]]:
         """Every ``R.name(...)`` call of the file, by ``name``, with the function (or
         module) it is read in, and the names it reads (one walk of the file, when
         first asked)."""
         found = self._attributes
         if found is None:
             found = self._attributes = {}
-            names = self._names
+            names, read = self._names, self._attributes_read
             stack: List[Tuple[ast.AST, ast.AST]] = [(self.ctx.tree, self.ctx.tree)]
             while stack:
                 node, scope = stack.pop()
                 if node.__class__ is ast.Name:
                     names.setdefault(node.id, []).append(node)  # type: ignore[attr-defined]
+                elif node.__class__ is ast.Attribute:
+                    read[node.attr] = read.get(node.attr, 0) + 1  # type: ignore[attr-defined]
+                elif node.__class__ is ast.Constant and isinstance(node.value, str) \
+                        and node.value.isidentifier():  # type: ignore[attr-defined]
+                    self._strings.add(node.value)  # type: ignore[attr-defined]
                 elif node.__class__ is ast.Call and node.func.__class__ is ast.Attribute:
                     found.setdefault(node.func.attr, []).append((node, scope))
                 inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
@@ -329,11 +350,9 @@ def some_method_sites(ctx, func: ast.AST) -> List[Site]:
     if not isinstance(owner, ast.ClassDef) or name is None \
             or ctx.defined_once().get(owner.name) is not owner:
         return []
-    methods = ctx.memo.get("method callers")
-    if methods is None:
-        methods = ctx.memo["method callers"] = MethodCallers(ctx)
+    methods = file_method_callers(ctx)
     found = list(methods._class_calls(owner).get(name, []))
-    for call, scope in methods._attribute_calls().get(name, ()):
+    for call, scope in methods.attribute_calls().get(name, ()):
         if methods._instance(call.func.value, scope, owner.name) \
                 and (call, scope) not in found:  # type: ignore[attr-defined]
             found.append((call, scope))
@@ -451,10 +470,7 @@ def _read_reaching(ctx, param: ast.arg, func: ast.AST,
         if not isinstance(owner, ast.ClassDef) or \
                 ctx.defined_once().get(owner.name) is not owner:
             return None
-        methods = ctx.memo.get("method callers")
-        if methods is None:
-            methods = ctx.memo["method callers"] = MethodCallers(ctx)
-        sites = methods.sites(func, owner)
+        sites = file_method_callers(ctx).sites(func, owner)
         if sites is None:
             return None  # (none in the file: maybe all in the project's other modules)
     elsewhere = enclosing is None and bool(ctx.filename) and named_elsewhere(
@@ -470,6 +486,14 @@ def _read_reaching(ctx, param: ast.arg, func: ast.AST,
         return None
     return _arguments(ctx, sites, remote, func, param, owner is not None,
                       enclosing or ctx.tree)  # type: ignore[arg-type]
+
+
+def file_method_callers(ctx) -> "MethodCallers":
+    """The file's :class:`MethodCallers` (made once per file)."""
+    methods = ctx.memo.get("method callers")
+    if methods is None:
+        methods = ctx.memo["method callers"] = MethodCallers(ctx)
+    return methods
 
 
 def _callers(ctx) -> Callers:

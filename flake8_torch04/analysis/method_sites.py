@@ -4,22 +4,20 @@ are all evidently on instances of it: ``self.crf.loss(feats, mask)`` in
 ``self.crf = CRF(...)``.
 
 A method is reached through any object passed around, so every other module
-that spells its name is read (not only the importers): each must spell it only
-as ``R.name(`` (or as the ``def`` of a method of its own classes), and each
-receiver ``R`` must be, by that module's value facts, an instance of the class
-(a call site) or of another class that defines the method itself (not ours,
-and not one it inherits from the class); any other receiver leaves the
-method's parameters unknown."""
+that spells its name is read (not only the importers): each must read it only
+as ``R.name(...)`` (a docstring or a comment that uses the word is no matter;
+``getattr(obj, 'name')`` or ``f = obj.name`` is), and each receiver ``R`` must
+be, by that module's value facts, an instance of the class (a call site) or of
+another class that defines the method itself (not ours, and not one it
+inherits from the class); any other receiver leaves the method's parameters
+unknown."""
 from __future__ import annotations
 
 import ast
 import os
-import re
 from typing import Optional
 
 from .foreign import FOREIGN_CLASS, module_context
-from .nodes import children
-from .project.summary import cached_text
 
 #: the most other modules read for one method
 MOST = 24
@@ -42,12 +40,10 @@ def _read(ctx, cls: ast.ClassDef, name: str) -> Optional[list]:
     paths = spellers(ctx.filename, name) if ctx.filename else None
     if paths is None or len(paths) > MOST:
         return None
-    ours = f"{FOREIGN_CLASS}{os.path.abspath(ctx.filename)}\0{cls.name}"
+    ours = f"{os.path.abspath(ctx.filename)}\0{cls.name}"
     found: list = []
     try:
         for path in paths:
-            if not _only_called(path, name):
-                return None
             other = module_context(path)
             if other is None:
                 return None
@@ -60,67 +56,55 @@ def _read(ctx, cls: ast.ClassDef, name: str) -> Optional[list]:
     return found
 
 
-def _only_called(path: str, name: str) -> bool:
-    """Whether ``path``'s text spells ``name`` only as ``.name(`` or ``def name(``
-    (or maybe in a comment or a string), cheap, before the module is read."""
-    text = cached_text(path)
-    if text is None:
-        return False
-    for match in re.finditer(rf"\b{re.escape(name)}\b", text):
-        before = text[max(0, match.start() - 8):match.start()]
-        after = text[match.end():match.end() + 8]
-        if (before.rstrip().endswith(".") or re.search(r"\bdef\s+$", before)) and \
-                after.lstrip().startswith("("):
-            continue
-        start = text.rfind("\n", 0, match.start()) + 1
-        if not re.search(r"[#'\"]", text[start:match.start()]):
-            return False
-    return True
-
-
 def _sites(other, name: str, ours: str) -> Optional[list]:
     """The calls ``R.name(...)`` of ``other`` on instances of the class ``ours``
     names; ``None`` where a receiver is neither that nor another class's instance
     that defines the method itself."""
-    from .values import MODULE, values
+    from .callers import file_method_callers
+    from .values import MODULE, OBJECT, values
 
+    calls = file_method_callers(other)
+    if calls.read_otherwise(name):
+        return None  # (``f = obj.name``, ``getattr(obj, 'name')``: passed around)
     facts = values(other)
     found = []
-    stack = [(other.tree, other.tree)]
-    while stack:
-        node, scope = stack.pop()
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr == name:
-            receiver = facts.of(node.func.value, scope)
-            if receiver.kind == MODULE and _same(receiver.name, ours):
-                found.append((node, scope))
-            elif not (receiver.kind == MODULE and defines(other, facts, receiver.name, name)):
-                return None
-        inner = node if isinstance(node, _FUNCTIONS) else scope
-        stack += [(child, inner) for child in children(node)]
+    for node, scope in calls.attribute_calls().get(name, ()):
+        receiver = facts.of(node.func.value, scope)  # type: ignore[attr-defined]
+        if receiver.kind in (MODULE, OBJECT) and _same(receiver.name, ours):
+            found.append((node, scope))
+        elif not (receiver.kind in (MODULE, OBJECT)
+                  and defines(other, facts, receiver.name, name)):
+            return None
     return found
 
 
-def _same(module: Optional[str], ours: str) -> bool:
-    """Whether the :data:`FOREIGN_CLASS` value name ``module`` names the class ``ours`` does."""
-    if not module or not module.startswith(FOREIGN_CLASS):
-        return False
-    path, _, cls_name = module[len(FOREIGN_CLASS):].rpartition("\0")
-    return f"{FOREIGN_CLASS}{os.path.abspath(path)}\0{cls_name}" == ours
+def _same(name: Optional[str], ours: str) -> bool:
+    """Whether the value name ``name`` (:data:`FOREIGN_CLASS`, or a plain class's
+    :data:`~.objects.PLAIN`) names the class ``ours`` does (``path\0class``)."""
+    from .objects import PLAIN
+
+    for prefix in (FOREIGN_CLASS, PLAIN):
+        if name and name.startswith(prefix):
+            path, _, cls_name = name[len(prefix):].rpartition("\0")
+            return f"{os.path.abspath(path)}\0{cls_name}" == ours
+    return False
 
 
 def defines(other, facts, module: Optional[str], name: str) -> bool:
-    """Whether the module class ``module`` names (of ``other``'s file, or of
-    another module) defines the method ``name`` in its own body."""
+    """Whether the class the value name ``module`` names (a module class of
+    ``other``'s file or of another module, or a plain class) defines the method
+    ``name`` in its own body."""
+    from .objects import PLAIN
     from .values import FILE_CLASS
 
     if not module:
         return False
     if module.startswith(FILE_CLASS):
         cls = facts.module_classes().get(module[len(FILE_CLASS):])
-    elif module.startswith(FOREIGN_CLASS):
-        path, _, cls_name = module[len(FOREIGN_CLASS):].rpartition("\0")
-        where = module_context(path)
+    elif module.startswith((FOREIGN_CLASS, PLAIN)):
+        prefix = FOREIGN_CLASS if module.startswith(FOREIGN_CLASS) else PLAIN
+        path, _, cls_name = module[len(prefix):].rpartition("\0")
+        where = other if path == other.filename else module_context(path)
         cls = where.defined_once().get(cls_name) if where is not None else None
     else:
         return False

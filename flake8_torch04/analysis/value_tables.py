@@ -44,6 +44,10 @@ SAME = frozenset((
 ))
 #: of those, the ones that move dimensions (the last size is another)
 MOVES = frozenset(("transpose", "permute"))
+#: the in-place methods that change their tensor's shape (the others return it as it was)
+RESHAPED_IN_PLACE = frozenset((
+    "resize_", "resize_as_", "unsqueeze_", "squeeze_", "t_", "transpose_", "swapdims_",
+    "swapaxes_", "set_", "as_strided_", "put_", "index_put_"))
 CASTS = {"float": "float", "double": "float", "half": "float", "long": "int", "int": "int",
          "short": "int", "char": "int", "byte": "uint8", "bool": "bool"}
 COMPARISONS = frozenset(("eq", "ne", "lt", "gt", "le", "ge"))

@@ -55,8 +55,8 @@ from .wrappers import wrapped_argument
 from .value_tables import (
     ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, INDEX, LIKE,
     LOSS_FUNCTIONS, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME, SIZED, TORCH_METHODS,
-    MATH_INTS, MATH_TESTS, TYPED, dimensions, kept_last, last_size, literal_last, literal_size,
-    data_rank, list_rank, made_in_03, reduced_loss, reduced_rank
+    MATH_INTS, MATH_TESTS, RESHAPED_IN_PLACE, TYPED, dimensions, kept_last, last_size,
+    literal_last, literal_size, data_rank, list_rank, made_in_03, reduced_loss, reduced_rank
 )
 from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
     DICT, LIST, MODULE, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, as_plain as _plain,
@@ -691,6 +691,11 @@ class Values:
         if attr == "gather" and len(args) + len(keywords) == 2:  # (the index's shape)
             index = self.of(args[1] if len(args) == 2 else keywords.get("index"), scope, depth)
             return _tensor(index.rank, dtype, index.last) if index.tensor else _tensor(None, dtype)
+        if attr == "topk":  # (``topk(k=3)`` too: the rank stays)
+            return Value(TUPLE, parts=(_tensor(rank, dtype), _tensor(rank, "int")))
+        if attr == "kthvalue":  # (``k`` first, then the dimension, the last by default)
+            reduced = reduced_rank(rank, args[1:], keywords)
+            return Value(TUPLE, parts=(_tensor(reduced, dtype), _tensor(reduced, "int")))
         if attr in PAIRED and (args or "dim" in keywords):
             if attr in ("max", "min") and args and self.of(args[0], scope, depth).tensor:
                 return _tensor(_broadcast(receiver, self.of(args[0], scope, depth)), dtype)
@@ -704,12 +709,16 @@ class Values:
             shape = rank if attr == "sort" else rank - 1 if rank else None
             return Value(TUPLE, parts=(_tensor(shape, dtype), _tensor(shape, "int")))
         if attr in REDUCTIONS or attr in PAIRED:
+            if attr == "norm":  # (``norm(p, dim)``: ``x.norm(2)`` is a full reduction)
+                args = args[1:]
             if not args and "dim" not in keywords:
                 return _tensor(0, "float" if attr in ("mean", "std", "var", "norm") and
                                dtype == "float" else (dtype if attr in ("max", "min", "median")
                                                       else _sum_dtype(dtype, attr)))
             return _tensor(reduced_rank(rank, args, keywords), dtype if attr != "mean"
                            else "float", kept_last(rank, last, args, keywords))
+        if attr[-1] == "_" and attr[0] != "_" and attr not in RESHAPED_IN_PLACE:
+            return _tensor(rank, dtype, last, receiver.plain)  # (``random_(0, 2)``: itself)
         return _tensor(None)
 
     def _sizes_rank(self, args: Sequence[ast.AST], scope, depth: int) -> Optional[int]:
