@@ -96,6 +96,9 @@ def iterator_next(ctx: Context, node: ast.Call) -> Iterator[Report]:
             return
         values = [v for v in _assignments(ctx, k)  # (``self.it = None`` until it is made)
                   if not (isinstance(v, ast.Constant) and v.value is None)]
+        defs = ctx.flow().reaching(receiver) if isinstance(receiver, ast.Name) else None
+        if defs and all(d.kind == "assign" and d.value is not None for d in defs):
+            values = [d.value for d in defs]  # (``loader = iter(loader)``: what reaches)
         if not values or not all(v is not None and _iter_of_loader(ctx, v) for v in values):
             passed = _passed_iterators(ctx, receiver)
             if not passed:

@@ -464,17 +464,16 @@ def _loss_module(ctx: Context, v: ast.AST) -> bool:
     return isinstance(v, ast.Call) and ctx.resolve(v.func) in _CLASS_LOSS_MODULES
 
 
-def _element(ctx: Context, node: ast.AST, seen: Set[str], depth: int) -> bool:
+def _element(ctx: Context, node: ast.AST, seen: Set[object], depth: int) -> bool:
     """``node`` is an element of a torch tensor (a 0-dim tensor since 0.4)."""
     if depth > _MAX_DEPTH:
         return False
     if isinstance(node, ast.Subscript):
         return _plain_index(node.slice) and _tensor(ctx, node.value, seen, depth + 1)
-    k = key(node)
-    if not isinstance(node, ast.Name) or k in seen:
+    if not isinstance(node, ast.Name) or id(node) in seen:
         return False
-    values = _values(ctx, k)
-    seen = seen | {k}
+    values = _bound_values(ctx, node)
+    seen = seen | {id(node)}
     if values and all(_one_d(ctx, value[1], seen, depth + 1) if isinstance(value, tuple)
                       else _element(ctx, value, seen, depth + 1) for value in values):
         return True  # (``for t in tensor_1d``, ``t = x[i]``)
@@ -512,7 +511,7 @@ def _comprehended(ctx: Context, name: str) -> bool:
     return found  # type: ignore[return-value]
 
 
-def _tensor(ctx: Context, node: ast.AST, seen: Set[str], depth: int) -> bool:
+def _tensor(ctx: Context, node: ast.AST, seen: Set[object], depth: int) -> bool:
     """``node`` is visibly a torch tensor (of any shape), or an element of one."""
     if depth > _MAX_DEPTH:
         return False
@@ -535,13 +534,27 @@ def _tensor(ctx: Context, node: ast.AST, seen: Set[str], depth: int) -> bool:
             if func.attr in _KEEP_SHAPE:
                 return _tensor(ctx, func.value, seen, depth + 1)
         return False
-    if isinstance(node, ast.Name) and node.id not in seen:
-        values = _values(ctx, node.id)
-        seen = seen | {node.id}
+    if isinstance(node, ast.Name) and id(node) not in seen:
+        values = _bound_values(ctx, node)
+        seen = seen | {id(node)}
         return bool(values) and all(
             not isinstance(v, tuple) and _tensor(ctx, v, seen, depth + 1) for v in values
         )
     return False
+
+
+def _bound_values(ctx: Context, node: ast.Name) -> Optional[List[ast.AST]]:
+    """:func:`_values` of ``node``'s name; where one of them reads the name itself
+    (``ni = ni[0][0]``), the values of the bindings that reach ``node`` instead
+    (the one it was bound to before, for the read inside)."""
+    values = _values(ctx, node.id)
+    if not values or not any(not isinstance(v, tuple) and any(
+            isinstance(n, ast.Name) and n.id == node.id for n in ast.walk(v)) for v in values):
+        return values
+    defs = ctx.flow().reaching(node)
+    if not defs or any(d.kind not in ("assign", "unpack") or d.value is None for d in defs):
+        return None
+    return [d.value for d in defs]
 
 
 def _through_data(node: ast.AST) -> bool:
@@ -557,7 +570,7 @@ def _through_data(node: ast.AST) -> bool:
             return False
 
 
-def _one_d(ctx: Context, node: ast.AST, seen: Set[str], depth: int,
+def _one_d(ctx: Context, node: ast.AST, seen: Set[object], depth: int,
            flow: Optional[Flow] = None) -> bool:
     """``node`` is visibly a 1-D torch tensor (``flow``: of the function ``node``
     is read in, when not the one around the finding)."""
@@ -653,7 +666,7 @@ def _one_d_factory(ctx: Context, node: ast.Call, name: str, flow: Optional[Flow]
     return False
 
 
-def _returns_one_d(ctx: Context, name: str, seen: Set[str], depth: int) -> bool:
+def _returns_one_d(ctx: Context, name: str, seen: Set[object], depth: int) -> bool:
     """A function of the file (module level) every ``return`` of which is 1-D."""
     if name in seen:
         return False
