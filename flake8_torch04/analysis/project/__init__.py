@@ -13,7 +13,8 @@ What is loaded is bounded to the project's own files:
   holds the file (the first ancestor without ``__init__.py``, the script's
   directory for a script) and, for Python 2's implicit relative imports, in the
   file's own directory, and in a directory the file adds to ``sys.path`` by a
-  literal path (``sys.path.append("../lib")``, read from the file's directory);
+  literal path (``sys.path.append("../lib")``, read from the file's directory) or
+  one computed from ``__file__`` with ``os.path`` (``dirname``, ``join``, ``abspath``);
   never on the interpreter's ``sys.path``;
 * a name of the standard library, or of a package this plugin knows to be
   installed software (``torch``, ``numpy`` ...), is never looked for at all;

@@ -194,9 +194,71 @@ def _appended(filename: str) -> List[str]:
     if "sys.path" not in text:
         return []
     here = os.path.dirname(path)
-    directories = (os.path.normpath(os.path.join(here, m.group(2)))
-                   for m in _SYS_PATH.finditer(text))
+    directories = [os.path.normpath(os.path.join(here, m.group(2)))
+                   for m in _SYS_PATH.finditer(text)]
+    if "__file__" in text:  # (``os.path.join(os.path.dirname(__file__), '..')``)
+        directories += _computed(path, text)
     return [d for d in directories if _isdir(d)]
+
+
+#: the ``os.path`` functions a path added to ``sys.path`` is computed with
+_SAME_PATH = frozenset(("abspath", "realpath", "normpath"))
+
+
+def _computed(path: str, text: str) -> List[str]:
+    """The directories ``sys.path.append(E)`` / ``sys.path.insert(i, E)`` add where
+    ``E`` computes a path from ``__file__`` with ``os.path``'s ``dirname``,
+    ``join`` (of strings), ``abspath``, ``realpath`` and ``normpath``."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("append", "insert") \
+                and _spells(node.func.value, "sys.path") \
+                and len(node.args) == (1 if node.func.attr == "append" else 2):
+            where = _path_value(node.args[-1], path)
+            if where is not None and os.path.isabs(where):  # (a literal: :data:`_SYS_PATH`)
+                found.append(os.path.normpath(where))
+    return found
+
+
+def _spells(node, dotted: str) -> bool:
+    """Whether ``node`` is the attribute chain ``dotted`` (``sys.path``)."""
+    import ast
+
+    parts = dotted.split(".")
+    while isinstance(node, ast.Attribute) and parts and node.attr == parts[-1]:
+        node, parts = node.value, parts[:-1]
+    return isinstance(node, ast.Name) and parts == [node.id]
+
+
+def _path_value(node, path: str) -> Optional[str]:
+    """The path ``node`` computes from ``__file__`` (``path``), or ``None``."""
+    import ast
+
+    if isinstance(node, ast.Name) and node.id == "__file__":
+        return path
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and _spells(node.func.value, "os.path") and not node.keywords):
+        return None
+    args = [_path_value(a, path) for a in node.args]
+    if None in args or not args:
+        return None
+    name = node.func.attr
+    if name in _SAME_PATH and len(args) == 1:
+        return os.path.normpath(args[0])  # type: ignore[arg-type]
+    if name == "dirname" and len(args) == 1:
+        return os.path.dirname(args[0])  # type: ignore[arg-type]
+    if name == "join" and os.path.isabs(args[0]):  # type: ignore[arg-type]
+        return os.path.join(*args)  # type: ignore[arg-type]
+    return None
 
 
 def forget_files() -> None:
