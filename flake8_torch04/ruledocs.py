@@ -158,6 +158,7 @@ ON_CURRENT_TORCH = {
     "TV164": "warns",  # np.isnan(t), np.array(t): numpy 2 DeprecationWarning
     "TV165": "warns",  # Fn().apply(x): DeprecationWarning, the Function should not be instantiated
     "TV166": "stops",  # state["step"] = 0 in a SharedAdam: Adam.step raises (state_steps)
+    "TV167": "warns",  # torch.ByteStorage.from_buffer(b): TypedStorage is deprecated
 }
 #: TV1xx groups: (first code, last code, what they do on current PyTorch)
 _GROUPS = ((100, 119, "stops"), (120, 139, "warns"), (140, 159, "silent"))

@@ -66,6 +66,14 @@ from torch.autograd import Variable
     ("x = torch.zeros(4, 5).kthvalue(2)[0]", "x", (TENSOR, 1, "float")),
     ("x = torch.zeros(4, 5).norm(2)", "x", (TENSOR, 0, "float")),
     ("x = torch.norm(torch.zeros(4, 5), 2, 1)", "x", (TENSOR, 1, "float")),
+    # a numpy draw without a size is one number; with one, an array
+    ("x = np.random.beta(1.0, 1.0)", "x", (NUMBER, None, "float")),
+    ("x = np.random.randint(0, 5)", "x", (NUMBER, None, "int")),
+    ("x = np.random.rand()", "x", (NUMBER, None, "float")),
+    ("x = np.random.beta(1.0, 1.0, size=None)", "x", (NUMBER, None, "float")),
+    ("x = np.random.beta(1.0, 1.0, 4)", "x", (NDARRAY, None, None)),
+    ("x = np.random.normal(0, 1, size=(2, 3))", "x", (NDARRAY, None, None)),
+    ("x = np.random.rand(3)", "x", (NDARRAY, None, None)),
     # an in-place method returns its tensor as it was, unless it reshapes it
     ("x = torch.LongTensor(4, 1).random_(0, 2)", "x", (TENSOR, 2, "int")),
     ("x = torch.zeros(4, 1).unsqueeze_(0)", "x", (TENSOR, None, None)),

@@ -144,6 +144,27 @@ def reduced_rank(rank: Optional[int], args: Sequence[ast.AST],
     return rank - 1 if rank is not None and rank >= 1 else None
 
 
+#: ``numpy.random`` draws: how many parameters come before ``size`` (without which,
+#: or with ``size=None``, the draw is one number); ``rand``/``randn`` take sizes
+_DRAWS = {"random": 0, "random_sample": 0, "rand": 0, "randn": 0, "normal": 2, "uniform": 2,
+          "beta": 2, "gamma": 2, "binomial": 2, "poisson": 1, "exponential": 1,
+          "randint": 2, "standard_normal": 0, "laplace": 2}
+
+
+def numpy_draw(name: str, call: ast.Call) -> bool:
+    """Whether ``call`` of ``name`` draws one number from ``numpy.random`` (no
+    ``size``: ``np.random.beta(1, 1)``, ``np.random.rand()``, ``np.random.randint(0, 5)``)."""
+    head, _, draw = name.rpartition(".")
+    if head not in ("numpy.random", "np.random") or draw not in _DRAWS:
+        return False
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+            kw.arg is None or kw.arg == "size" and not (
+                isinstance(kw.value, ast.Constant) and kw.value.value is None)
+            for kw in call.keywords):
+        return False
+    return len(call.args) <= _DRAWS[draw]
+
+
 def kept_last(rank: Optional[int], last: Optional[int], args: Sequence[ast.AST],
               keywords: Dict[str, ast.AST]) -> Optional[int]:
     """The last size a reduction leaves where it keeps its dimension (``keepdim=True``):

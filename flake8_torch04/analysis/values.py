@@ -56,7 +56,8 @@ from .value_tables import (
     ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, INDEX, LIKE,
     LOSS_FUNCTIONS, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME, SIZED, TORCH_METHODS,
     MATH_INTS, MATH_TESTS, RESHAPED_IN_PLACE, TYPED, dimensions, kept_last, last_size,
-    literal_last, literal_size, data_rank, list_rank, made_in_03, reduced_loss, reduced_rank
+    literal_last, literal_size, data_rank, list_rank, made_in_03, numpy_draw, reduced_loss,
+    reduced_rank
 )
 from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
     DICT, LIST, MODULE, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, as_plain as _plain,
@@ -505,6 +506,8 @@ class Values:
         if name in LOADED:  # (a ``DataLoader``, its dataset, ``next(iter(loader))``)
             return loaded(self, name, node, scope, depth)
         if name.split(".")[0] in ARRAY_MODULES or name in OBJECTS:  # (``np.zeros(3)``)
+            if numpy_draw(name, node):  # (``np.random.beta(1, 1)``: one number)
+                return Value(NUMBER, dtype="int" if name.endswith("randint") else "float")
             return Value(OBJECT, name=OBJECTS[name]) if name in OBJECTS else Value(NDARRAY)
         if name in SIZED:
             dtype = self._dtype_keyword(node) or ("int" if name == "torch.randint_like"

@@ -158,6 +158,8 @@ TABLE = {
     # ``state['step'] = 0`` in an optimizer subclass, in a file that names torch.optim
     "TV166": ("optimizer_step_state", (ast.Assign,), (r"""step['"][\s\\]*\]""",),
               (r"\boptim\b",)),
+    # 0.3's typed storages (``torch.ByteStorage.from_buffer(b)``)
+    "TV167": ("typed_storage", (ast.Call,), ("Storage",)),
     # ``c and t or d`` (0.1's conditional)
     "TV159": ("tensor_truth", (ast.BoolOp,), (r"\band\b",)),
     # ``betas`` given to an optimizer, or an Adam given its betas by position (Adam
