@@ -84,7 +84,25 @@ def test_tv114_names_the_module_of_a_forward_call():
     [message] = messages(source, "TV114").values()
     assert "updated `G`'s parameters" in message
     assert "write `D.forward(fake.detach())` where this loss should not reach `G`," in message
-    assert message.endswith("`d_loss.backward(inputs=list(D.parameters()))`")
+    assert "or `d_loss.backward(inputs=list(D.parameters()))`; 0.3's numbers" in message
+    assert message.endswith("`with torch.autograd.graph.saved_tensors_hooks(lambda t: t, "
+                            "lambda t: t):`")
+
+
+def test_tv114_offers_no_detach_where_the_next_step_trains_the_stale_module():
+    """BicycleGAN's shape: the loss through ``E(fake)`` exists to train ``G`` (the next
+    step is ``opt_G``'s): cutting it from ``G`` would silently stop that."""
+    source = ("import torch\nimport torch.nn as nn\n"
+              "G = nn.Sequential(nn.Linear(4, 4), nn.Tanh(), nn.Linear(4, 4))\n"
+              "E = nn.Linear(4, 2)\n"
+              "opt_G = torch.optim.Adam(G.parameters())\n"
+              "fake = G(torch.randn(3, 4))\nfake.pow(2).mean().backward(retain_graph=True)\n"
+              "opt_G.step()\nloss_z = E(fake).mean()\nopt_G.zero_grad()\nloss_z.backward()\n"
+              "opt_G.step()\n")
+    [message] = messages(source, "TV114").values()
+    assert "detach" not in message and "inputs=" not in message
+    assert "recompute `G(torch.randn(3, 4))` after the step for this loss; 0.3's numbers" \
+        in message
 
 
 def test_tv004_keeps_storage_shared_through_a_dict_of_data():

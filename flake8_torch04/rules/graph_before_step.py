@@ -532,6 +532,9 @@ class _Trace:
             defs = self.ctx.flow_of(self.ctx.tree).defs(func.id)
         if defs == () and func.id in _CARRYING_BUILTINS:
             return False
+        if defs and all(d.kind == "def" for d in defs) and _carries(
+                self.ctx.defined_once().get(func.id)):
+            return False  # (``l1(a, b)``: ``torch.mean(torch.abs(a - b))``)
         return not defs or not all(d.kind == "assign" and isinstance(d.value, ast.Call)
                                    for d in defs)
 
@@ -543,6 +546,34 @@ class _Trace:
 
 _PARAMETERS = re.compile(r"\.\s*parameters\s*\(")
 _DOTTED_END = re.compile(r"[A-Za-z_][\w.]*$")
+
+
+#: what cuts a value from its graph (or makes it no tensor)
+_CUTS = frozenset(("data", "detach", "detach_", "item", "numpy", "tolist", "no_grad",
+                   "Variable", "tensor", "requires_grad_", "set_grad_enabled"))
+
+
+def _carries(func: Optional[ast.AST]) -> bool:
+    """Whether ``func``, a function of the file, returns what it computes from its
+    parameters with the graph they carry: every ``return`` gives a value that
+    reads a parameter, and nothing in it cuts a graph (``.data``, ``.detach()``,
+    ``Variable(...)``, ``.item()``, ``no_grad``...)."""
+    if not isinstance(func, ast.FunctionDef) or func.decorator_list:
+        return False
+    params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+    returns = 0
+    for node in ast.walk(func):
+        if isinstance(node, ast.Attribute) and node.attr in _CUTS or \
+                isinstance(node, ast.Name) and node.id in _CUTS or \
+                isinstance(node, (ast.Yield, ast.YieldFrom, ast.Lambda)) or \
+                isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node is not func:
+            return False
+        if isinstance(node, ast.Return):
+            if node.value is None or not any(isinstance(n, ast.Name) and n.id in params
+                                             for n in ast.walk(node.value)):
+                return False
+            returns += 1
+    return returns > 0
 
 
 def _modules(ctx: Context) -> FrozenSet[str]:
@@ -652,8 +683,10 @@ def graph_before_step(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ``DistributedDataParallel`` (``G = nn.DataParallel(net).cuda()``) has the
     wrapped module's parameters: an optimizer over either updates both.  The
     loss is followed through the function's assignments (every assignment
-    that reaches a name must carry that history), not through ``.detach()``,
-    ``.data``, ``.item()``, indices or sizes.  Steps in another branch,
+    that reaches a name must carry that history) and through a function of the
+    file whose every ``return`` computes from its parameters with nothing that
+    cuts a graph (``def l1(a, b): return torch.mean(torch.abs(a - b))``), not
+    through ``.detach()``, ``.data``, ``.item()``, indices or sizes.  Steps in another branch,
     another function or a previous iteration, a value recomputed after the
     step, a ``backward(inputs=...)``, a module made of one layer with
     parameters (or a wrapper of one), and a call under ``torch.no_grad()``
@@ -728,7 +761,10 @@ def graph_before_step(ctx: Context, node: ast.Call) -> Iterator[Report]:
     module = src.quote(_module_node(call.func), 20)
     value = src.quote(call, 30)
     critic = _critic(ctx, witnesses[0], _stepped_modules(ctx, scope, witnesses[:1]))
-    if critic is not None:
+    stale = key(_module_node(call.func))
+    trains_it = stale is not None and any(  # (the next step updates the stale module: the
+        _same_module(stale, m) for m in _next_step(ctx, layout, stmt, scope))  # loss is for it)
+    if critic is not None and not trains_it:
         given = src.quote(read if read is not None else call, 20)
         other = src.quote(_module_node(critic.func), 20)
         ways = (f"recompute `{value}` after the step, write `{src.quote(critic.func, 30)}"
@@ -736,6 +772,8 @@ def graph_before_step(ctx: Context, node: ast.Call) -> Iterator[Report]:
                 f"`{src.quote(func.value, 20)}.backward(inputs=list({other}.parameters()))`")
     else:
         ways = f"recompute `{value}` after the step for this loss"
+    ways += (f"; 0.3's numbers (its backward read the updated weights): make `{value}` under "
+             "`with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):`")
     yield Report(
         node,
         f"`{src.quote(node, 30)}` backpropagates through `{value}` (line {call.lineno}), "
