@@ -166,3 +166,20 @@ def test_tv111_backend_embedding_names_the_padding_sentinel():
     assert "pass `None` for it" in found[line] and "F.embedding" in found[line]
     others = [m for m in found.values() if "_backend" in m and "Embedding.apply" not in m]
     assert others and not any("F.embedding" in m for m in others)
+
+
+def test_tv002_stops_at_a_statement_whose_value_is_read_through_data():
+    """``fixed = policy(Variable(s, volatile=True)).data``: on 0.3 the ``.data`` made
+    nothing after it volatile, so the uses of ``fixed`` (a differentiated loss) are
+    not to go under ``no_grad``; without ``.data`` they are."""
+    head = ("import torch\nimport torch.nn as nn\nfrom torch.autograd import Variable\n"
+            "policy = nn.Linear(3, 1)\n\n\ndef step(states):\n")
+    cut = messages(head + "    fixed = policy(Variable(states, volatile=True)).data\n"
+                          "    (policy(states) - Variable(fixed)).mean().backward()\n", "TV002")
+    kept = messages(head + "    fixed = policy(Variable(states, volatile=True))\n"
+                           "    (policy(states) - fixed).mean().backward()\n", "TV002")
+    [message] = cut.values()
+    assert message.endswith("run this statement, which computes `fixed`, under "
+                            "`with torch.no_grad():`")
+    [message] = kept.values()
+    assert "and the code that uses `fixed`" in message

@@ -501,11 +501,23 @@ def _volatile_true(ctx: Context, call: ast.Call, where: ast.AST) -> Report:
         computed = ", ".join(f"`{n}`" for n in names[:-1]) + (" and " if names[1:] else "") \
             + f"`{names[-1]}`"
         used = f"`{names[0]}`" if len(names) == 1 else "them"
-        advice = (f"run this statement, which computes {computed}, and the code that "
-                  f"uses {used}{_read_on(ctx, names, call)} under `with torch.no_grad():`")
+        if _cut(_statement_value(ctx)):  # (``.data``: what uses it was never volatile)
+            advice = f"run this statement, which computes {computed}, under " \
+                     "`with torch.no_grad():`"
+        else:
+            advice = (f"run this statement, which computes {computed}, and the code that "
+                      f"uses {used}{_read_on(ctx, names, call)} under `with torch.no_grad():`")
     else:
         advice = "run the code under `with torch.no_grad():`"
     return Report(where, f"{what}; {advice}")
+
+
+def _cut(value: Optional[ast.AST]) -> bool:
+    """``E.data`` or ``E.detach()``: a value with no graph, which made nothing it
+    was used in volatile on 0.3."""
+    return isinstance(value, ast.Attribute) and value.attr == "data" or (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+        and value.func.attr == "detach" and not value.args)
 
 
 def _evaluation_loop(ctx: Context) -> Optional[ast.AST]:
