@@ -227,6 +227,10 @@ def _use_of(ctx: Context, expr: ast.AST, parents: Dict[int, ast.AST]
             name = ctx.resolve(func) or ""
             if name.split(".", 1)[0] == "numpy" or name == "torch.from_numpy":
                 return NUMPY, f"given to `{shorten(ctx.source.text(func), 20)}`"
+            attr = _read_in_callee(ctx, parent, expr)  # (``Seq2Seq(params['opt'], ...)``)
+            if attr is not None:
+                return OBJECT, f"given to `{shorten(ctx.source.text(func), 20)}`, " \
+                               f"which reads `.{attr}` from it"
             return UNKNOWN, ""
         if isinstance(parent, ast.Subscript) and parent.value is expr:
             index = parent.slice
@@ -259,6 +263,35 @@ def _use_of(ctx: Context, expr: ast.AST, parents: Dict[int, ast.AST]
                 return OBJECT, f"`.{attr}` read from it"
         return UNKNOWN, ""
     return UNKNOWN, ""
+
+
+def _read_in_callee(ctx: Context, call: ast.Call, expr: ast.AST) -> Optional[str]:
+    """An attribute no tensor, number or container has that the function or class
+    of the file ``call`` calls reads from the parameter ``expr`` is passed for
+    (its ``__init__``'s, for a class), or ``None``."""
+    from ..analysis.callers import argument
+
+    if not isinstance(call.func, ast.Name):
+        return None
+    callee = ctx.defined_once().get(call.func.id)
+    method = isinstance(callee, ast.ClassDef)
+    if method:
+        callee = next((s for s in callee.body  # type: ignore[union-attr]
+                       if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    if not isinstance(callee, ast.FunctionDef):
+        return None
+    args = callee.args
+    for param in (*args.posonlyargs, *args.args, *args.kwonlyargs)[1 if method else 0:]:
+        passed = argument(call, callee, param, method)
+        if passed is None or passed[0] is not expr:
+            continue
+        for node in ast.walk(callee):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id == param.arg and isinstance(node.ctx, ast.Load) \
+                    and node.attr not in LOADABLE_ATTRIBUTES and not node.attr.startswith("__") \
+                    and node.attr not in _DICT_METHODS and node.attr not in _NUMPY_METHODS:
+                return node.attr
+    return None
 
 
 def _keyed(ctx: Context, item: ast.Subscript, parents: Dict[int, ast.AST]
