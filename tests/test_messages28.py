@@ -183,3 +183,20 @@ def test_tv002_stops_at_a_statement_whose_value_is_read_through_data():
                             "`with torch.no_grad():`")
     [message] = kept.values()
     assert "and the code that uses `fixed`" in message
+
+
+def test_tv002_names_only_the_callers_not_yet_without_grad():
+    """A caller that passes ``volatile=True`` and is already decorated
+    ``@torch.no_grad()`` (by the same fix run, or its author) is not named again;
+    when they all are, the argument is dropped."""
+    head = ("import torch\nimport torch.nn as nn\nfrom torch.autograd import Variable\n"
+            "net = nn.Linear(3, 1)\n\n\ndef to_var(x, volatile=False):\n"
+            "    return Variable(x, volatile=volatile)\n\n\n"
+            "@torch.no_grad()\ndef evaluate(x):\n    return net(to_var(x, volatile=True))\n\n\n")
+    [some] = messages(head + "def sample(x):\n    return net(to_var(x, volatile=True))\n",
+                      "TV002").values()
+    assert "`sample()` passes `volatile=True` to `to_var()`" in some
+    assert "evaluate" not in some
+    [every] = messages(head + "@torch.no_grad()\ndef sample(x):\n"
+                              "    return net(to_var(x, volatile=True))\n", "TV002").values()
+    assert every.endswith("already run without grad (`@torch.no_grad()`): drop the argument")

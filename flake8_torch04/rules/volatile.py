@@ -15,7 +15,8 @@ from ..analysis.resolve import key
 from ..source.text import Edit, has_comment, one_line, shorten
 from .shared.blocks import drop_statement, docstring, pass_through_wrappers, wrap_statements
 from .shared.consumers import (
-    handed_back_advice, lambda_around, lambda_calls, never_true, true_callers,
+    callers_without_grad, handed_back_advice, lambda_around, lambda_calls, never_true,
+    true_callers,
 )
 from .shared.escapes import escapes, escaping_names, function_body, handed_back, returned
 from .shared.training import trains
@@ -287,6 +288,12 @@ def _keyword(ctx: Context, node: ast.Call) -> Iterator[Report]:
             # (``def to_var(x, volatile=False): return Variable(x, volatile=volatile)``:
             # a region here would end before the caller's forward pass)
             callers = true_callers(ctx, value)
+            if not callers and callers_without_grad(ctx, value):
+                fix = _drop_argument(ctx, node, where) if where is not value else None
+                yield Report(where, f"{what}; the calls of `{function.name}()` that pass "
+                                    f"`{value.id}=True` already run without grad "
+                                    f"(`@torch.no_grad()`): drop the argument", fix)
+                return
             if callers:
                 verb = "passes" if len(callers) == 1 else "pass"
                 advice = (f"{' and '.join(callers)} {verb} `{value.id}=True` to "

@@ -79,11 +79,37 @@ def true_callers(ctx: Context, value: ast.AST) -> List[str]:
         return []
     names: List[str] = []
     for expr, scope in sites:
-        if _constant(expr, True):
+        if _constant(expr, True) and not _without_grad(ctx, scope):
             name = f"`{scope.name}()`" if hasattr(scope, "name") else "the module's top level"
             if name not in names:
                 names.append(name)
     return names
+
+
+def callers_without_grad(ctx: Context, value: ast.AST) -> bool:
+    """Whether some call of the helper passes ``True`` for the parameter ``value``
+    reads, every call is in view and passes a constant, and every one that passes
+    ``True`` is in a function decorated ``@torch.no_grad()``."""
+    found = _passed(ctx, value)
+    if found is None:
+        return False
+    sites = found[1]
+    if not all(_constant(expr, True) or _constant(expr, False) for expr, _ in sites):
+        return False
+    true = [scope for expr, scope in sites if _constant(expr, True)]
+    return bool(true) and all(_without_grad(ctx, scope) for scope in true)
+
+
+#: the decorators that run a function without grad
+_NO_GRAD = frozenset(("torch.no_grad", "torch.autograd.no_grad", "torch.inference_mode",
+                      "torch.autograd.grad_mode.no_grad"))
+
+
+def _without_grad(ctx: Context, scope: ast.AST) -> bool:
+    """Whether the function ``scope`` is decorated ``@torch.no_grad()`` (a caller an
+    earlier fix of the same run, or its author, already put under no grad)."""
+    return any(ctx.resolve(d.func if isinstance(d, ast.Call) else d) in _NO_GRAD
+               for d in getattr(scope, "decorator_list", ()))
 
 
 def handed_back_advice(ctx: Context, function: ast.AST, condition: str = "") -> str:
