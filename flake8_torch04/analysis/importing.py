@@ -73,15 +73,22 @@ def _read(ctx, definition: ast.AST) -> Optional[List[Remote]]:
     paths, every = found_paths
     target = os.path.abspath(ctx.filename)
     words = {module_stem(p) for p in [target, *every]}  # (the modules that may have it)
+    if not all(_may_only_call(path, name) for path in paths):
+        return None
+    return remote_sites(paths, lambda other: _Reader(other, target, name, words).sites())
+
+
+def remote_sites(paths, read) -> Optional[List[Remote]]:
+    """``(context, call, scope)`` of the calls ``read(context)`` finds in the module
+    of each of ``paths``; ``None`` where one cannot be read (it may call it in any
+    way) or ``read`` answers ``None``."""
     found: List[Remote] = []
     try:
         for path in paths:
-            if not _may_only_call(path, name):
-                return None
             other = module_context(path)
             if other is None:
-                return None  # (it cannot be read: it may call it in any way)
-            sites = _Reader(other, target, name, words).sites()
+                return None
+            sites = read(other)
             if sites is None:
                 return None
             found += [(other, call, scope) for call, scope in sites]

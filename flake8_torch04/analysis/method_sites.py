@@ -35,25 +35,14 @@ def method_sites(ctx, cls: ast.ClassDef, method: ast.AST) -> Optional[list]:
 
 
 def _read(ctx, cls: ast.ClassDef, name: str) -> Optional[list]:
+    from .importing import remote_sites
     from .project.importers import spellers
 
     paths = spellers(ctx.filename, name) if ctx.filename else None
     if paths is None or len(paths) > MOST:
         return None
     ours = f"{os.path.abspath(ctx.filename)}\0{cls.name}"
-    found: list = []
-    try:
-        for path in paths:
-            other = module_context(path)
-            if other is None:
-                return None
-            sites = _sites(other, name, ours)
-            if sites is None:
-                return None
-            found += [(other, call, scope) for call, scope in sites]
-    except (OSError, ValueError, RecursionError):  # (an unreadable project: unknown)
-        return None
-    return found
+    return remote_sites(paths, lambda other: _sites(other, name, ours))
 
 
 def _sites(other, name: str, ours: str) -> Optional[list]:
