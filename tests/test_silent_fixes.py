@@ -545,10 +545,11 @@ HEAD_03 = "import torch\nfrom torch.autograd import Variable\n\n\n"
      "        total += n.item() ** 2\n    return total ** 0.5\n"),
     ("TV144", "def f(ps, k):\n    t = 0\n    t += 2 * ps.data.sum() / 3\n    return t\n",
      "def f(ps, k):\n    t = 0\n    t += 2 * ps.data.sum().item() / 3\n    return t\n"),
-    # ... not with another tensor, nor a value of unknown kind
+    # ... and with each other (each a number on 0.3: ``lam * a.sum() + (1 - lam) *
+    # b.sum()`` in mixup), not with a value of unknown kind
     ("TV144", "def f(a, k):\n    t = 0\n    t += a.data.sum() * a.data.max()\n"
      "    t += a.data.sum() * k\n    return t\n",
-     "def f(a, k):\n    t = 0\n    t += (a.data.sum() * a.data.max()).item()\n"
+     "def f(a, k):\n    t = 0\n    t += a.data.sum().item() * a.data.max().item()\n"
      "    t += a.data.sum() * k\n    return t\n"),
     # the variable of a loop over a 1-D 0.3 tensor (a row of a 2-D one): a number on 0.3
     ("TV144", "def f():\n    for r in torch.LongTensor([[4, 5]]):\n        for w in r:\n"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Iterator, Optional, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 from ..analysis.context import Context
 from ..analysis.era import legacy
@@ -45,16 +45,36 @@ def _number_in_03(value: Value) -> bool:
 
 def _at_source(facts, node: ast.AST) -> ast.AST:
     """The 0-dim tensor in ``node`` that 0.3 gave as a number, through arithmetic with
-    Python numbers: 0.3 computed ``norm ** 2`` on the number, in double precision."""
-    while isinstance(node, ast.BinOp):
-        left, right = facts.of(node.left), facts.of(node.right)
-        if _number_in_03(left) and right.kind == NUMBER:
-            node = node.left
-        elif _number_in_03(right) and left.kind == NUMBER:
-            node = node.right
-        else:
-            break
-    return node
+    Python numbers (``norm ** 2``); ``node`` itself where it has several
+    (:func:`_sources`)."""
+    found = _sources(facts, node)
+    return found[0] if len(found) == 1 else node
+
+
+def _sources(facts, node: ast.AST) -> List[ast.AST]:
+    """The 0-dim tensors in ``node`` that 0.3 gave as numbers, combined with each
+    other and with Python numbers: each gets its ``.item()``, since 0.3 did that
+    arithmetic on numbers, in double precision (``lam * a.sum() + (1 - lam) *
+    b.sum()``: one ``.item()`` around it would add float32 tensors)."""
+    if isinstance(node, ast.UnaryOp) and _number_in_03(facts.of(node.operand)):
+        return _sources(facts, node.operand)
+    if not isinstance(node, ast.BinOp):
+        return [node]
+    found: List[ast.AST] = []
+    for side in (node.left, node.right):
+        value = facts.of(side)
+        if value.kind == NUMBER:
+            continue
+        if not _number_in_03(value):
+            return [node]
+        found += _sources(facts, side)
+    return found or [node]
+
+
+def _item_fix(ctx: Context, facts, node: ast.AST, safety) -> Optional[Fix]:
+    """``.item()`` on each of :func:`_sources`, or ``None`` where one cannot be written."""
+    edits = [_item(ctx, source) for source in _sources(facts, node)]
+    return Fix(tuple(edits), safety) if edits and None not in edits else None  # type: ignore
 
 
 def _reduces_unknown(ctx: Context, facts, node: ast.AST) -> bool:
@@ -304,8 +324,7 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
         src = ctx.source
         target = shorten(src.text(node.target), 20)
         if _number_in_03(value):
-            edit = _item(ctx, _at_source(facts, node.value))
-            fix = Fix((edit,), UNSAFE if used else SAFE) if edit is not None else None
+            fix = _item_fix(ctx, facts, node.value, UNSAFE if used else SAFE)
             yield Report(
                 node.value,
                 f"`{src.quote(node.value, 40)}` was a Python number on PyTorch 0.3 and is a "
@@ -366,12 +385,11 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
 def _shown(ctx: Context, facts, value: ast.AST, what: str) -> Report:
     """The finding for ``value``, a 0.3 number shown or summed (``what`` the 0-dim
     tensor does there), with its safe ``.item()`` at the source."""
-    edit = _item(ctx, _at_source(facts, value))
     return Report(
         value,
         f"`{ctx.source.quote(value, 40)}` was a Python number on PyTorch 0.3 and is a "
         f"0-dim tensor since 0.4: {what}; add `.item()`",
-        Fix((edit,), SAFE) if edit is not None else None,
+        _item_fix(ctx, facts, value, SAFE),
     )
 
 
