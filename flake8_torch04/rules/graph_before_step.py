@@ -405,6 +405,24 @@ def _without_grad(ctx: Context, path: _Path) -> bool:
         for node, _, _ in path)
 
 
+#: the context that saves tensors as themselves (``lambda t: t`` both ways): the
+#: backward reads the weights as the step left them, as 0.3's did
+_SAVED_HOOKS = frozenset(("torch.autograd.graph.saved_tensors_hooks",))
+
+
+def _hooked(ctx: Context, call: ast.AST) -> bool:
+    """Whether ``call`` runs in a ``with torch.autograd.graph.saved_tensors_hooks(...)``."""
+    parents = ctx.file_parents()
+    node = call
+    while id(node) in parents:
+        node = parents[id(node)]
+        if isinstance(node, (ast.With, ast.AsyncWith)) and any(
+                isinstance(item.context_expr, ast.Call)
+                and ctx.resolve(item.context_expr.func) in _SAVED_HOOKS for item in node.items):
+            return True
+    return False
+
+
 class _Trace:
     """What a loss is computed from: the module calls made before a step of an
     optimizer over their module, followed through the function's assignments.
@@ -689,8 +707,9 @@ def graph_before_step(ctx: Context, node: ast.Call) -> Iterator[Report]:
     through ``.detach()``, ``.data``, ``.item()``, indices or sizes.  Steps in another branch,
     another function or a previous iteration, a value recomputed after the
     step, a ``backward(inputs=...)``, a module made of one layer with
-    parameters (or a wrapper of one), and a call under ``torch.no_grad()``
-    are left alone.  Position: the ``backward`` call.
+    parameters (or a wrapper of one), a call under ``torch.no_grad()`` and one
+    under ``torch.autograd.graph.saved_tensors_hooks(...)`` (the migration that
+    keeps 0.3's numbers) are left alone.  Position: the ``backward`` call.
 
     ## Why is this bad?
     PyTorch 0.3's optimizers wrote ``p.data``, which autograd did not track, so
@@ -757,6 +776,8 @@ def graph_before_step(ctx: Context, node: ast.Call) -> Iterator[Report]:
     if not witnesses:
         return
     call, step, read = witnesses[0]
+    if _hooked(ctx, call):
+        return  # (its saved tensors are the tensors themselves: the backward reads them now)
     src = ctx.source
     module = src.quote(_module_node(call.func), 20)
     value = src.quote(call, 30)
