@@ -66,14 +66,23 @@ from torch.autograd import Variable
     ("x = torch.zeros(4, 5).kthvalue(2)[0]", "x", (TENSOR, 1, "float")),
     ("x = torch.zeros(4, 5).norm(2)", "x", (TENSOR, 0, "float")),
     ("x = torch.norm(torch.zeros(4, 5), 2, 1)", "x", (TENSOR, 1, "float")),
+    # numpy makers: the shape's rank, the dtype's family; a list of ints as an index
+    ("x = np.empty([10, 1], dtype=np.uint8)", "x", (NDARRAY, 2, "uint8")),
+    ("x = np.zeros((4, 3))", "x", (NDARRAY, 2, "float")),
+    ("x = np.random.randn(3, 2)", "x", (NDARRAY, 2, "float")),
+    ("x = np.random.randint(0, 5, size=(2, 3, 4))", "x", (NDARRAY, 3, "int")),
+    ("x = np.zeros(5, dtype='int64')[[0, 2]]", "x", (NDARRAY, 1, "int")),
+    ("x = torch.from_numpy(np.ones((2, 2), dtype=np.float32))", "x", (TENSOR, 2, "float")),
+    ("import random\nx = np.zeros((9, 2))[random.sample(range(9), 4)]", "x",
+     (NDARRAY, 2, "float")),
     # a numpy draw without a size is one number; with one, an array
     ("x = np.random.beta(1.0, 1.0)", "x", (NUMBER, None, "float")),
     ("x = np.random.randint(0, 5)", "x", (NUMBER, None, "int")),
     ("x = np.random.rand()", "x", (NUMBER, None, "float")),
     ("x = np.random.beta(1.0, 1.0, size=None)", "x", (NUMBER, None, "float")),
-    ("x = np.random.beta(1.0, 1.0, 4)", "x", (NDARRAY, None, None)),
-    ("x = np.random.normal(0, 1, size=(2, 3))", "x", (NDARRAY, None, None)),
-    ("x = np.random.rand(3)", "x", (NDARRAY, None, None)),
+    ("x = np.random.beta(1.0, 1.0, 4)", "x", (NDARRAY, 1, None)),
+    ("x = np.random.normal(0, 1, size=(2, 3))", "x", (NDARRAY, 2, None)),
+    ("x = np.random.rand(3)", "x", (NDARRAY, 1, "float")),
     # an in-place method returns its tensor as it was, unless it reshapes it
     ("x = torch.LongTensor(4, 1).random_(0, 2)", "x", (TENSOR, 2, "int")),
     ("x = torch.zeros(4, 1).unsqueeze_(0)", "x", (TENSOR, None, None)),
@@ -1688,7 +1697,7 @@ def test_namedtuple_fields_and_the_methods_of_a_plain_class(tmp_path):
     """)
     (tmp_path / "user.py").write_text(user, encoding="utf-8")
     found = facts(user, str(tmp_path / "user.py"))
-    assert found["batch.done"] == (TENSOR, None, "uint8")
+    assert found["batch.done"] == (TENSOR, 1, "uint8")
     assert found["batch.state"] == (TENSOR, 2, "float")
     assert found["memory.plain()"] == (TENSOR, 2, "float")
     assert found["t.done"] == found["t[1]"] == (TENSOR, 1, "uint8")

@@ -2,7 +2,7 @@
 constructors take sizes, which methods keep a rank, reduce it or cast a dtype, which
 ``nn`` modules give which ranks; and the shapes that literals write."""
 import ast
-from typing import Dict, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 #: the kinds of value (see :class:`.values.Value`)
 TENSOR = "tensor"
@@ -163,6 +163,53 @@ def numpy_draw(name: str, call: ast.Call) -> bool:
             for kw in call.keywords):
         return False
     return len(call.args) <= _DRAWS[draw]
+
+
+#: numpy constructors whose first argument (or ``shape=``) is the shape
+_SHAPED = frozenset(("zeros", "ones", "empty", "full"))
+#: numpy's dtypes by family
+_NUMPY_DTYPES = {"uint8": "uint8", "bool": "bool", "bool_": "bool"}
+_NUMPY_DTYPES.update((t, "int") for t in ("int8", "int16", "int32", "int64", "int_", "long"))
+_NUMPY_DTYPES.update((t, "float") for t in ("float16", "float32", "float64", "float_",
+                                            "double", "single", "half"))
+
+
+def numpy_shape(name: str, call: ast.Call) -> Optional[List[ast.AST]]:
+    """The sizes a numpy array maker is given (``[shape]`` for ``zeros(shape)``,
+    the arguments of ``random.rand(a, b)``, ``[size]`` for a draw given one), or
+    ``None``."""
+    head, _, last = name.rpartition(".")
+    if head in ("numpy", "np") and last in _SHAPED:
+        given = call.args[0] if call.args else next(
+            (kw.value for kw in call.keywords if kw.arg == "shape"), None)
+        return [given] if given is not None else None
+    if head in ("numpy.random", "np.random"):
+        if last in ("rand", "randn") and call.args:
+            return list(call.args)
+        size = next((kw.value for kw in call.keywords if kw.arg == "size"), None)
+        if size is None and last in _DRAWS and len(call.args) > _DRAWS[last]:
+            size = call.args[_DRAWS[last]]
+        return [size] if size is not None else None
+    return None
+
+
+def numpy_dtype(name: str, call: ast.Call, resolve) -> Optional[str]:
+    """The dtype family of the array a numpy maker gives: its ``dtype=`` (``np.uint8``,
+    ``int``, ``'float32'``), else ``float`` for ``zeros``, ``ones``, ``empty``,
+    ``rand``, ``randn``, ``int`` for ``randint``."""
+    given = next((kw.value for kw in call.keywords if kw.arg == "dtype"), None)
+    if given is not None:
+        if isinstance(given, ast.Constant) and isinstance(given.value, str):
+            return _NUMPY_DTYPES.get(given.value)
+        if isinstance(given, ast.Name) and given.id in ("int", "float", "bool"):
+            return given.id
+        found = resolve(given) or ""
+        return _NUMPY_DTYPES.get(found.rpartition(".")[2]) if found.startswith(
+            ("numpy.", "np.")) else None
+    last = name.rpartition(".")[2]
+    if last in ("zeros", "ones", "empty", "rand", "randn"):
+        return "float"
+    return "int" if last == "randint" else None
 
 
 def kept_last(rank: Optional[int], last: Optional[int], args: Sequence[ast.AST],

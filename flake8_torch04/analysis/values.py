@@ -56,7 +56,8 @@ from .value_tables import (
     ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, INDEX, LIKE,
     LOSS_FUNCTIONS, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME, SIZED, TORCH_METHODS,
     MATH_INTS, MATH_TESTS, RESHAPED_IN_PLACE, TYPED, dimensions, kept_last, last_size,
-    literal_last, literal_size, data_rank, list_rank, made_in_03, numpy_draw, reduced_loss,
+    literal_last, literal_size, data_rank, list_rank, made_in_03, numpy_draw, numpy_dtype,
+    numpy_shape, reduced_loss,
     reduced_rank
 )
 from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
@@ -324,6 +325,9 @@ class Values:
                 if whole.rank == 1 and len(items) == 1 and at.tensor and (
                         at.rank == 1 or at.dtype in ("bool", "uint8")):  # (``t[mask]``: 1-D)
                     return Value(whole.kind, 1, whole.dtype, plain=whole.plain)
+                if len(items) == 1 and at.kind == LIST and at.parts == (_INT,) and whole.rank:
+                    return Value(whole.kind, whole.rank, whole.dtype, last=whole.last if
+                                 whole.rank > 1 else None, plain=whole.plain)  # (``a[[2, 0]]``)
                 if len(items) == 1 and at.tensor and at.rank is not None and whole.rank and (
                         at.dtype in ("bool", "uint8", "int")) and whole.rank >= at.rank:
                     # (a mask takes its dimensions to one; indices put theirs for the first)
@@ -508,7 +512,16 @@ class Values:
         if name.split(".")[0] in ARRAY_MODULES or name in OBJECTS:  # (``np.zeros(3)``)
             if numpy_draw(name, node):  # (``np.random.beta(1, 1)``: one number)
                 return Value(NUMBER, dtype="int" if name.endswith("randint") else "float")
-            return Value(OBJECT, name=OBJECTS[name]) if name in OBJECTS else Value(NDARRAY)
+            if name in OBJECTS:
+                return Value(OBJECT, name=OBJECTS[name])
+            shape = numpy_shape(name, node)  # (``np.empty([n, 1], dtype=np.uint8)``)
+            return Value(NDARRAY, self._sizes_rank(shape, scope, depth) if shape else None,
+                         numpy_dtype(name, node, self.ctx.resolve))
+        if name in ("random.sample", "random.choices") and args:  # (elements of the first)
+            pool = args[0]
+            element = _INT if isinstance(pool, ast.Call) and self._callee(pool.func) == "range" \
+                else self.of(pool, scope, depth).element()
+            return Value(LIST, parts=(element,))
         if name in SIZED:
             dtype = self._dtype_keyword(node) or ("int" if name == "torch.randint_like"
                                                   else "float")
@@ -555,7 +568,7 @@ class Values:
                 "int" if name.endswith("perm") else None))
         if name == "torch.from_numpy" and args:
             inner = self.of(args[0], scope, depth)
-            return _tensor(inner.rank if inner.kind == NDARRAY else None)
+            return _tensor(inner.rank, inner.dtype) if inner.kind == NDARRAY else _tensor(None)
         if name == "torch.autograd.Variable" and args:
             inner = self.of(args[0], scope, depth)  # (a Variable: not a plain tensor)
             return inner._replace(plain=False) if inner.tensor else _tensor(None)
