@@ -71,6 +71,58 @@ def _sources(facts, node: ast.AST) -> List[ast.AST]:
     return found or [node]
 
 
+def _passed(ctx: Context, sources: List[ast.AST]) -> bool:
+    """Whether one of ``sources`` is a parameter of the function (its callers make
+    the value: ``self.position += action - 1`` in ``step(self, action)``)."""
+    flow = ctx.flow()
+    for source in sources:
+        if isinstance(source, ast.Name):
+            defs = flow.reaching(source)
+            if defs and all(d.kind == "param" for d in defs):
+                return True
+    return False
+
+
+def _made_elsewhere(ctx: Context, facts, expr: ast.AST, scope: ast.AST) -> bool:
+    """Whether the name ``expr`` is bound to an element read (``x = p.data[0]``) or to
+    what a function or an object's method returns (``action = agent.act(s)``): the
+    number is made there and gets its ``.item()`` there (a second one here would
+    call it on a number); not a tensor's own method (``acc = c.float().mean()``)."""
+    if not isinstance(expr, ast.Name):
+        return False
+    for d in ctx.flow_of(scope).reaching(expr) or ():
+        value = d.value if d.kind == "assign" else None
+        if isinstance(value, ast.Subscript):
+            return True
+        if isinstance(value, ast.Call):
+            func = value.func
+            if isinstance(func, ast.Attribute):
+                if not facts.of(func.value, scope).tensor:
+                    return True
+            elif isinstance(func, ast.Name) and _returns_elements(ctx, func.id):
+                return True
+    return False
+
+
+def _returns_elements(ctx: Context, name: str) -> bool:
+    """Whether the function ``name`` of the file returns an element read
+    (``return p.data[0]``, or a name bound to one), which gets its ``.item()`` there."""
+    func = ctx.defined_once().get(name)
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    flow = ctx.flow_of(func)
+    for node in body_nodes(func):
+        if isinstance(node, ast.Return) and node.value is not None:
+            value = node.value
+            if isinstance(value, ast.Name):
+                defs = flow.reaching(value) or ()
+                if any(d.kind == "assign" and isinstance(d.value, ast.Subscript) for d in defs):
+                    return True
+            elif isinstance(value, ast.Subscript):
+                return True
+    return False
+
+
 def _item_fix(ctx: Context, facts, node: ast.AST, safety) -> Optional[Fix]:
     """``.item()`` on each of :func:`_sources`, or ``None`` where one cannot be written."""
     edits = [_item(ctx, source) for source in _sources(facts, node)]
@@ -319,6 +371,9 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
             return
         if _read_through_data(ctx, node.value):
             return
+        if _passed(ctx, _sources(facts, node.value)):  # (made by the callers: fixed there)
+            yield from _passed_in(ctx, facts, node)
+            return
         scope = ctx.flow().node
         used = _tensor_uses(ctx, scope, key(node.target))
         src = ctx.source
@@ -540,7 +595,8 @@ def _passed_numbers(ctx: Context, facts, node: ast.AugAssign, function: ast.AST,
     for site_ctx, expr, scope in sites:
         if site_ctx is not ctx or id(expr) in done:  # type: ignore[operator]
             continue
-        if not _number_in_03(facts.of(expr, scope)) or isinstance(expr, ast.Subscript):
+        if not _number_in_03(facts.of(expr, scope)) or isinstance(expr, ast.Subscript) \
+                or _made_elsewhere(site_ctx, facts, expr, scope):
             continue  # (``loss.data[0]``: TV003's, or :func:`_data_element`'s)
         done.add(id(expr))  # type: ignore[union-attr]
         edit = _item(ctx, expr)
