@@ -19,7 +19,8 @@ def optimizer_step_state(ctx: Context, node: ast.Assign) -> Iterator[Report]:
     """Flags ``state['step'] = 0`` in a subclass of Adam (and its kin) that keeps their ``step()``.
 
     ## What it does
-    Flags an assignment of a number (a constant) to ``S['step']``, where ``S`` is
+    Flags an assignment of a number (a constant) to ``S['step']`` (also as an
+    item of a tuple assignment: ``s['shared'], s['step'] = z, 0``), where ``S`` is
     ``self.state[p]`` or a name bound to it in the same method, in a method of a
     class deriving directly from ``torch.optim.Adam``, ``AdamW``, ``Adamax``,
     ``NAdam``, ``RAdam``, ``RMSprop`` or ``Adagrad`` (resolved through imports) that
@@ -57,27 +58,31 @@ def optimizer_step_state(ctx: Context, node: ast.Assign) -> Iterator[Report]:
     count's value, so the updates are the same.  It is *unsafe*: other code that
     reads the count (a log line, a condition) now gets a tensor.
     """
-    if len(node.targets) != 1 or not _number(node.value):
+    if len(node.targets) != 1:
         return
-    target = node.targets[0]
-    if not (isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant)
-            and target.slice.value == "step"):
-        return
-    method = ctx.scope.function()
-    cls = enclosing(ctx.statement_parents(), method.node, ast.ClassDef) if method else None
-    if cls is None or not _keeps_step(ctx, cls) or not _state(ctx, target.value, method.node):
-        return
-    base = _base(ctx, cls)
-    src = ctx.source
-    number = node.value.value if isinstance(node.value, ast.Constant) else None
-    new = "torch.tensor(0.0)" if number == 0 else f"torch.tensor(float({src.text(node.value)}))"
-    yield Report(
-        node.value,
-        f"`{src.quote(node)}` fills the step count of a `{base}` state with a number; its "
-        f"`step()` keeps a tensor there now and raises RuntimeError (`state_steps` must hold "
-        f"singleton tensors); use `{new}`",
-        Fix((src.replace(node.value, new),), UNSAFE, ("torch",)),
-    )
+    target, value = node.targets[0], node.value
+    pairs = [(target, value)]
+    if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) \
+            and len(target.elts) == len(value.elts):  # (``s['shared'], s['step'] = z, 0``)
+        pairs = list(zip(target.elts, value.elts))
+    for target, value in pairs:
+        if not (isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant)
+                and target.slice.value == "step" and _number(value)):
+            continue
+        method = ctx.scope.function()
+        cls = enclosing(ctx.statement_parents(), method.node, ast.ClassDef) if method else None
+        if cls is None or not _keeps_step(ctx, cls) or not _state(ctx, target.value, method.node):
+            continue
+        src = ctx.source
+        number = value.value if isinstance(value, ast.Constant) else None
+        new = "torch.tensor(0.0)" if number == 0 else f"torch.tensor(float({src.text(value)}))"
+        yield Report(
+            value,
+            f"`{src.quote(target)} = {src.quote(value)}` fills the step count of a "
+            f"`{_base(ctx, cls)}` state with a number; its `step()` keeps a tensor there now "
+            f"and raises RuntimeError (`state_steps` must hold singleton tensors); use `{new}`",
+            Fix((src.replace(value, new),), UNSAFE, ("torch",)),
+        )
 
 
 def _number(value: ast.AST) -> bool:
