@@ -39,10 +39,16 @@ def grad_disabled(parents: Sequence[ast.AST],
             if any(_turns_grad_off(item.context_expr, resolve) for item in node.items):
                 return True
         elif isinstance(node, FUNCTIONS):
-            return any(_turns_grad_off(d, resolve) for d in getattr(node, "decorator_list", ()))
+            return decorated_grad_off(node, resolve)
         elif isinstance(node, ast.ClassDef):
             return False
     return False
+
+
+def decorated_grad_off(func: ast.AST, resolve: Callable[[ast.AST], Optional[str]]) -> bool:
+    """Whether the function ``func`` is decorated ``@torch.no_grad()`` (or another of
+    the spellings that turn grad off)."""
+    return any(_turns_grad_off(d, resolve) for d in getattr(func, "decorator_list", ()))
 
 
 def enclosing_loop(parents: Sequence[ast.AST], node: ast.AST) -> Optional[ast.AST]:

@@ -13,6 +13,7 @@ from typing import List, Optional, Tuple
 
 from ...analysis.callers import reaching_arguments
 from ...analysis.context import Context
+from ...analysis.grad import decorated_grad_off
 from ...analysis.nodes import innermost
 from ...analysis.reaching import params_of
 
@@ -70,16 +71,11 @@ def never_true(ctx: Context, value: ast.AST) -> Optional[str]:
 def true_callers(ctx: Context, value: ast.AST) -> List[str]:
     """The functions (``the top level of the module``) whose calls of the helper
     pass ``True`` for the parameter ``value`` reads, where every call is in view
-    and passes a constant; else none."""
-    found = _passed(ctx, value)
-    if found is None:
-        return []
-    _, sites = found
-    if not all(_constant(expr, True) or _constant(expr, False) for expr, _ in sites):
-        return []
+    and passes a constant, but those already decorated ``@torch.no_grad()`` (by an
+    earlier fix of the same run, or by their author); else none."""
     names: List[str] = []
-    for expr, scope in sites:
-        if _constant(expr, True) and not _without_grad(ctx, scope):
+    for scope in _true_scopes(ctx, value) or ():
+        if not decorated_grad_off(scope, ctx.resolve):
             name = f"`{scope.name}()`" if hasattr(scope, "name") else "the module's top level"
             if name not in names:
                 names.append(name)
@@ -90,26 +86,18 @@ def callers_without_grad(ctx: Context, value: ast.AST) -> bool:
     """Whether some call of the helper passes ``True`` for the parameter ``value``
     reads, every call is in view and passes a constant, and every one that passes
     ``True`` is in a function decorated ``@torch.no_grad()``."""
+    scopes = _true_scopes(ctx, value)
+    return bool(scopes) and all(decorated_grad_off(s, ctx.resolve) for s in scopes)
+
+
+def _true_scopes(ctx: Context, value: ast.AST) -> Optional[List[ast.AST]]:
+    """The functions (or the module) of the calls that pass ``True`` for the
+    parameter ``value`` reads, where every call is in view and passes a constant."""
     found = _passed(ctx, value)
-    if found is None:
-        return False
-    sites = found[1]
-    if not all(_constant(expr, True) or _constant(expr, False) for expr, _ in sites):
-        return False
-    true = [scope for expr, scope in sites if _constant(expr, True)]
-    return bool(true) and all(_without_grad(ctx, scope) for scope in true)
-
-
-#: the decorators that run a function without grad
-_NO_GRAD = frozenset(("torch.no_grad", "torch.autograd.no_grad", "torch.inference_mode",
-                      "torch.autograd.grad_mode.no_grad"))
-
-
-def _without_grad(ctx: Context, scope: ast.AST) -> bool:
-    """Whether the function ``scope`` is decorated ``@torch.no_grad()`` (a caller an
-    earlier fix of the same run, or its author, already put under no grad)."""
-    return any(ctx.resolve(d.func if isinstance(d, ast.Call) else d) in _NO_GRAD
-               for d in getattr(scope, "decorator_list", ()))
+    if found is None or not all(_constant(expr, True) or _constant(expr, False)
+                                for expr, _ in found[1]):
+        return None
+    return [scope for expr, scope in found[1] if _constant(expr, True)]
 
 
 def handed_back_advice(ctx: Context, function: ast.AST, condition: str = "") -> str:
