@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 import os
-from typing import Optional
+from typing import Optional, Tuple
 
 from .foreign import FOREIGN_CLASS, module_context
 
@@ -67,32 +67,35 @@ def _sites(other, name: str, ours: str) -> Optional[list]:
     return found
 
 
-def _same(name: Optional[str], ours: str) -> bool:
-    """Whether the value name ``name`` (:data:`FOREIGN_CLASS`, or a plain class's
-    :data:`~.objects.PLAIN`) names the class ``ours`` does (``path\0class``)."""
+def _class_named(name: Optional[str]) -> Optional[Tuple[str, str]]:
+    """``(module path, class name)`` of a value name of another module's class
+    (:data:`FOREIGN_CLASS`) or of a plain class's instance (:data:`~.objects.PLAIN`)."""
     from .objects import PLAIN
 
     for prefix in (FOREIGN_CLASS, PLAIN):
         if name and name.startswith(prefix):
             path, _, cls_name = name[len(prefix):].rpartition("\0")
-            return f"{os.path.abspath(path)}\0{cls_name}" == ours
-    return False
+            return path, cls_name
+    return None
+
+
+def _same(name: Optional[str], ours: str) -> bool:
+    """Whether the value name ``name`` names the class ``ours`` does (``path\0class``)."""
+    found = _class_named(name)
+    return found is not None and f"{os.path.abspath(found[0])}\0{found[1]}" == ours
 
 
 def defines(other, facts, module: Optional[str], name: str) -> bool:
     """Whether the class the value name ``module`` names (a module class of
     ``other``'s file or of another module, or a plain class) defines the method
     ``name`` in its own body."""
-    from .objects import PLAIN
     from .values import FILE_CLASS
 
-    if not module:
-        return False
-    if module.startswith(FILE_CLASS):
+    named = _class_named(module)
+    if module and module.startswith(FILE_CLASS):
         cls = facts.module_classes().get(module[len(FILE_CLASS):])
-    elif module.startswith((FOREIGN_CLASS, PLAIN)):
-        prefix = FOREIGN_CLASS if module.startswith(FOREIGN_CLASS) else PLAIN
-        path, _, cls_name = module[len(prefix):].rpartition("\0")
+    elif named is not None:
+        path, cls_name = named
         where = other if path == other.filename else module_context(path)
         cls = where.defined_once().get(cls_name) if where is not None else None
     else:

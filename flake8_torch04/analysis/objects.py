@@ -145,12 +145,18 @@ def plain_method(values, name: str, attr: str, depth: int):
     if found is None:
         return UNKNOWN
     other, cls = found
-    methods = [s for s in cls.body if isinstance(s, _FUNCTIONS) and s.name == attr]
-    if len(methods) != 1 or methods[0].decorator_list:
+    method = own_method(cls, attr)
+    if method is None:
         return UNKNOWN
     if other is values.ctx:
-        return values._returns_of(methods[0], depth + 1)
-    return crossed(values_of(other)._returns_of(methods[0], depth + 1), other)
+        return values._returns_of(method, depth + 1)
+    return crossed(values_of(other)._returns_of(method, depth + 1), other)
+
+
+def own_method(cls: ast.ClassDef, name: str) -> Optional[ast.AST]:
+    """The method ``name`` the body of ``cls`` defines, once and undecorated, or ``None``."""
+    methods = [s for s in cls.body if isinstance(s, _FUNCTIONS) and s.name == name]
+    return methods[0] if len(methods) == 1 and not methods[0].decorator_list else None
 
 
 def named_field(owner, attr: str):
@@ -503,8 +509,7 @@ def self_method(values, name: str, function: ast.AST) -> Optional[ast.FunctionDe
         return values._forward_def(cls.name, name)
     if ctx.defined_once().get(cls.name) is not cls or not plain_class(ctx, cls.name):
         return None
-    methods = [s for s in cls.body if isinstance(s, _FUNCTIONS) and s.name == name]
-    return methods[0] if len(methods) == 1 and not methods[0].decorator_list else None
+    return own_method(cls, name)  # type: ignore[return-value]
 
 
 def type_alias(values, func: ast.AST, scope) -> Optional[str]:
