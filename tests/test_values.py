@@ -140,6 +140,9 @@ from torch.autograd import Variable
     ("for t in torch.LongTensor([1, 2]):\n    show(t)", "t", (TENSOR, 0, "int")),
     ("for i, t in enumerate(torch.zeros(2, 3)):\n    show(t)", "t", (TENSOR, 1, "float")),
     ("for a, b in zip(xs, torch.LongTensor([1])):\n    show(b)", "b", (TENSOR, 0, "int")),
+    # a dict literal's entry, read by its key
+    ("c = {'n': 4, 'lr': 0.1}\nx = torch.zeros(c['n'])", "x", (TENSOR, 1, "float")),
+    ("c = {'n': 4, 'lr': 0.1}\nx = c['lr']", "x", (NUMBER, None, "float")),
 ])
 def test_what_the_code_makes_evident(body, expression, expected):
     source = HEAD + "def f(xs, out, t, items):\n" + textwrap.indent(body, "    ") + \
@@ -153,6 +156,13 @@ def test_what_the_code_makes_evident(body, expression, expected):
     ("x = torch.zeros(n)", "x"),  # a parameter may hold a whole shape
     ("x = torch.zeros(3)\nif c:\n    x = torch.zeros(3, 4)", "x"),  # two ranks reach
     ("x = f(y)", "x"),  # a function of another module
+    # a dict's entry where the file writes that key, or updates a dict from elsewhere
+    ("c = {'n': 4}\nc['n'] = (4, 2)\nx = torch.zeros(c['n'])", "x"),
+    ("c = {'n': 4}\nc.update(n=(4, 2))\nx = torch.zeros(c['n'])", "x"),
+    ("c = {'n': 4}\nc.update(vars(y))\nx = torch.zeros(c['n'])", "x"),
+    ("c = {'n': 4}\nc.update(**y)\nx = torch.zeros(c['n'])", "x"),
+    ("c = {'n': 4}\nx = torch.zeros(c['m'])", "x"),  # a key it does not hold
+    ("c = dict(n=4)\nx = torch.zeros(c['n'])", "x"),
 ])
 def test_unknown_stays_unknown(body, expression):
     source = HEAD + "from helpers import f\n\n\ndef g(y, n, c, model):\n" + \

@@ -15,7 +15,10 @@ another module) and ``b.rewards`` is what the class's methods bind to
 A dict literal whose keys are all strings keeps its entries: the value's
 ``parts`` are ``(key, entry)`` pairs (``{'settings': opt, 'epoch': 3}``; an
 :class:`Entry`'s value is asked when read), at most :data:`MOST_KEYS` of them
-(else, and for any other dict, ``None``).
+(else, and for any other dict, ``None``).  ``d['key']`` of such a dict is its entry
+(:func:`dict_entry`), unless the file writes that key of some dict
+(``d['key'] = v``, ``+=``, ``del``, ``d.update(key=...)``) or updates a dict from
+something else (``d.update(vars(args))``): then no entry is read.
 """
 from __future__ import annotations
 
@@ -256,6 +259,55 @@ def keyed_parts(values, node: ast.AST, scope, depth: int) -> Optional[Tuple[tupl
         return None  # (``**other``: a ``None`` key)
     return tuple((k.value, Entry(values, v, scope, depth))
                  for k, v in zip(node.keys, node.values))
+
+
+def dict_entry(ctx, whole, index: ast.AST):
+    """The value of ``whole[index]``, ``whole`` a dict literal's value with its entries,
+    ``index`` a string constant; ``None`` where unknown (see the module's docstring)."""
+    if not whole.parts or not isinstance(index, ast.Constant) \
+            or not isinstance(index.value, str):
+        return None
+    written = ctx.memo.get("dict keys written", False)
+    if written is False:
+        written = ctx.memo["dict keys written"] = _dict_keys_written(ctx.tree)
+    if written is None or index.value in written:
+        return None
+    for name, entry in whole.parts:
+        if name == index.value:
+            return entry.value
+    return None
+
+
+def _dict_keys_written(tree: ast.AST) -> Optional[frozenset]:
+    """The string keys the file writes into some dict, or ``None`` where it updates a
+    dict with keys it does not spell."""
+    keys = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
+            if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                keys.add(node.slice.value)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("update", "setdefault", "pop", "__setitem__"):
+            if node.func.attr == "update" and \
+                    any(not isinstance(a, ast.Dict) for a in node.args):
+                return None
+            for a in node.args:
+                for k in getattr(a, "keys", ()):
+                    if not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
+                        return None
+                    keys.add(k.value)
+            if node.func.attr != "update" and node.args:
+                first = node.args[0]
+                if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+                    if node.func.attr != "pop":
+                        return None
+                else:
+                    keys.add(first.value)
+            for kw in node.keywords:
+                if kw.arg is None:
+                    return None
+                keys.add(kw.arg)
+    return frozenset(keys)
 
 
 def self_attributes(cls: ast.ClassDef) -> Dict[str, Optional[List[tuple]]]:

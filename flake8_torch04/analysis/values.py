@@ -41,7 +41,7 @@ from .foreign import (
 )
 from .nodes import body_nodes
 from .objects import (
-    DISTRIBUTIONS, NAMED, NAMED_CLASS, OBJECT, OBJECTS, PLAIN, crossed, distribution,
+    DISTRIBUTIONS, NAMED, NAMED_CLASS, OBJECT, OBJECTS, PLAIN, crossed, dict_entry, distribution,
     instance_attribute, keyed_parts, named_field, named_instance, namedtuple_class,
     object_method, plain_instance, plain_method, self_attribute, self_attributes, self_method,
     type_alias
@@ -301,6 +301,9 @@ class Values:
                 isinstance(node.value, ast.Attribute) and node.value.attr == "size"):
             return _INT  # (``x.size()[0]``, ``x.shape[1]``: a size, whatever ``x`` is)
         whole = self.of(node.value, scope, depth)
+        if whole.kind == DICT:
+            entry = dict_entry(self.ctx, whole, index)
+            return entry if entry is not None else UNKNOWN
         if whole.kind == TUPLE and whole.parts is not None:
             if isinstance(index, ast.Constant) and type(index.value) is int \
                     and -len(whole.parts) <= index.value < len(whole.parts):
