@@ -27,7 +27,8 @@ from .resolve import resolve
 _DEPTH = 8
 #: the classes outside the project a class may derive from and stay plain: they
 #: bind no attribute and define no method a program of the project reads
-PLAIN_BASES = frozenset(("object", "torch.nn.Module"))
+PLAIN_BASES = frozenset(("object", "torch.nn.Module", "torch.utils.data.Dataset",
+                         "torch.utils.data.dataset.Dataset"))
 
 
 class Hierarchy(NamedTuple):

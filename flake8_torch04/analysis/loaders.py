@@ -90,11 +90,12 @@ def spells_loader(ctx) -> bool:
 
 def made(values, name: str, call: ast.Call, scope, depth: int):
     """The value of ``call``, a call of ``name`` (one of :data:`MADE`)."""
-    from .objects import OBJECT
+    from .objects import OBJECT, TENSOR_DATASETS
     from .values import TUPLE, UNKNOWN, Value
 
     if not spells_loader(values.ctx) or any(isinstance(a, ast.Starred) for a in call.args):
-        return UNKNOWN
+        # (an MNIST object still has its tensors: ``mnist.train_labels``)
+        return Value(OBJECT, name=TENSOR_DATASETS[name]) if name in TENSOR_DATASETS else UNKNOWN
     if name in ("iter", "next"):
         inner = values.of(call.args[0], scope, depth) if len(call.args) == 1 \
             and not call.keywords else UNKNOWN
@@ -115,7 +116,9 @@ def made(values, name: str, call: ast.Call, scope, depth: int):
         return Value(OBJECT, name=TENSOR_DATASET, parts=(Value(TUPLE, parts=tuple(
             t.element() if t.tensor else UNKNOWN for t in tensors)),)) if tensors else UNKNOWN
     if name in IMAGE_DATASETS:
-        return _image_dataset(values, IMAGE_DATASETS[name], call, scope, depth)
+        found = _image_dataset(values, IMAGE_DATASETS[name], call, scope, depth)
+        return found._replace(name=TENSOR_DATASETS[name]) if name in TENSOR_DATASETS and \
+            found.kind is not None else found
     if name in _COMPOSE:
         steps = call.args[0] if len(call.args) == 1 and not call.keywords else None
         if not isinstance(steps, (ast.List, ast.Tuple)) or not steps.elts:
@@ -153,7 +156,7 @@ def _image_dataset(values, params, call: ast.Call, scope, depth: int):
 
 def _loader(values, call: ast.Call, scope, depth: int):
     """``DataLoader(dataset, ...)``: a :data:`LOADER` whose part is its batch."""
-    from .objects import OBJECT
+    from .objects import OBJECT, TENSOR_DATASETS
     from .values import UNKNOWN, Value
 
     args, keywords = call.args, {kw.arg: kw.value for kw in call.keywords}
@@ -167,7 +170,7 @@ def _loader(values, call: ast.Call, scope, depth: int):
             return UNKNOWN
     dataset = args[0] if args else keywords.get("dataset")
     items = values.of(dataset, scope, depth) if dataset is not None else UNKNOWN
-    if items.name not in (DATASET, TENSOR_DATASET):
+    if items.name not in (DATASET, TENSOR_DATASET) and items.name not in TENSOR_DATASETS.values():
         return UNKNOWN
     size = args[1] if len(args) > 1 else keywords.get("batch_size")
     batched = not (size is not None and _none(size))

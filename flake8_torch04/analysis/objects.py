@@ -42,6 +42,19 @@ OBJECTS = {
     "collections.defaultdict": "collections.defaultdict",
 }
 _NAMESPACE = "argparse.Namespace"
+#: torchvision datasets that hold their images and labels as tensors (0.3's
+#: ``train_data``/``train_labels`` and ``test_*``, today's ``data``/``targets``): a
+#: ``(N, H, W)`` uint8 tensor and a 1-D int64 one (QMNIST's targets are 2-D: not here);
+#: their objects are named by the class (:mod:`.loaders` makes them)
+TENSOR_DATASETS = {f"torchvision.datasets.{module}{name}": f"torchvision.datasets.{name}"
+                   for name in ("MNIST", "FashionMNIST", "KMNIST", "EMNIST")
+                   for module in ("", "mnist.")}
+#: their attributes: the rank and dtype family of each
+DATASET_ATTRIBUTES = {
+    **{attr: (1, "int") for attr in ("train_labels", "test_labels", "targets")},
+    **{attr: (3, "uint8") for attr in ("train_data", "test_data", "data")},
+}
+_DATASET_CLASSES = frozenset(TENSOR_DATASETS.values())
 #: ``torch.distributions`` classes: the parameter that fixes the batch shape, the
 #: dimensions it has beyond it (a ``Categorical``'s probabilities: one), and the
 #: dtype family of a sample
@@ -517,7 +530,7 @@ def instance_attribute(values, node: ast.Attribute, scope, depth: int):
     instance of a plain class of the project (:func:`plain_attribute`).  Only an
     attribute some module class of the file binds, or one of a name, has its owner
     asked about."""
-    from .values import FILE_CLASS, MODULE, TUPLE, UNKNOWN
+    from .values import FILE_CLASS, MODULE, TENSOR, TUPLE, UNKNOWN, Value
 
     bound_names = values.ctx.memo.get("values instance attributes")
     if bound_names is None:
@@ -525,10 +538,14 @@ def instance_attribute(values, node: ast.Attribute, scope, depth: int):
             attr for cls in values.module_classes().values()
             for attr in values.attributes(cls))
     attr = node.attr
-    if attr not in bound_names and not isinstance(node.value, ast.Name):
+    if attr not in bound_names and not isinstance(node.value, ast.Name) \
+            and attr not in DATASET_ATTRIBUTES:
         return UNKNOWN
     owner = values.of(node.value, scope, depth)
     name = owner.name or ""
+    if owner.kind == OBJECT and name in _DATASET_CLASSES:  # (``mnist.train_labels``)
+        rank, dtype = DATASET_ATTRIBUTES.get(attr, (None, None))
+        return Value(TENSOR, rank, dtype, plain=True) if rank is not None else UNKNOWN
     if owner.kind == TUPLE and name.startswith(NAMED):  # (``batch.done`` of a namedtuple)
         return named_field(owner, attr)
     if owner.kind == OBJECT and name == _NAMESPACE:

@@ -75,7 +75,8 @@ TABLE = {
         (r"\b(?:transpose|permute)\b", r"\.[\s\\]*t[\s\\]*\("),
     ),
     # a ``step`` call, in a file that uses a learning-rate scheduler
-    "TV130": ("scheduler_order", (ast.Call,), (r"\bstep\b",), ("lr_scheduler",)),
+    # (in a file that makes a scheduler, or may be given one: ``def fit(..., scheduler)``)
+    "TV130": ("scheduler_order", (ast.Call,), (r"\bstep\b",), (r"lr_scheduler|\bsched",)),
     # a ``step`` call with an argument, in a file that uses a learning-rate scheduler
     "TV151": ("scheduler_epoch", (ast.Call,), (r"\bstep[\s\\]*\([\s\\]*[^\s\\)]",),
               (r"\blr_scheduler\b",)),
@@ -144,7 +145,7 @@ TABLE = {
     "TV162": ("reduced_expand", (ast.Call,), (r"\bexpand(?:_as)?\b",)),
     # a bare ``step()`` call, in a file that uses a learning-rate scheduler
     "TV163": ("scheduler_lag", (ast.Call,), (r"\bstep[\s\\]*\([\s\\]*\)",),
-              ("lr_scheduler",)),
+              (r"lr_scheduler|\bsched",)),
     # a call of a numpy function that warns when given a tensor, in a file that names numpy
     "TV164": ("numpy_of_tensor", (ast.Call,), (
         r"\b(?:array|copy|isnan|isinf|isfinite|exp|exp2|expm1|log|log2|log10|log1p|sqrt"
@@ -178,11 +179,12 @@ TABLE = {
     # ``get``/``pop``/``setdefault``/``json.dump(s)``
     # (only in files that import torch: ``import torch...`` or ``from torch...``)
     "TV107": (
-        "tensor_element", (ast.Call, ast.Subscript, ast.Compare), (
+        "tensor_element", (ast.Call, ast.Subscript, ast.Compare, ast.Set), (
             r"\[",
             (r"(?i:loss|crit|nll|cross_entropy)", ast.Call),
             (r"\bin\b", ast.Compare),
-            (r"\b(?:get|pop|setdefault|dumps?)\b", ast.Call),
+            (r"\b(?:get|pop|setdefault|dumps?|set|frozenset)\b", ast.Call),
+            ("{", ast.Set),
         ),
         (r"\btorch\b",),
     ),

@@ -76,6 +76,11 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
       key, also a loop variable over an integer tensor of unknown rank (``[ix2word[w]
       for w in batch[:, i]]`` of a DataLoader's ``batch.long()``): a row would have
       missed on 0.3 too, so the code ran with numbers there;
+    - a member of a set display (``set([label])``, ``frozenset([label])``,
+      ``{label}``) that is such an element, or one of a 1-D integer tensor
+      the value facts know (``self.labels[i]`` where the class keeps an MNIST
+      dataset's ``train_labels``, a 1-D ``LongTensor``): the set of numbers of
+      0.3 is a set of tensors now, and ``classes - set([label])`` removes nothing;
     - ``str()`` of such an element looked up as a key (``i2w[str(w)]``,
       ``i2w.get(str(w))``, ``str(w) in i2w``: a vocabulary read back from
       JSON has string keys), unless the file stores into that dict with a
@@ -98,7 +103,9 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
     batch_size (1) to match target batch_size (0)``; a tensor used as a dict
     key hashes by identity (``KeyError: tensor(4)``), and ``str()`` of it is
     ``'tensor(4)'`` where 0.3 gave ``'4'`` (``KeyError: 'tensor(4)'``); ``json.dump`` raises
-    ``TypeError: Object of type Tensor is not JSON serializable``.
+    ``TypeError: Object of type Tensor is not JSON serializable``.  In a set, an
+    element equal to a number is another member: ``{0, 1} - {labels[1]}`` is
+    ``{0, 1, tensor(1)}``, so a "different" class may be the same one.
 
     ## Example
     ```python
@@ -129,6 +136,8 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
         report = _dict_key(ctx, node.value, node.slice, load, looked_up=load)
         if report is not None:
             yield report
+    elif isinstance(node, ast.Set):
+        yield from _set_members(ctx, node.elts)
     elif isinstance(node, ast.Compare):
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
             report = _dict_key(ctx, node.comparators[0], node.left)
@@ -145,6 +154,10 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
         for value in _json_values(node.args[0]):
             if _element(ctx, value, set(), 0):
                 yield _item_report(ctx, value, "is not JSON serializable (TypeError)")
+        return
+    if builtin_call(node, ctx.scope, "set", 1) or builtin_call(node, ctx.scope, "frozenset", 1):
+        if isinstance(node.args[0], (ast.List, ast.Tuple)):  # (``set([label])``)
+            yield from _set_members(ctx, node.args[0].elts)
         return
     if isinstance(func, ast.Attribute) and func.attr in ("get", "pop", "setdefault"):
         if node.args and not isinstance(node.args[0], ast.Starred):
@@ -180,6 +193,16 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
         f"ValueError (target batch size 0); use `{shorten(fixed, 40)}`",
         Fix((src.replace(target, fixed),), UNSAFE),
     )
+
+
+def _set_members(ctx: Context, elts: Sequence[ast.AST]) -> Iterator[Report]:
+    """The members of a set display (``{label}``, ``set([label])``) that are tensor
+    elements: a set of numbers on 0.3, of tensors that hash by identity now."""
+    for elt in elts:
+        if not isinstance(elt, ast.Starred) and _may_be_element(ctx, elt) \
+                and _element(ctx, elt, set(), 0):
+            yield _item_report(ctx, elt, "hashes by identity in a set (an equal number is "
+                               "another member: `-`, `in`, `discard` miss it)")
 
 
 def _may_be_one_d_element(ctx: Context, target: ast.AST) -> bool:
@@ -469,7 +492,12 @@ def _element(ctx: Context, node: ast.AST, seen: Set[object], depth: int) -> bool
     if depth > _MAX_DEPTH:
         return False
     if isinstance(node, ast.Subscript):
-        return _plain_index(node.slice) and _tensor(ctx, node.value, seen, depth + 1)
+        if not _plain_index(node.slice):
+            return False
+        whole = value_of(ctx, node.value)  # (``self.labels[i]`` of a 1-D int tensor)
+        if whole.tensor and whole.rank is not None:
+            return whole.rank == 1 and whole.dtype != "float"
+        return _tensor(ctx, node.value, seen, depth + 1)
     if not isinstance(node, ast.Name) or id(node) in seen:
         return False
     values = _bound_values(ctx, node)
@@ -497,7 +525,7 @@ def _may_be_element(ctx: Context, node: ast.AST) -> bool:
         node = node.value  # ``pred.data[0]``
     if isinstance(node, ast.Name):
         return node.id in _assigned_names(ctx)
-    return isinstance(node, ast.Call)
+    return isinstance(node, (ast.Call, ast.Attribute))  # (``self.labels[i]``: the facts tell)
 
 
 def _comprehended(ctx: Context, name: str) -> bool:
