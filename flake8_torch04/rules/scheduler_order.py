@@ -41,7 +41,10 @@ def scheduler_order(ctx: Context, node: ast.Call) -> Iterator[Report]:
     optimizer - directly, or in a function of the file it calls
     (``train(epoch)``), where ``O`` may be that function's parameter and the
     call passes an optimizer for it (``train_epoch(model, optimizer=opt)``) -
-    and no earlier one does.  ``S.step(epoch)`` (one argument, or ``epoch=``)
+    and no earlier one does.  ``S`` and ``O`` may be parameters of the function
+    the loop is in, where every call of it, in this module or another of the
+    project (``fit(model, optimizer, scheduler)`` in the script that makes
+    them), passes one.  ``S.step(epoch)`` (one argument, or ``epoch=``)
     is flagged there too, where ``S`` is a scheduler whose ``step`` takes an
     epoch (not ``CosineAnnealingWarmRestarts``, whose own ``step`` does not
     warn).  Position: the call.

@@ -79,9 +79,39 @@ def _returned_call(ctx: Context, value: ast.AST) -> Optional[List[ast.AST]]:
 def made_by(ctx: Context, node: ast.AST, scope: ast.AST, test) -> bool:
     """Every binding of the name ``node`` is a call of a callable whose qualified
     name passes ``test``."""
-    found = bound(ctx, node, scope)
-    return bool(found) and all(isinstance(v, ast.Call) and test(ctx.resolve(v.func) or "")
-                               for v in found)
+    found = _makers(ctx, node, scope)
+    return bool(found) and all(test(name) for name in found)
+
+
+def _makers(ctx: Context, node: ast.AST, scope: ast.AST,
+            depth: int = 0) -> Optional[List[str]]:
+    """The qualified names of the callables whose calls every binding of the name
+    ``node`` is, as :func:`bound` finds them; a parameter is also followed into
+    the callers in other modules of the project (``fit(..., scheduler)`` from the
+    script that makes the scheduler), each read in its own module."""
+    found = bound(ctx, node, scope, depth)
+    if found is None and isinstance(node, ast.Name) and depth <= 2 \
+            and isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        defs = ctx.flow_of(scope).reaching(node)
+        if not defs or len(defs) != 1 or defs[0].kind != "param":
+            return None
+        from ...analysis.callers import passed_arguments
+
+        names: List[str] = []
+        for module, expr, at in passed_arguments(ctx, defs[0].node, scope) or ():
+            if isinstance(expr, ast.Name):
+                got = _makers(module, expr, at, depth + 1)
+            else:
+                calls = _returned_call(module, expr) or [expr]
+                got = [module.resolve(c.func) or "" for c in calls if isinstance(c, ast.Call)]
+                got = got if len(got) == len(calls) else None
+            if not got:
+                return None
+            names += got
+        return names or None
+    if not found or not all(isinstance(v, ast.Call) for v in found):
+        return None
+    return [ctx.resolve(v.func) or "" for v in found]  # type: ignore[attr-defined]
 
 
 def is_scheduler(name: str) -> bool:
