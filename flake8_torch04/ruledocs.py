@@ -159,6 +159,7 @@ ON_CURRENT_TORCH = {
     "TV165": "warns",  # Fn().apply(x): DeprecationWarning, the Function should not be instantiated
     "TV166": "stops",  # state["step"] = 0 in a SharedAdam: Adam.step raises (state_steps)
     "TV167": "warns",  # torch.ByteStorage.from_buffer(b): TypedStorage is deprecated
+    "TV168": "stops",  # mask.nonzero().squeeze(): 0-dim for one match, IndexError after
 }
 #: TV1xx groups: (first code, last code, what they do on current PyTorch)
 _GROUPS = ((100, 119, "stops"), (120, 139, "warns"), (140, 159, "silent"))

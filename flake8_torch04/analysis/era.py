@@ -52,7 +52,7 @@ EVIDENCE = re.compile(
 #: the rules that report only in 0.3 code (they ask :func:`legacy` or
 #: :func:`file_is_legacy`; tests/test_era.py keeps the list true)
 ERA_RULES = frozenset(("TV124", "TV133", "TV143", "TV144", "TV145", "TV147", "TV148",
-                       "TV152", "TV154", "TV157", "TV163"))
+                       "TV152", "TV154", "TV157", "TV163", "TV168"))
 #: at most this many project files are read, each at most this many bytes
 MAX_FILES = 3000
 MAX_BYTES = 1 << 20

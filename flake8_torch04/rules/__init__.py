@@ -161,6 +161,9 @@ TABLE = {
               (r"\boptim\b",)),
     # 0.3's typed storages (``torch.ByteStorage.from_buffer(b)``)
     "TV167": ("typed_storage", (ast.Call,), ("Storage",)),
+    # ``squeeze()`` without a dimension, in a file that says ``nonzero``
+    "TV168": ("nonzero_squeeze", (ast.Call,), (r"\bsqueeze[\s\\]*\([\s\\]*\)",),
+              ("nonzero",)),
     # ``c and t or d`` (0.1's conditional)
     "TV159": ("tensor_truth", (ast.BoolOp,), (r"\band\b",)),
     # ``betas`` given to an optimizer, or an Adam given its betas by position (Adam

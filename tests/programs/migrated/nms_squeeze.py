@@ -1,0 +1,36 @@
+"""The suppression migrated by hand: ``squeeze(1)`` keeps the indices 1-D."""
+import torch
+
+
+def nms(boxes, scores, threshold=0.3):
+    x1, y1, x2, y2 = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+    areas = (x2 - x1) * (y2 - y1)
+    order = scores.sort(0, descending=True)[1]
+    keep = []
+    while order.numel() > 0:
+        i = order[0]
+        keep.append(i)
+        if order.numel() == 1:
+            break
+        xx1 = x1[order[1:]].clamp(min=x1[i])
+        yy1 = y1[order[1:]].clamp(min=y1[i])
+        xx2 = x2[order[1:]].clamp(max=x2[i])
+        yy2 = y2[order[1:]].clamp(max=y2[i])
+        inter = (xx2 - xx1).clamp(min=0) * (yy2 - yy1).clamp(min=0)
+        ovr = inter / (areas[i] + areas[order[1:]] - inter)
+        ids = (ovr <= threshold).nonzero().squeeze(1)
+        if ids.numel() == 0:
+            break
+        order = order[ids + 1]
+    return torch.LongTensor(keep)
+
+
+boxes = torch.Tensor([[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30],
+                      [21, 21, 29, 29], [50, 50, 60, 60]])
+scores = torch.Tensor([0.9, 0.8, 0.7, 0.95, 0.6])
+kept = nms(boxes, scores)
+total = scores[kept].sum()
+print('kept', kept.tolist(), 'score %.4f' % total.item())
+labels = torch.LongTensor([0, 0, 3, 0])
+positives = (labels > 0).nonzero().squeeze(1)
+print('positives', len(positives), positives.tolist())
