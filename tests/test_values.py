@@ -1718,3 +1718,31 @@ def test_namedtuple_fields_and_the_methods_of_a_plain_class(tmp_path):
     local = facts(_MEMORY + "m = Memory(3)\nshow(m.later())\nshow(m.sample(2).state)\n")
     assert local["m.later()"] == (TENSOR, 2, "float")
     assert local["m.sample(2).state"] == (TENSOR, 2, "float")
+
+
+def test_an_answer_cut_short_in_another_modules_facts_does_not_outlive_the_question():
+    """A question about one file may go through another module's facts and meet
+    itself there (a state passed back into the ``forward`` that made it): the
+    answer cut short is kept in that module's pending answers for the question
+    under way only.  Left there, the next file checked in the process was told
+    it (ACER's test.py lost a finding when train.py was checked first)."""
+    from flake8_torch04.analysis import remembered as r
+
+    other_memo, other_pending, asked = {}, {}, []
+
+    def other_answer():  # (the other module's question meets itself: cut short)
+        asked.append(1)
+        inner = r.remembered(other_memo, other_pending, "forward", 1, other_answer, "unknown")
+        return "cut" if inner == "unknown" else inner
+
+    first = r.remembered({}, {}, "first file's question", 0,
+                         lambda: r.remembered(other_memo, other_pending, "forward", 1,
+                                              other_answer, "unknown"), "unknown")
+    assert first == "cut" and other_pending == {"forward": "cut"} and not other_memo
+    r.forget_pending()  # (what ``Values.of`` does once a question at depth 0 is answered)
+    assert other_pending == {}
+    r.remembered({}, {}, "next file's question", 0,
+                 lambda: r.remembered(other_memo, other_pending, "forward", 1,
+                                      other_answer, "unknown"), "unknown")
+    assert len(asked) == 2  # (asked again, not told the first question's answer)
+    r.forget_pending()

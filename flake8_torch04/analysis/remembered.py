@@ -7,7 +7,7 @@ does not depend on which rule asked first (see :func:`remembered`).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Hashable, Set, Tuple
+from typing import Any, Callable, Dict, Hashable, List, Set, Tuple
 
 #: the most steps an answer may take through definitions and calls
 DEPTH = 32
@@ -20,6 +20,21 @@ DEPTH = 32
 CUT = [0]
 #: the questions being answered: (key, the memo they are answered for)
 _ASKING: Set[Tuple[Hashable, int]] = set()
+#: every ``pending`` dict that holds an answer: emptied together when a question
+#: asked at depth 0 is answered (:func:`forget_pending`), whichever file's facts
+#: hold it (a question about one file goes through another module's facts, whose
+#: cut-short answers must not outlive it: the next file would be told them)
+_DIRTY: List[Dict[Any, Any]] = []
+
+
+def forget_pending() -> None:
+    """Empty every ``pending`` dict, once no question is under way (a question
+    asked at depth 0 inside another one's answer leaves them to the outer one)."""
+    if _ASKING:
+        return
+    for pending in _DIRTY:
+        pending.clear()
+    _DIRTY.clear()
 
 
 def remembered(memo: Dict[Any, Any], pending: Dict[Any, Any], k: Hashable, depth: int,
@@ -51,5 +66,7 @@ def remembered(memo: Dict[Any, Any], pending: Dict[Any, Any], k: Hashable, depth
     if CUT[0] == cut:
         memo[k] = found
     else:
+        if not pending:
+            _DIRTY.append(pending)
         pending[k] = found
     return found
