@@ -200,3 +200,16 @@ def test_tv002_names_only_the_callers_not_yet_without_grad():
     [every] = messages(head + "@torch.no_grad()\ndef sample(x):\n"
                               "    return net(to_var(x, volatile=True))\n", "TV002").values()
     assert every.endswith("already run without grad (`@torch.no_grad()`): drop the argument")
+
+
+def test_a_suggestion_folds_a_line_continuation_of_the_source():
+    """DrQA's ``self.embedding.weight.data[offset:] \\`` then ``= fixed``: the
+    message's code must be code (a backslash inside one line is not)."""
+    source = ("import torch\n"
+              "w = torch.nn.Parameter(torch.zeros(4, 2))\n"
+              "fixed = torch.ones(2, 2)\n"
+              "w.data[2:] \\\n"
+              "    = fixed\n")
+    found = messages(source, "TV004")
+    assert found and all("\\" not in m for m in found.values()), found
+    assert any("w[2:] = fixed" in m for m in found.values()), found

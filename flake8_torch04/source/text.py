@@ -94,15 +94,19 @@ def shorten(text: str, limit: int = 40) -> str:
     write instead) goes through :func:`one_line`, which never cuts it, since a
     finding without an automatic fix has no other place that spells it out.
     """
-    text = " ".join(text.split())
+    text = one_line(text)
     if len(text) > limit:
         text = text[: limit - 3].rstrip() + "..."
     return text
 
 
 def one_line(text: str) -> str:
-    """A suggestion for a message: one line, whitespace folded, never cut."""
-    return " ".join(text.split())
+    """A suggestion for a message: one line, whitespace folded, never cut; a line
+    continuation (a backslash ending a line) is folded with its line break."""
+    return " ".join(_CONTINUATION.sub(" ", text).split())
+
+
+_CONTINUATION = re.compile(r"\\\r?\n")
 
 
 #: Expressions whose source text can stand anywhere an expression can.
