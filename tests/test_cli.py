@@ -781,3 +781,39 @@ def test_no_era_note_where_the_project_stays_03_code(tmp_path, extra, args):
                                "--select", "TV001,TV003", *args, "train.py", cwd=tmp_path)
     assert "Variable" not in (tmp_path / "train.py").read_text()
     assert "no PyTorch 0.3 idiom" not in err
+
+
+# ---------------------------------------------------------------------------
+# a second pass over the fixed files: what they read of the fixed project
+
+TWO_PASS_DIST = (
+    "import torch\n"
+    "from torch.autograd import Variable\n\n\n"
+    "class Normal(object):\n"
+    "    def __init__(self, mu=0):\n"
+    "        self.mu = Variable(torch.Tensor([mu]))\n\n"
+    "    def __repr__(self):\n"
+    "        return 'Normal(%.3f)' % self.mu.data[0]\n"
+)
+#: (``async=``: the module cannot be parsed until TV101 fixes it, so the callers of
+#: ``Normal`` are not all in view on the first pass, and ``mu`` is unknown there)
+TWO_PASS_MAIN = (
+    "import torch\nimport dist\n\n"
+    "prior = dist.Normal()\n"
+    "x = torch.zeros(2).cuda(async=True)\n"
+    "print(prior)\n"
+)
+
+
+def test_a_fix_run_fixes_what_the_fixed_modules_of_the_project_call_for(tmp_path):
+    """tcvae (sweep 29): once another module's fixes are written, a finding appears
+    that the first pass could not see; the same run fixes it, and what it reports
+    as remaining is what a later check finds."""
+    (tmp_path / "dist.py").write_text(TWO_PASS_DIST)
+    (tmp_path / "main.py").write_text(TWO_PASS_MAIN)
+    status, out, err = torch04("check", "--fix", "--unsafe-fixes", "--isolated", ".",
+                               cwd=tmp_path)
+    assert "TV144: 1" in out and "Found 0 remaining" in out, out
+    assert "self.mu.data[0].item()" in (tmp_path / "dist.py").read_text()
+    status, out, err = torch04("check", "--isolated", ".", cwd=tmp_path)
+    assert status == 0 and "Found 0 findings" in out, out

@@ -363,6 +363,74 @@ def show_settings(resolver, path: str, out: TextIO) -> int:
     return EXIT_CLEAN
 
 
+def _write_fixed(by_path: dict, options: Options, resolver) -> None:
+    """Write each fixed file; one that cannot be is reported as it stays."""
+    for name, result in list(by_path.items()):
+        if result.new_data is None:
+            continue
+        try:
+            write_atomically(result.name, result.new_data, original=result.original)
+        except (NotWritten, OSError) as exc:
+            reason = (f"not written: {exc}" if isinstance(exc, NotWritten)
+                      else f"cannot write: {exc.strerror or exc}")
+            # what is reported is the file as it stays: checked, not fixed
+            by_path[name] = check_file(result.name, options._replace(
+                codes=resolver.for_path(result.name).codes_for(result.name),
+                fix=False))._replace(error=reason)
+
+
+def _fix_again(by_path: dict, file_jobs: list, processes: int, options: Options,
+               resolver) -> None:
+    """Once the fixed files are written, check and fix those files once more: what
+    a file's findings read of the other modules (a caller's argument, a class's
+    attributes) is now their fixed code, which may call for more fixes (a
+    ``self.mu.data[0]`` that TV144 takes once another module's ``Variable(...)``
+    is gone), and what is left to report is what a later check reports.  A file
+    that was 0.3 code by its own text keeps being fixed as 0.3 code (its fixes
+    may have removed that text: ``target-version`` 0.3 for it)."""
+    from ..analysis.era import file_evidence
+    from ..analysis.project.importers import forget
+
+    again = []
+    for path, job in file_jobs:
+        first = by_path.get(path)
+        if first is None or first.new_data is None or first.error or first.original is None:
+            continue
+        if job.target_version is None and \
+                file_evidence(first.original.decode("utf-8", "replace")):
+            job = job._replace(target_version="0.3")
+        again.append((path, job))
+    if not again:
+        return
+    from ..analysis import era
+
+    forget()  # (the project as written now)
+    try:
+        _merge_again(by_path, _check_all(again, processes, Progress(0, sys.stderr, False)))
+    finally:
+        era.configured_target = options.target_version  # (the run's own setting again)
+
+
+def _merge_again(by_path: dict, results) -> None:
+    """Take the second pass's results: its fixes counted with the first's, written
+    over the first's; a file it could not check or write keeps the first's."""
+    for result in results:
+        first = by_path[result.name]
+        if result.error:
+            continue  # (the first pass's result stands, written)
+        merged = result._replace(fixed=first.fixed + result.fixed, original=first.original,
+                                 dropped=tuple(dict.fromkeys(first.dropped + result.dropped)),
+                                 notes=tuple(dict.fromkeys(first.notes + result.notes)))
+        if result.new_data is not None:
+            try:
+                write_atomically(result.name, result.new_data, original=result.original)
+            except (NotWritten, OSError):
+                continue  # (the first pass's result stands, written)
+        else:
+            merged = merged._replace(new_data=first.new_data)
+        by_path[result.name] = merged
+
+
 def _settle_imports(by_path: dict) -> None:
     """Once the run's fixes are written, drop again the imports from torch a fix
     kept because another module of the project used them or could not be parsed:
@@ -479,18 +547,9 @@ def _run_check(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     # (written once every file is checked: what a file's findings read of the
     # project's other modules, a caller's argument, is the code as it was, not
     # half fixed)
-    for name, result in by_path.items():
-        if options.fix and not options.diff and result.new_data is not None:
-            try:
-                write_atomically(result.name, result.new_data, original=result.original)
-            except (NotWritten, OSError) as exc:
-                reason = (f"not written: {exc}" if isinstance(exc, NotWritten)
-                          else f"cannot write: {exc.strerror or exc}")
-                # what is reported is the file as it stays: checked, not fixed
-                by_path[name] = check_file(result.name, options._replace(
-                    codes=resolver.for_path(result.name).codes_for(result.name),
-                    fix=False))._replace(error=reason)
     if options.fix and not options.diff:
+        _write_fixed(by_path, options, resolver)
+        _fix_again(by_path, file_jobs, processes, options, resolver)
         _settle_imports(by_path)
         _note_era(by_path)
     for path, job_options in jobs:
