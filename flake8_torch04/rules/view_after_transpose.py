@@ -218,6 +218,7 @@ def _rank_floor(ctx: Context, node: ast.AST, scope: Optional[ast.AST] = None,
     """How many dimensions ``node`` has at least, where its rank is not known:
     a slice or ``None`` of an index keeps or adds one; a broadcast has the most
     of its operands'; ``transpose(a, b)`` has 2 and more than ``a`` and ``b``;
+    ``torch.cat(xs, d)`` and ``torch.stack(xs, d)`` more than ``d``;
     element-wise methods keep their receiver's; through names, parameters
     and returns as :func:`_strided` follows them."""
     value = values(ctx).of(node, scope)
@@ -257,6 +258,11 @@ def _rank_floor(ctx: Context, node: ast.AST, scope: Optional[ast.AST] = None,
             dims = [_int(a) for a in args]
             return max([2, _rank_floor(ctx, receiver, scope, depth)] +
                        [d + 1 for d in dims if d is not None and d >= 0])
+        if name in ("torch.cat", "torch.stack") and len(args) <= 2:  # (``cat(outs, 2)``:
+            given = args[1] if len(args) == 2 else next(  # a third dimension at least)
+                (kw.value for kw in node.keywords if kw.arg == "dim"), None)
+            dim = _int(given) if given is not None else None
+            return dim + 1 if dim is not None and dim >= 0 else 0
         if receiver is not None and name in ("permute", "torch.permute"):
             if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
                 args = args[0].elts
