@@ -711,3 +711,16 @@ def test_fixing_the_fixtures_gives_parsable_code_and_a_fixpoint(path):
     dropped = {(d.finding.code, d.finding.message) for d in result.dropped}
     assert [f for f in left.findings if left.fixable(f, unsafe=True)
             and (f.code, f.message) not in dropped] == []
+
+
+@pytest.mark.parametrize("source, expected", [
+    # BinaryNet (sweep 30): a removed module imported under a name never read
+    ("import torch\nimport torch.nn._functions as tnnf\nx = torch.ones(2)\n",
+     "import torch\nx = torch.ones(2)\n"),
+    # read, or bound under torch's own name: the message alone
+    ("import torch\nimport torch.nn._functions as tnnf\nf = tnnf.thnn\n", None),
+    ("import torch\nimport torch.legacy.nn\nx = torch.ones(2)\n", None),
+    ("import torch\nimport torch.nn._functions as tnnf\n__all__ = ['tnnf']\n", None),
+])
+def test_tv111_deletes_an_unused_import_of_a_removed_module(source, expected):
+    assert fix(source, "TV111") == (source if expected is None else expected)

@@ -183,7 +183,10 @@ def removed_apis(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``NLLLoss`` and the fixer imports it).  No fix is given when the file or
     another file of its project names ``NLLLoss2d`` in a string (a test's
     ``mock.patch("torch.nn.NLLLoss2d")`` would break): the message says so.
-    The removed APIs get no automatic fix: each replacement has different
+    An import of a removed module under a name of its own that the file never
+    reads (``import torch.nn._functions as tnnf``, left from 0.3 code) is deleted:
+    *safe*, it raised, and nothing reads the name.  Otherwise the removed APIs
+    get no automatic fix: each replacement has different
     arguments or semantics (``lstsq`` and ``solve`` swap their arguments,
     ``eigh`` reads the other triangle, the REINFORCE loss is a rewrite of the
     training step).
@@ -216,7 +219,8 @@ def _imports(ctx: Context, node: ast.AST) -> Iterator[Report]:
         for alias in node.names:
             module = _removed_module(alias.name)
             if module is not None:
-                yield _module_report(node, alias.name, module, "ModuleNotFoundError")
+                report = _module_report(node, alias.name, module, "ModuleNotFoundError")
+                yield _unused(ctx, node, report)
                 return
         return
     if node.level or not node.module:
@@ -243,6 +247,23 @@ def _imports(ctx: Context, node: ast.AST) -> Iterator[Report]:
         if node.module == "torch" and alias.name in FUNCTIONS:
             yield _function_report(node, f"torch.{alias.name}", alias.name, "import")
             return
+
+
+def _unused(ctx: Context, node: ast.Import, report: Report) -> Report:
+    """``report``, for ``import torch.nn._functions as tnnf`` whose one name the
+    file never reads: with the import removed (*safe*: it raised, and nothing
+    reads what it would have bound)."""
+    if len(node.names) != 1 or node.names[0].asname is None:
+        return report  # (``import torch.legacy.nn`` binds ``torch``, which is read)
+    name = node.names[0].asname
+    if len(re.findall(rf"\b{re.escape(name)}\b", ctx.text)) != 1:
+        return report  # (read somewhere, or named in a string such as ``__all__``)
+    edit = ctx.source.remove_lines(node)
+    if edit is None:
+        return report
+    return report._replace(
+        message=report.message + f"; `{name}` is never read here: delete the import",
+        fix=Fix((edit,), SAFE))
 
 
 def _module_report(node: ast.AST, name: str, module: str, error: str) -> Report:
