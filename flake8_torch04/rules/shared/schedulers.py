@@ -171,6 +171,9 @@ def _optimizer(ctx: Context, node: ast.AST, scope: ast.AST, via: _Via) -> bool:
     """``node``, read in ``scope``, is bound to a ``torch.optim`` optimizer: by the
     function or the module, or - a parameter the function never rebinds - by
     what the call ``via`` passes for it (``train_epoch(model, optimizer=opt)``)."""
+    if isinstance(node, ast.Subscript):  # (``opts[0].step()`` of ``train(model, [o1, o2])``)
+        item = _listed_item(ctx, node, scope, via)
+        return item is not None and _optimizer(ctx, *item)
     if made_by(ctx, node, scope, is_optimizer):
         return True
     if via is None or not isinstance(node, ast.Name):
@@ -185,6 +188,37 @@ def _optimizer(ctx: Context, node: ast.AST, scope: ast.AST, via: _Via) -> bool:
     expr, default = passed
     return _optimizer(ctx, expr, ctx.tree, None) if default else \
         _optimizer(ctx, expr, caller, outer)
+
+
+def _listed_item(ctx: Context, node: ast.Subscript, scope: ast.AST, via: _Via,
+                 depth: int = 0) -> Optional[Tuple[ast.AST, ast.AST, _Via]]:
+    """The item ``node`` (``opts[0]``, a constant index of a name) reads of the list or
+    tuple display the name is bound to, in the function or - a parameter - in the
+    call ``via`` that entered it, with the scope and entry to read it in."""
+    index, listed = node.slice, node.value
+    if not (isinstance(index, ast.Constant) and type(index.value) is int
+            and isinstance(listed, ast.Name)) or depth > 2:
+        return None
+    defs = ctx.flow_of(scope).reaching(listed)
+    if not defs or len(defs) != 1:
+        return None
+    display, at, outer = None, scope, via
+    if defs[0].kind == "assign":
+        display = defs[0].value
+    elif defs[0].kind == "param" and via is not None:
+        call, caller, outer = via
+        passed = argument(call, scope, defs[0].node)  # type: ignore[arg-type]
+        if passed is None or passed[1]:
+            return None
+        display, at = passed[0], caller
+        if isinstance(display, ast.Name):  # (``opts = [o1, o2]`` in the caller, passed on)
+            return _listed_item(ctx, ast.Subscript(value=display, slice=index), at, outer,
+                                depth + 1)
+    if not isinstance(display, (ast.List, ast.Tuple)) or \
+            any(isinstance(e, ast.Starred) for e in display.elts) or \
+            not -len(display.elts) <= index.value < len(display.elts):
+        return None
+    return display.elts[index.value], at, outer
 
 
 def steps_optimizer(ctx: Context, stmt: ast.AST, scope: ast.AST, via: _Via = None,
