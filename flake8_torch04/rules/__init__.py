@@ -104,7 +104,7 @@ TABLE = {
         (ast.AugAssign, ast.Call, ast.Subscript, ast.For, ast.BinOp, ast.Return),
         ((r"\+=", ast.AugAssign), (r"\-=", ast.AugAssign), (r"\breturn\b", ast.Return),
          (r"%[-#0 +]*\d*(?:\.\d*)?[sra]", ast.BinOp),
-         (r"\b(?:print|str|repr|dumps?|list|sum|array|asarray|mean|std)[\s\\]*\(",
+         (r"\b(?:print|str|repr|dumps?|list|sum|array|asarray|mean|std|round)[\s\\]*\(",
           ast.Call),
          (r"\.[\s\\]*data[\s\\]*\[", ast.Subscript),
          # (``yi[0]`` in the body of ``for yi in y.data``)

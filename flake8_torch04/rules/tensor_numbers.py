@@ -99,7 +99,8 @@ def _made_elsewhere(ctx: Context, facts, expr: ast.AST, scope: ast.AST) -> bool:
             if isinstance(func, ast.Attribute):
                 if not facts.of(func.value, scope).tensor:
                     return True
-            elif isinstance(func, ast.Name) and _returns_elements(ctx, func.id):
+            elif isinstance(func, ast.Name) and (_returns_elements(ctx, func.id) or (
+                    _returned_number(ctx, facts, value, scope))):
                 return True
     return False
 
@@ -285,9 +286,11 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     element ``E`` is such a number (``sum(p.data.norm() ** 2 for p in ps)``): 0.3
     summed Python numbers in double precision into a number, today 0-dim tensors
     into a float32 tensor; a name bound to such a sum gets its ``.item()`` in the
-    sum, not where it is printed (a sum given to ``float()``, ``int()`` or
-    ``round()``, code written for a tensor, or formatted as a number, ``'%.6f' %
-    sum(...)``, where it shows as the number did, is left alone).
+    sum, not where it is printed (a sum given to ``float()`` or ``int()``, code
+    written for a tensor, or formatted as a number, ``'%.6f' % sum(...)``, where it
+    shows as the number did, is left alone).
+    And ``round(x)`` of such a number: a 0-dim tensor has no ``__round__``
+    (``TypeError``).
     And ``return E`` where ``E`` is computed (through arithmetic and the
     function's names) from such numbers and Python numbers, in a function that
     returns a number literal elsewhere (``return 0.`` when nothing is picked,
@@ -369,8 +372,8 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
             # make of the parameter's joined value, which a fix elsewhere changes)
             yield from _passed_in(ctx, facts, node)
             return
-        if _read_through_data(ctx, node.value):
-            return
+        if _read_through_data(ctx, node.value) or _returned_number(ctx, facts, node.value):
+            return  # (fixed where it is read, or where a function of the file returns it)
         if _passed(ctx, _sources(facts, node.value)):  # (made by the callers: fixed there)
             yield from _passed_in(ctx, facts, node)
             return
@@ -427,6 +430,10 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
         yield from _returned(ctx, facts, node)
         return
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id == "round" and node.args and not ctx.scope.binds("round"):
+        yield from _rounded(ctx, facts, node.args[0])
+        return
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and node.func.id in _SHOWN and not ctx.scope.binds(node.func.id):
         shown = [e for arg in node.args  # (``print(("norm:", g.norm()))`` shows its items)
                  for e in (arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else (arg,))]
@@ -434,12 +441,28 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
             if isinstance(arg, ast.Starred) or not _number_in_03(facts.of(arg)) \
                     or _read_through_data(ctx, arg):
                 continue
-            yield _shown(ctx, facts, arg, _SHOWN[node.func.id])
+            report = _shown(ctx, facts, arg, _SHOWN[node.func.id])
+            if report is not None:
+                yield report
 
 
-def _shown(ctx: Context, facts, value: ast.AST, what: str) -> Report:
+def _rounded(ctx: Context, facts, value: ast.AST) -> Iterator[Report]:
+    """``round(acc)`` of a number 0.3 gave: a 0-dim tensor has no ``__round__``."""
+    if isinstance(value, ast.Starred) or not _number_in_03(facts.of(value)) \
+            or _read_through_data(ctx, value):
+        return
+    report = _shown(ctx, facts, value, "`round()` of it raises TypeError (type Tensor "
+                                       "doesn't define __round__ method)")
+    if report is not None:
+        yield report
+
+
+def _shown(ctx: Context, facts, value: ast.AST, what: str) -> Optional[Report]:
     """The finding for ``value``, a 0.3 number shown or summed (``what`` the 0-dim
-    tensor does there), with its safe ``.item()`` at the source."""
+    tensor does there), with its safe ``.item()`` at the source; none where a
+    function of the file returned it (its ``return`` has the finding)."""
+    if _returned_number(ctx, facts, value):
+        return None
     return Report(
         value,
         f"`{ctx.source.quote(value, 40)}` was a Python number on PyTorch 0.3 and is a "
@@ -466,7 +489,9 @@ def _formatted(ctx: Context, facts, node: ast.BinOp) -> Iterator[Report]:
         if kind not in "sra" or isinstance(item, ast.Starred) \
                 or not _number_in_03(facts.of(item)) or _read_through_data(ctx, item):
             continue
-        yield _shown(ctx, facts, item, f"`'%{kind}' %` of it is `'tensor(...)'`")
+        report = _shown(ctx, facts, item, f"`'%{kind}' %` of it is `'tensor(...)'`")
+        if report is not None:
+            yield report
 
 
 def _summed(ctx: Context, facts, call: ast.Call) -> Iterator[Report]:
@@ -482,8 +507,10 @@ def _summed(ctx: Context, facts, call: ast.Call) -> Iterator[Report]:
     element = call.args[0].elt  # type: ignore[attr-defined]
     if _read_through_data(ctx, element):
         return
-    yield _shown(ctx, facts, element,
-                 "`sum()` of them is a tensor (summed in float32), not 0.3's number")
+    report = _shown(ctx, facts, element,
+                    "`sum()` of them is a tensor (summed in float32), not 0.3's number")
+    if report is not None:
+        yield report
 
 
 def _listed(ctx: Context, facts, call: ast.Call) -> Iterator[Report]:
@@ -547,8 +574,10 @@ def _made_array(ctx: Context, facts, listed: ast.Name) -> Iterator[Report]:
         fact = facts.of(value, flow.node)
         source = _at_source(facts, value)
         if not (_number_in_03(fact) and fact.dtype == "float") or _read_through_data(
-                ctx, source) or isinstance(source, ast.Subscript):
-            return  # (a Python number among them, or an element TV144 fixes where it is read)
+                ctx, source) or isinstance(source, ast.Subscript) or \
+                _returned_number(ctx, facts, source):
+            return  # (a Python number among them, or an element TV144 fixes where it is
+            # read, or a number a function of the file returns: fixed at its ``return``)
         sources.append(source)
     if not sources:
         return
@@ -640,24 +669,94 @@ def _returned(ctx: Context, facts, node: ast.Return) -> Iterator[Report]:
     ``.item()`` on each number 0.3 gave that the value is computed from
     (*unsafe*: a caller written for 0.4 may use the tensor)."""
     function = innermost(ctx.parents, (ast.FunctionDef, ast.AsyncFunctionDef))
-    if function is None or node.value is None:
+    if function is None or node.value is None or isinstance(node.value, ast.Constant):
         return
     numeric = _numeric_return(ctx, function)
-    if numeric is None or isinstance(node.value, ast.Constant):
+    used = None if numeric is not None else _number_function(ctx, facts, function)
+    if numeric is None and used is None:
         return
     leaves = [leaf for leaf in _leaves(ctx, facts, node.value, 0, set()) if leaf is not None]
     if not leaves:
         return  # (numbers alone, or a part neither a number nor one 0.3 gave)
     edits = [_item(ctx, leaf) for leaf in leaves]
     src = ctx.source
+    why = (f"as `{function.name}` returns one at line {numeric}" if numeric is not None
+           else f"and `{function.name}` returned that number (line {used} uses it)")
     yield Report(
         node.value,
         f"`{src.quote(node.value, 30)}` is a 0-dim tensor since PyTorch 0.4 where 0.3 gave "
-        f"a Python number, as `{function.name}` returns one at line {numeric}: its callers "
+        f"a Python number, {why}: its callers "
         f"get a float32 tensor (numpy makes float32 of it, json refuses it); add `.item()` "
         f"where it is made",
         Fix(tuple(edits), UNSAFE) if all(e is not None for e in edits) else None,
     )
+
+
+def _number_function(ctx: Context, facts, function: ast.AST) -> Optional[int]:
+    """For a function of the file, undecorated, defined once, every ``return`` of
+    which gives a value computed from numbers 0.3 gave (``return correct.sum() /
+    n``) or a number literal, each with its ``.item()`` writable: the line of a call of
+    it in the file whose result is used (not a statement of its own); else ``None``.
+    Such a function gets its ``.item()`` at its returns (:func:`_returned`), and a
+    use of its result, not again (:func:`_returned_number`)."""
+    memo = ctx.memo.setdefault("TV144 number functions", {})
+    if id(function) in memo:  # type: ignore[operator]
+        return memo[id(function)]  # type: ignore[index]
+    memo[id(function)] = None  # type: ignore[index]  (a recursive function: no)
+    found = None
+    name = getattr(function, "name", None)
+    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+            not function.decorator_list and ctx.defined_once().get(name) is function:
+        returns = [n.value for n in body_nodes(function)
+                   if isinstance(n, ast.Return) and n.value is not None]
+        computed = [r for r in returns if not _literal_number(r)]
+        if computed and all(_returns_03_number(ctx, facts, r, function) for r in computed):
+            found = _used_call(ctx, name)
+    memo[id(function)] = found  # type: ignore[index]
+    return found
+
+
+def _literal_number(node: ast.AST) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+def _returns_03_number(ctx: Context, facts, value: ast.AST, function: ast.AST) -> bool:
+    if not _number_in_03(facts.of(value, function)):
+        return False
+    leaves = [leaf for leaf in _leaves(ctx, facts, value, 0, set(), function)
+              if leaf is not None]
+    return bool(leaves) and all(_item(ctx, leaf) is not None for leaf in leaves)
+
+
+def _used_call(ctx: Context, name: str) -> Optional[int]:
+    """The line of a call ``name(...)`` in the file whose result is used."""
+    parents = ctx.file_parents()
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == name and not isinstance(parents.get(id(node)), ast.Expr):
+            return node.lineno
+    return None
+
+
+def _returned_number(ctx: Context, facts, value: ast.AST, scope=None) -> bool:
+    """Whether ``value`` is what a call of a function of the file gives that gets its
+    ``.item()`` at its returns (:func:`_number_function`): directly, or a name
+    every binding of which that reaches it is such a call."""
+    calls = [value]
+    if isinstance(value, ast.Name):
+        defs = (ctx.flow() if scope is None else ctx.flow_of(scope)).reaching(value)
+        if not defs or not all(d.kind == "assign" for d in defs):
+            return False
+        calls = [d.value for d in defs]
+    for call in calls:
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+            return False
+        function = ctx.defined_once().get(call.func.id)
+        if function is None or _number_function(ctx, facts, function) is None:
+            return False
+    return True
 
 
 def _numeric_return(ctx: Context, function: ast.AST) -> Optional[int]:
@@ -677,7 +776,7 @@ def _numeric_return(ctx: Context, function: ast.AST) -> Optional[int]:
     return memo[id(function)]  # type: ignore[index]
 
 
-def _leaves(ctx: Context, facts, node: ast.AST, depth: int, seen: set) -> list:
+def _leaves(ctx: Context, facts, node: ast.AST, depth: int, seen: set, scope=None) -> list:
     """The numbers 0.3 gave that ``node`` is computed from, through arithmetic and
     the names of its function (``(reward_div + reward_rep) * 0.5``: each
     reduction), ``None`` standing for a Python number among them; ``[]`` where
@@ -685,7 +784,7 @@ def _leaves(ctx: Context, facts, node: ast.AST, depth: int, seen: set) -> list:
     if depth > 6 or id(node) in seen:
         return []
     seen.add(id(node))
-    value = facts.of(node)
+    value = facts.of(node, scope)
     if value.kind == NUMBER:
         return [None]  # (a Python number: nothing to change)
     if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
@@ -693,17 +792,17 @@ def _leaves(ctx: Context, facts, node: ast.AST, depth: int, seen: set) -> list:
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         parts = [node.operand]
     elif isinstance(node, ast.Name):
-        defs = ctx.flow().reaching(node)
+        defs = (ctx.flow() if scope is None else ctx.flow_of(scope)).reaching(node)
         if not defs or not all(d.kind == "assign" and d.value is not None for d in defs):
             return []
         parts = [d.value for d in defs]
-    elif _number_in_03(value) and not _read_through_data(ctx, node):
+    elif _number_in_03(value) and not _read_through_data(ctx, node, scope):
         return [node]
     else:
         return []
     found: list = []
     for part in parts:
-        got = _leaves(ctx, facts, part, depth + 1, seen)
+        got = _leaves(ctx, facts, part, depth + 1, seen, scope)
         if not got:
             return []
         found += [g for g in got if g not in found]
@@ -721,6 +820,8 @@ def _held_numbers(ctx: Context, facts, node: ast.AST, scope, depth: int,
         return []
     seen.add(id(node))
     if _number_in_03(facts.of(node, scope)):
+        if _returned_number(ctx, facts, node, scope):
+            return []  # (its function's ``return`` has the finding)
         source = _at_source(facts, node)
         data = isinstance(source, ast.Subscript) and isinstance(
             source.value, ast.Attribute) and source.value.attr == "data"
@@ -763,12 +864,13 @@ def _put_in(function: ast.AST, name: str) -> list:
     return [v for v in found if not isinstance(v, ast.Starred)]
 
 
-def _read_through_data(ctx: Context, node: ast.AST) -> bool:
+def _read_through_data(ctx: Context, node: ast.AST, scope=None) -> bool:
     """A name bound only to elements read through ``.data`` (``first = x.data[0]``),
     or to ``sum()`` of 0.3 numbers (``norm = sum(p.data.norm() for p in ps)``):
     those get their ``.item()`` where they are made (:func:`_data_element`,
     :func:`_summed`, or TV003 for a loss), not again where the name is used."""
-    defs = ctx.flow().reaching(node) if isinstance(node, ast.Name) else None
+    defs = (ctx.flow() if scope is None else ctx.flow_of(scope)).reaching(node) \
+        if isinstance(node, ast.Name) else None
     return bool(defs) and all(
         d.kind == "assign" and (
             isinstance(d.value, ast.Subscript) and isinstance(d.value.value, ast.Attribute)
@@ -778,14 +880,14 @@ def _read_through_data(ctx: Context, node: ast.AST) -> bool:
 
 def _as_number(ctx: Context, node: ast.AST, parent: Optional[ast.AST]) -> bool:
     """``node`` is made a number where it is used: ``float(...)``, ``int(...)``,
-    ``round(...)`` (code written for a tensor), formatted as a number (``'%.6f' %``,
+    formatted as a number (``'%.6f' %``,
     ``'{:.6f}'.format``): there a 0-dim tensor shows as 0.3's number did, to its last
     digits (a parameter checksum a script prints)."""
     if isinstance(parent, ast.Tuple):
         node, parent = parent, ctx.parents[-2] if len(ctx.parents) > 1 else None
     if isinstance(parent, ast.Call):
         func = parent.func
-        return isinstance(func, ast.Name) and func.id in ("float", "int", "round") \
+        return isinstance(func, ast.Name) and func.id in ("float", "int") \
             or isinstance(func, ast.Attribute) and func.attr == "format" \
             and isinstance(func.value, ast.Constant)
     return isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mod) \
