@@ -161,6 +161,9 @@ TABLE = {
               (r"\boptim\b",)),
     # 0.3's typed storages (``torch.ByteStorage.from_buffer(b)``)
     "TV167": ("typed_storage", (ast.Call,), ("Storage",)),
+    # an assignment to an attribute a made DataLoader refuses
+    "TV169": ("loader_attribute", (ast.Assign,),
+              (r"\.[\s\\]*(?:batch_size|drop_last|sampler|batch_sampler|dataset)[\s\\]*=",)),
     # ``squeeze()`` without a dimension, in a file that says ``nonzero``
     "TV168": ("nonzero_squeeze", (ast.Call,), (r"\bsqueeze[\s\\]*\([\s\\]*\)",),
               ("nonzero",)),
