@@ -1746,3 +1746,21 @@ def test_an_answer_cut_short_in_another_modules_facts_does_not_outlive_the_quest
                                       other_answer, "unknown"), "unknown")
     assert len(asked) == 2  # (asked again, not told the first question's answer)
     r.forget_pending()
+
+
+def test_a_generator_of_the_file_gives_what_it_yields():
+    """The annotated transformer's ``data_gen()`` yields batches that ``run_epoch``
+    iterates (sweep 30): a generator's items are what its ``yield``s give."""
+    source = HEAD + (
+        "def gen(n):\n    for i in range(n):\n        yield torch.zeros(2, 3)\n\n\n"
+        "def pairs(n):\n    yield torch.zeros(2), 1\n    yield torch.ones(2), 0\n\n\n"
+        "def bare(n):\n    yield\n\n\n"
+        "def delegated(n):\n    yield torch.zeros(2, 3)\n    yield from gen(n)\n\n\n"
+        "def g(n):\n"
+        "    for x in gen(n):\n        show(x)\n"
+        "    for i, (t, label) in enumerate(pairs(n)):\n        show(t)\n"
+        "    for y in bare(n):\n        show(y)\n"
+        "    for z in delegated(n):\n        show(z)\n")
+    found = facts(source)
+    assert found["x"] == (TENSOR, 2, "float") and found["t"] == (TENSOR, 1, "float")
+    assert found["y"] == (None, None, None) and found["z"] == (None, None, None)

@@ -828,15 +828,22 @@ class Values:
 
     def _read_returns(self, definition: ast.AST, depth: int) -> Value:
         results: List[Value] = []
+        yielded: List[ast.AST] = []
         for sub in body_nodes(definition):
-            if isinstance(sub, (ast.Yield, ast.YieldFrom)):
-                results = []
-                break
+            if isinstance(sub, ast.YieldFrom) or isinstance(sub, ast.Yield) and (
+                    sub.value is None or yielded is None):
+                yielded = None  # type: ignore[assignment]
+            elif isinstance(sub, ast.Yield) and yielded is not None:
+                yielded.append(sub.value)
             if isinstance(sub, ast.Return):
                 if sub.value is None:
                     results = []
                     break
                 results.append(self.of(sub.value, definition, depth))
+        if yielded is None or yielded:  # (a generator: its items, as a list's)
+            element = join([self.of(v, definition, depth) for v in yielded]) \
+                if yielded else UNKNOWN
+            return Value(LIST, parts=(element,)) if element.kind is not None else UNKNOWN
         return join(results)
 
 
