@@ -159,6 +159,7 @@ ON_CURRENT_TORCH = {
     "TV165": "warns",  # Fn().apply(x): DeprecationWarning, the Function should not be instantiated
     "TV166": "stops",  # state["step"] = 0 in a SharedAdam: Adam.step raises (state_steps)
     "TV167": "warns",  # torch.ByteStorage.from_buffer(b): TypedStorage is deprecated
+    "TV170": "stops",  # pack_padded_sequence(x, np.sort(l)[::-1]): negative strides, ValueError
     "TV169": "stops",  # loader.batch_size = 1: ValueError, set after DataLoader is initialized
     "TV168": "stops",  # mask.nonzero().squeeze(): 0-dim for one match, IndexError after
 }

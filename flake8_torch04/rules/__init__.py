@@ -161,6 +161,9 @@ TABLE = {
               (r"\boptim\b",)),
     # 0.3's typed storages (``torch.ByteStorage.from_buffer(b)``)
     "TV167": ("typed_storage", (ast.Call,), ("Storage",)),
+    # a call that packs a batch, in a file that reverses something by a slice
+    "TV170": ("reversed_array", (ast.Call,), (r"\bpack_padded_sequence\b",),
+              (r"::[\s\\]*-",)),
     # an assignment to an attribute a made DataLoader refuses
     "TV169": ("loader_attribute", (ast.Assign,),
               (r"\.[\s\\]*(?:batch_size|drop_last|sampler|batch_sampler|dataset)[\s\\]*=",)),
