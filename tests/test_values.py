@@ -1723,8 +1723,8 @@ def test_namedtuple_fields_and_the_methods_of_a_plain_class(tmp_path):
 def test_an_answer_cut_short_in_another_modules_facts_does_not_outlive_the_question():
     """A question about one file may go through another module's facts and meet
     itself there (a state passed back into the ``forward`` that made it): the
-    answer cut short is kept in that module's pending answers for the question
-    under way only.  Left there, the next file checked in the process was told
+    answer cut short is kept in that module's pending answers for that file's
+    questions only.  Left there, the next file checked in the process was told
     it (ACER's test.py lost a finding when train.py was checked first)."""
     from flake8_torch04.analysis import remembered as r
 
@@ -1739,7 +1739,7 @@ def test_an_answer_cut_short_in_another_modules_facts_does_not_outlive_the_quest
                          lambda: r.remembered(other_memo, other_pending, "forward", 1,
                                               other_answer, "unknown"), "unknown")
     assert first == "cut" and other_pending == {"forward": "cut"} and not other_memo
-    r.forget_pending()  # (what ``Values.of`` does once a question at depth 0 is answered)
+    r.forget_pending()  # (what the check of the next file does first: ``run.check``)
     assert other_pending == {}
     r.remembered({}, {}, "next file's question", 0,
                  lambda: r.remembered(other_memo, other_pending, "forward", 1,

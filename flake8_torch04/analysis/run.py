@@ -10,6 +10,7 @@ from .context import Context
 from .findings import Finding
 from .gate import WALK, open_gate
 from .registry import gates, load
+from .remembered import forget_pending
 from .walker import Walker
 
 
@@ -72,6 +73,7 @@ def check(
     selected = [known[c] for c in (codes if codes is not None else known) if c in known]
     if not selected:
         return []
+    forget_pending()  # (what other modules' facts met for the previous file)
     text = "".join(lines)
     if prefilter:
         gate = open_gate(selected, lines, text)
