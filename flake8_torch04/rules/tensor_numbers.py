@@ -125,9 +125,43 @@ def _returns_elements(ctx: Context, name: str) -> bool:
 
 
 def _item_fix(ctx: Context, facts, node: ast.AST, safety) -> Optional[Fix]:
-    """``.item()`` on each of :func:`_sources`, or ``None`` where one cannot be written."""
-    edits = [_item(ctx, source) for source in _sources(facts, node)]
+    """``.item()`` on each of :func:`_sources`, or ``None`` where one cannot be written;
+    for an attribute a class of the file binds to the number (``b.ntokens``), on the
+    value it binds (:func:`_bound_source`): *unsafe*, every reader gets the number."""
+    edits = []
+    for source in _sources(facts, node):
+        bound = _bound_source(ctx, facts, source)
+        if bound is not None:
+            safety = UNSAFE
+        edit = _item(ctx, bound if bound is not None else source)
+        if edit not in edits:
+            edits.append(edit)
     return Fix(tuple(edits), safety) if edits and None not in edits else None  # type: ignore
+
+
+def _bound_source(ctx: Context, facts, node: ast.AST) -> Optional[ast.AST]:
+    """For ``b.ntokens`` of an instance of a plain class of this file whose methods
+    bind ``self.ntokens`` once, to a reduction or an element 0.3 gave as a number
+    (``self.ntokens = (y != pad).data.sum()``): that value, where the number is
+    made and every reader of the attribute gets it; else ``None``."""
+    from ..analysis.objects import OBJECT, PLAIN, instance_class, self_attributes
+
+    if not isinstance(node, ast.Attribute):
+        return None
+    owner = facts.of(node.value)
+    if owner.kind != OBJECT or not (owner.name or "").startswith(PLAIN):
+        return None
+    found = instance_class(ctx, owner.name)
+    if found is None or found[0] is not ctx:
+        return None
+    bindings = self_attributes(found[1]).get(node.attr)
+    if not bindings or len(bindings) != 1:
+        return None
+    value, method = bindings[0]
+    if isinstance(value, (ast.BinOp, ast.UnaryOp)) or \
+            not _number_in_03(facts.of(value, method)):
+        return None  # (arithmetic: each number it is made of, where it is used)
+    return value
 
 
 def _reduces_unknown(ctx: Context, facts, node: ast.AST) -> bool:
@@ -358,7 +392,10 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     computed in double precision as on 0.3 (*unsafe*: a caller written for 0.4
     may use the tensor).  A name
     bound to such an element (``first = x.data[0]``) gets
-    its ``.item()`` there, and none where it is printed or accumulated.
+    its ``.item()`` there, and none where it is printed or accumulated; an
+    attribute a class of the file binds once to such a number (``self.ntokens =
+    (y != pad).data.sum()``) gets it where it is bound (*unsafe*: every reader of
+    the attribute gets the number, as on 0.3).
     """
     if not ctx.uses_torch or not legacy(ctx):
         return
