@@ -213,3 +213,13 @@ def test_a_suggestion_folds_a_line_continuation_of_the_source():
     found = messages(source, "TV004")
     assert found and all("\\" not in m for m in found.values()), found
     assert any("w[2:] = fixed" in m for m in found.values()), found
+
+
+def test_tv129_names_the_method_of_a_long_receiver():
+    """LM-LSTM-CRF (sweep 30): ``Variable(torch.randn(1, 3)).masked_select(mask)``
+    read "used as the mask of ," (a quote cut short, split at its last dot)."""
+    source = ("import torch\nfrom torch.autograd import Variable\n"
+              "m = torch.ByteTensor([1, 0, 1])\n"
+              "s = Variable(torch.randn(1, 3)).masked_select(Variable(m)).sum()\n")
+    found = messages(source, "TV129")
+    assert any("the mask of masked_select," in m for m in found.values()), found
