@@ -173,6 +173,16 @@ def _reduces_unknown(ctx: Context, facts, node: ast.AST) -> bool:
         and facts.of(node.args[0]).kind is None
 
 
+def _keeps_a_tensor(ctx: Context, facts, target: ast.AST) -> bool:
+    """Whether ``target`` (of ``target += value``) is a local name every other
+    binding of which in the function is evidently a tensor (``s_x = torch.zeros(1)``):
+    it was one on 0.3 too, and adding a number or a 0-dim tensor to it is the same."""
+    if not isinstance(target, ast.Name):
+        return False
+    defs = [d for d in ctx.flow().defs(target.id) if d.kind != "augassign"]
+    return bool(defs) and all(facts.binding(d, None, 0).tensor for d in defs)
+
+
 def _counts_numbers(ctx: Context, facts, target: ast.AST) -> bool:
     """Whether ``target`` (of ``target += value``) is a local name every other
     binding of which in the function is evidently a Python number (``total = 0``):
@@ -288,7 +298,9 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``output.data.max(1)[1]``; an element is also the variable of a loop over an
     evidently 1-D such tensor (``for w in row`` of ``for row in batch.data``).  Values are
     followed through assignments in the function (see "How values are followed" in
-    docs/how-it-works.md); a value of a ``Variable`` is TV003's.
+    docs/how-it-works.md); a value of a ``Variable`` is TV003's.  An ``acc += value``
+    whose ``acc`` is evidently a tensor already (``acc = torch.zeros(1)``) is left
+    alone: 0.3 kept it a tensor too.
     A torch function's full reduction of a value whose 0.3 type is not evident
     (``torch.sum(lengths)`` with ``lengths`` from a third-party batch) is flagged only
     where it is added to a count kept in numbers: a local name every other binding
@@ -418,7 +430,7 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
         used = _tensor_uses(ctx, scope, key(node.target))
         src = ctx.source
         target = shorten(src.text(node.target), 20)
-        if _number_in_03(value):
+        if _number_in_03(value) and not _keeps_a_tensor(ctx, facts, node.target):
             fix = _item_fix(ctx, facts, node.value, UNSAFE if used else SAFE)
             yield Report(
                 node.value,
