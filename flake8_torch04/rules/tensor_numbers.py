@@ -756,11 +756,12 @@ def _number_function(ctx: Context, facts, function: ast.AST) -> Optional[int]:
     name = getattr(function, "name", None)
     if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
             not function.decorator_list and ctx.defined_once().get(name) is function:
+        used = _used_call(ctx, name)  # (the cheaper test first)
         returns = [n.value for n in body_nodes(function)
-                   if isinstance(n, ast.Return) and n.value is not None]
+                   if isinstance(n, ast.Return) and n.value is not None] if used else []
         computed = [r for r in returns if not _literal_number(r)]
         if computed and all(_returns_03_number(ctx, facts, r, function) for r in computed):
-            found = _used_call(ctx, name)
+            found = used
     memo[id(function)] = found  # type: ignore[index]
     return found
 
@@ -780,13 +781,17 @@ def _returns_03_number(ctx: Context, facts, value: ast.AST, function: ast.AST) -
 
 
 def _used_call(ctx: Context, name: str) -> Optional[int]:
-    """The line of a call ``name(...)`` in the file whose result is used."""
-    parents = ctx.file_parents()
-    for node in ast.walk(ctx.tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                and node.func.id == name and not isinstance(parents.get(id(node)), ast.Expr):
-            return node.lineno
-    return None
+    """The line of a call ``name(...)`` in the file whose result is used (the calls
+    of the file's names read once per file)."""
+    found = ctx.memo.get("TV144 used calls")
+    if found is None:
+        found = ctx.memo["TV144 used calls"] = {}
+        parents = ctx.file_parents()
+        for node in ast.walk(ctx.tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and not isinstance(parents.get(id(node)), ast.Expr):
+                found.setdefault(node.func.id, node.lineno)  # type: ignore[union-attr]
+    return found.get(name)  # type: ignore[union-attr]
 
 
 def _returned_number(ctx: Context, facts, value: ast.AST, scope=None) -> bool:
