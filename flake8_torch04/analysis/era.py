@@ -49,6 +49,11 @@ EVIDENCE = re.compile(
     r"|\.data\[0\](?![ \t]*[\[:.(])"
     r"|\basync[ \t]*=[ \t]*True\b"
 )
+#: idioms of PyTorch 0.4 and later, for :func:`written_modern`
+MODERN = re.compile(
+    r"\.item\(\)|\btorch\.no_grad\b|\btorch\.device\b|\btorch\.tensor\(|"
+    r"\binference_mode\b|\bnon_blocking[ \t]*=|\breduction[ \t]*=[ \t]*['\"]"
+)
 #: the rules that report only in 0.3 code (they ask :func:`legacy` or
 #: :func:`file_is_legacy`; tests/test_era.py keeps the list true)
 ERA_RULES = frozenset(("TV124", "TV133", "TV143", "TV144", "TV145", "TV147", "TV148",
@@ -113,6 +118,16 @@ def file_is_legacy(ctx: Context) -> bool:
     ``Variable``) must not decide for every file."""
     setting = target()
     return setting if setting is not None else file_evidence(ctx.text)
+
+
+def written_modern(ctx: Context) -> bool:
+    """Whether the file itself holds idioms of 0.4 and later (:data:`MODERN`:
+    ``.item()``, ``torch.no_grad``...) and none of 0.3: code written for today's
+    PyTorch in a project that :func:`legacy` takes for 0.3 code because another of
+    its modules is (torch's own source: its legacy tests).  For a rule whose finding
+    in such a file would be about 0.3 behaviour the file never relied on (TV168)."""
+    return target() is None and not file_evidence(ctx.text) \
+        and MODERN.search(ctx.text) is not None
 
 
 def fixed_as_03(ctx: Context) -> bool:

@@ -5,7 +5,7 @@ import ast
 from typing import Iterator, Optional
 
 from ..analysis.context import Context
-from ..analysis.era import legacy
+from ..analysis.era import legacy, written_modern
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.registry import rule
 from ..analysis.values import values
@@ -20,7 +20,10 @@ def nonzero_squeeze(ctx: Context, node: ast.Call) -> Iterator[Report]:
     Flags ``squeeze()`` without a dimension of the result of ``x.nonzero()`` or
     ``torch.nonzero(x)`` (directly, or through a name every binding of which
     that reaches the call is one), in 0.3 code (``analysis/era.py``: the file or
-    another module of its project shows a 0.3 idiom), where ``x`` is evidently
+    another module of its project shows a 0.3 idiom, and the file itself none of
+    0.4 and later, such as ``.item()`` or ``torch.no_grad``: torch's own
+    ``nn/modules/adaptive.py`` squeezes ``nonzero()`` for today's shapes), where
+    ``x`` is evidently
     1-D or its rank is not evident (``x`` evidently 2-D or more gives ``(k, n)``
     indices that no squeeze collapses).  Position: the ``squeeze()`` call.
 
@@ -60,7 +63,7 @@ def nonzero_squeeze(ctx: Context, node: ast.Call) -> Iterator[Report]:
             and not node.args and not node.keywords):
         return
     searched = _searched(ctx, func.value)
-    if searched is None or not legacy(ctx):
+    if searched is None or not legacy(ctx) or written_modern(ctx):
         return
     rank = values(ctx).of(searched).rank
     if rank is not None and rank != 1:
