@@ -1739,7 +1739,7 @@ def test_an_answer_cut_short_in_another_modules_facts_does_not_outlive_the_quest
                          lambda: r.remembered(other_memo, other_pending, "forward", 1,
                                               other_answer, "unknown"), "unknown")
     assert first == "cut" and other_pending == {"forward": "cut"} and not other_memo
-    r.forget_pending()  # (what the check of the next file does first: ``run.check``)
+    r.forget_pending()  # (what ``Values.of`` does once a question at depth 0 is answered)
     assert other_pending == {}
     r.remembered({}, {}, "next file's question", 0,
                  lambda: r.remembered(other_memo, other_pending, "forward", 1,

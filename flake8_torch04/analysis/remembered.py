@@ -20,19 +20,19 @@ DEPTH = 32
 CUT = [0]
 #: the questions being answered: (key, the memo they are answered for)
 _ASKING: Set[Tuple[Hashable, int]] = set()
-#: every ``pending`` dict that holds an answer: emptied together when the check of
-#: a file starts (:func:`forget_pending`), whichever module's facts hold it.  A
-#: question about one file goes through another module's facts, whose cut-short
-#: answers stay there for the rest of that file's questions (as its own do for the
-#: question under way); kept for the next file, they told it what the previous
-#: file's questions had met, and a file's findings depended on the order of the
-#: files (ACER's test.py lost a finding when train.py was checked first)
+#: every ``pending`` dict that holds an answer: emptied together once the
+#: question asked at depth 0 is answered (:func:`forget_pending`), whichever
+#: module's facts hold it.  A question about one file goes through another
+#: module's facts; their cut-short answers, kept there, told later questions what
+#: this one had met: the next file's (its findings depended on the order of the
+#: files: ACER's test.py lost one when train.py was checked first) and the same
+#: file's (awd-lstm's ``t.data[0]`` of ``for t in targets`` went unseen)
 _DIRTY: List[Dict[Any, Any]] = []
 
 
 def forget_pending() -> None:
-    """Empty every ``pending`` dict (at the start of a file's check), unless a
-    question is under way."""
+    """Empty every ``pending`` dict, unless a question is under way (one asked at
+    depth 0 inside another's answer leaves them to the outer one)."""
     if _ASKING:
         return
     for pending in _DIRTY:

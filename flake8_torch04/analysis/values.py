@@ -47,7 +47,7 @@ from .objects import (
     type_alias
 )
 from .reaching import target_path, unpack_path
-from .remembered import remembered
+from .remembered import forget_pending, remembered
 from .saved import JUDGED, reloaded
 from .sequential import sequential
 from .resolve import key
@@ -98,9 +98,8 @@ class Values:
         the node being visited by default)."""
         found = remembered(self._memo, self._pending, id(node), depth,
                            lambda: self._of(node, scope, depth + 1), UNKNOWN)
-        if depth == 0 and (self._pending or self._pending_returns):
-            self._pending.clear()
-            self._pending_returns.clear()
+        if depth == 0:
+            forget_pending()  # (this file's, and those of the modules it went through)
         return found
 
     def _flow(self, scope: Optional[ast.AST]):
