@@ -756,12 +756,11 @@ def _number_function(ctx: Context, facts, function: ast.AST) -> Optional[int]:
     name = getattr(function, "name", None)
     if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
             not function.decorator_list and ctx.defined_once().get(name) is function:
-        used = _used_call(ctx, name)  # (the cheaper test first)
         returns = [n.value for n in body_nodes(function)
-                   if isinstance(n, ast.Return) and n.value is not None] if used else []
+                   if isinstance(n, ast.Return) and n.value is not None]
         computed = [r for r in returns if not _literal_number(r)]
         if computed and all(_returns_03_number(ctx, facts, r, function) for r in computed):
-            found = used
+            found = _used_call(ctx, name)  # (a walk of the file, once: seldom reached)
     memo[id(function)] = found  # type: ignore[index]
     return found
 
