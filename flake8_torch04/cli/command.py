@@ -387,7 +387,8 @@ def _fix_again(by_path: dict, file_jobs: list, processes: int, options: Options,
     ``self.mu.data[0]`` that TV144 takes once another module's ``Variable(...)``
     is gone), and what is left to report is what a later check reports.  A file
     that was 0.3 code by its own text keeps being fixed as 0.3 code (its fixes
-    may have removed that text: ``target-version`` 0.3 for it)."""
+    may have removed that text: ``target-version`` 0.3 for it).  Where the run
+    wrote one file only, nothing it reads changed but itself: no second pass."""
     from ..analysis.era import file_evidence
     from ..analysis.project.importers import forget
 
@@ -400,8 +401,8 @@ def _fix_again(by_path: dict, file_jobs: list, processes: int, options: Options,
                 file_evidence(first.original.decode("utf-8", "replace")):
             job = job._replace(target_version="0.3")
         again.append((path, job))
-    if not again:
-        return
+    if len(again) < 2:
+        return  # (one file written: its own rounds of fixes saw it as it is now)
     from ..analysis import era
 
     forget()  # (the project as written now)
