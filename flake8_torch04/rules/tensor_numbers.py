@@ -336,7 +336,11 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     written for a tensor, or formatted as a number, ``'%.6f' % sum(...)``, where it
     shows as the number did, is left alone).
     And ``round(x)`` of such a number: a 0-dim tensor has no ``__round__``
-    (``TypeError``).
+    (``TypeError``).  And the ``return`` of a function of the file every
+    ``return`` of which gives such a number read through ``.data`` in the function
+    itself (``return pred.eq(y.data).sum() / n``), where a call of the file uses
+    its result: the callers got a number on 0.3, so the ``.item()`` goes to the
+    ``return``, once for all of them, and none to the callers.
     And ``return E`` where ``E`` is computed (through arithmetic and the
     function's names) from such numbers and Python numbers, in a function that
     returns a number literal elsewhere (``return 0.`` when nothing is picked,
@@ -776,7 +780,27 @@ def _returns_03_number(ctx: Context, facts, value: ast.AST, function: ast.AST) -
         return False
     leaves = [leaf for leaf in _leaves(ctx, facts, value, 0, set(), function)
               if leaf is not None]
-    return bool(leaves) and all(_item(ctx, leaf) is not None for leaf in leaves)
+    return bool(leaves) and all(_item(ctx, leaf) is not None and
+                                _read_in(ctx, leaf, function) for leaf in leaves)
+
+
+def _read_in(ctx: Context, leaf: ast.AST, function: ast.AST) -> bool:
+    """Whether ``leaf`` reads ``.data`` in ``function`` itself (or a name of it bound
+    to what does: ``_, pred = torch.max(out.data, 1)``): a 0.3 number whatever the
+    callers pass.  A number that is one only for what a caller passes (a plain
+    tensor where another caller, or the same one before TV001's fix, gives a
+    ``Variable``) stays the caller's finding."""
+    flow = ctx.flow_of(function)
+    for node in ast.walk(leaf):
+        if isinstance(node, ast.Attribute) and node.attr == "data":
+            return True
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            for d in flow.reaching(node) or ():
+                if d.value is not None and d.kind in ("assign", "unpack") and any(
+                        isinstance(n, ast.Attribute) and n.attr == "data"
+                        for n in ast.walk(d.value)):
+                    return True
+    return False
 
 
 def _used_call(ctx: Context, name: str) -> Optional[int]:
