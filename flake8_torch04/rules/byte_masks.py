@@ -154,8 +154,11 @@ def byte_masks(ctx: Context, node: ast.AST) -> Iterator[Report]:
         if not has_comment(text):
             edit = src.replace(mask, new)
     fix = Fix((edit,), SAFE) if edit is not None else None
-    method = node.func.attr if isinstance(getattr(node, "func", None), ast.Attribute) \
-        else src.quote(getattr(node, "func", node), 30).rsplit(".", 1)[-1]
-    where = "an index" if isinstance(node, ast.Subscript) else f"the mask of {method}"
+    if isinstance(node, ast.Subscript):
+        where = "an index"
+    else:  # (the method's own name: a quote of a long receiver is cut before it)
+        func = node.func
+        where = "the mask of " + (func.attr if isinstance(func, ast.Attribute)
+                                  else src.quote(func, 30))
     yield Report(mask, f"`{src.quote(mask, 30)}` is a uint8 mask used as {where}, deprecated "
                        f"since PyTorch 1.2 (warns or raises on 2.13); use `{new}`", fix)

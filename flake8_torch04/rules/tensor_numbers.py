@@ -843,10 +843,7 @@ def _numeric_return(ctx: Context, function: ast.AST) -> Optional[int]:
     if id(function) not in memo:  # type: ignore[operator]
         found = None
         for stmt in body_nodes(function):
-            value = getattr(stmt, "value", None) if isinstance(stmt, ast.Return) else None
-            if isinstance(value, ast.UnaryOp) and isinstance(value.op, (ast.USub, ast.UAdd)):
-                value = value.operand
-            if isinstance(value, ast.Constant) and type(value.value) in (int, float):
+            if isinstance(stmt, ast.Return) and _literal_number(stmt.value):
                 found = stmt.lineno
                 break
         memo[id(function)] = found  # type: ignore[index]
