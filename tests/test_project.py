@@ -927,3 +927,28 @@ def test_a_method_s_parameters_are_followed_to_callers_in_other_modules(
     method, not ``CRF``'s)."""
     write(tmp_path, {"crf.py": _CRF, "tagger.py": _TAGGER, "main.py": _MAIN, **extra})
     assert bool(found(tmp_path / "crf.py", ("TV129",))) is flagged
+
+
+def test_a_package_that_star_imports_modules_importing_a_sibling_is_searched_once(
+        tmp_path, monkeypatch):
+    """asyncio's shape: ``__init__`` star-imports every submodule, and each does
+    ``from . import exceptions``, which its star import passes on. Where
+    ``exceptions`` is defined was looked for along every path through the
+    package (64 s for asyncio/futures.py); each module is now asked once."""
+    from flake8_torch04.analysis.project import lookup
+
+    names = [f"m{i}" for i in range(12)]
+    for name in names:
+        write(tmp_path, {f"pkg/{name}.py": "from . import m0\n"})
+    write(tmp_path, {"pkg/__init__.py": "".join(f"from .{n} import *\n" for n in names)})
+    asked = []
+    real = lookup.attribute
+
+    def counted(path, name, star=False):
+        asked.append((path, name))
+        return real(path, name, star)
+
+    monkeypatch.setattr(lookup, "attribute", counted)
+    init = str(tmp_path / "pkg" / "__init__.py")
+    assert lookup.definition_site(f"{canonical.PROJECT}{init}.m0") is None
+    assert len(asked) <= 4 * len(names)  # (was 24,519)

@@ -162,13 +162,16 @@ def definition_site(qualname: str) -> Optional[Tuple[str, str]]:
     (``PREFIX + path + ".name"``) names, through the modules that import it from
     another, and its name there; ``None`` when it is not a project module's own."""
     try:
-        return _definition_site(qualname, 16)
+        return _definition_site(qualname, 16, set())
     except Exception:  # (an unreadable project resolves nothing)
         return None
 
 
-def _definition_site(qualname: str, budget: int) -> Optional[Tuple[str, str]]:
+def _definition_site(qualname: str, budget: int, seen: Set[str]) -> Optional[Tuple[str, str]]:
     for _ in range(budget):  # (a chain of re-exports; a cycle ends)
+        if qualname in seen:  # (a package of star imports of each other: each once)
+            return None
+        seen.add(qualname)
         path, _, name = qualname[len(PREFIX):].rpartition(".")
         if not qualname.startswith(PREFIX) or not path.endswith(".py") or not name:
             return None
@@ -190,7 +193,7 @@ def _definition_site(qualname: str, budget: int) -> Optional[Tuple[str, str]]:
             return path, name
         for star in reversed(summary.stars):  # (taken by a star import: from where)
             if star.startswith(PREFIX):
-                site = _definition_site(f"{star}.{name}", budget // 2)
+                site = _definition_site(f"{star}.{name}", budget // 2, seen)
                 if site is not None:
                     return site
         return None
