@@ -12,9 +12,14 @@ from ..analysis.lines import lines_matching
 from ..analysis.nodes import body_nodes, children, innermost, spans_hit
 from ..analysis.registry import rule
 from ..analysis.resolve import key
-from ..analysis.values import NUMBER, Value, values
-from .shared.calls import method_call, method_edit
-from ..source.text import Edit, shorten
+from ..analysis.values import NUMBER, values
+from .shared.calls import method_call
+from .shared.number_returns import return_findings, returned_number
+from .shared.numbers import (
+    as_number, item_edit, number_in_03, put_in, read_through_data, source_of, sources_of,
+    summed_numbers,
+)
+from ..source.text import shorten
 
 #: builtins and methods whose results ``list(...)`` takes that are no tensors
 _NOT_TENSORS = frozenset((
@@ -30,45 +35,9 @@ _NUMPY = frozenset(f"numpy.{name}" for name in ("array", "asarray", "mean", "std
 #: a conversion of ``%``-formatting: its type, or ``(`` for a mapping key and ``*``
 #: for a width or precision taken from the items
 _CONVERSION = re.compile(r"%(?:(\()|[-#0 +]*(?:(\*)|\d*)(?:\.(?:(\*)|\d*))?[hlL]?(.))")
-#: the arithmetic through which a number 0.3 gave stays one
-_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 #: calls whose arguments are only shown: what 0.3's number looked like there
 _SHOWN = {"print": "it prints as `tensor(...)`", "str": "`str()` of it is `'tensor(...)'`",
           "repr": "`repr()` of it is `'tensor(...)'`"}
-
-
-def _number_in_03(value: Value) -> bool:
-    """A 0-dim plain tensor: a reduction or an element of a 0.3 ``Tensor``, which 0.3
-    returned as a Python number."""
-    return value.tensor and value.rank == 0 and value.plain
-
-
-def _at_source(facts, node: ast.AST) -> ast.AST:
-    """The 0-dim tensor in ``node`` that 0.3 gave as a number, through arithmetic with
-    Python numbers (``norm ** 2``); ``node`` itself where it has several
-    (:func:`_sources`)."""
-    found = _sources(facts, node)
-    return found[0] if len(found) == 1 else node
-
-
-def _sources(facts, node: ast.AST) -> List[ast.AST]:
-    """The 0-dim tensors in ``node`` that 0.3 gave as numbers, combined with each
-    other and with Python numbers: each gets its ``.item()``, since 0.3 did that
-    arithmetic on numbers, in double precision (``lam * a.sum() + (1 - lam) *
-    b.sum()``: one ``.item()`` around it would add float32 tensors)."""
-    if isinstance(node, ast.UnaryOp) and _number_in_03(facts.of(node.operand)):
-        return _sources(facts, node.operand)
-    if not isinstance(node, ast.BinOp):
-        return [node]
-    found: List[ast.AST] = []
-    for side in (node.left, node.right):
-        value = facts.of(side)
-        if value.kind == NUMBER:
-            continue
-        if not _number_in_03(value):
-            return [node]
-        found += _sources(facts, side)
-    return found or [node]
 
 
 def _passed(ctx: Context, sources: List[ast.AST]) -> bool:
@@ -100,7 +69,7 @@ def _made_elsewhere(ctx: Context, facts, expr: ast.AST, scope: ast.AST) -> bool:
                 if not facts.of(func.value, scope).tensor:
                     return True
             elif isinstance(func, ast.Name) and (_returns_elements(ctx, func.id) or (
-                    _returned_number(ctx, facts, value, scope))):
+                    returned_number(ctx, facts, value, scope))):
                 return True
     return False
 
@@ -125,15 +94,15 @@ def _returns_elements(ctx: Context, name: str) -> bool:
 
 
 def _item_fix(ctx: Context, facts, node: ast.AST, safety) -> Optional[Fix]:
-    """``.item()`` on each of :func:`_sources`, or ``None`` where one cannot be written;
+    """``.item()`` on each of :func:`sources_of`, or ``None`` where one cannot be written;
     for an attribute a class of the file binds to the number (``b.ntokens``), on the
     value it binds (:func:`_bound_source`): *unsafe*, every reader gets the number."""
     edits = []
-    for source in _sources(facts, node):
+    for source in sources_of(facts, node):
         bound = _bound_source(ctx, facts, source)
         if bound is not None:
             safety = UNSAFE
-        edit = _item(ctx, bound if bound is not None else source)
+        edit = item_edit(ctx, bound if bound is not None else source)
         if edit not in edits:
             edits.append(edit)
     return Fix(tuple(edits), safety) if edits and None not in edits else None  # type: ignore
@@ -159,7 +128,7 @@ def _bound_source(ctx: Context, facts, node: ast.AST) -> Optional[ast.AST]:
         return None
     value, method = bindings[0]
     if isinstance(value, (ast.BinOp, ast.UnaryOp)) or \
-            not _number_in_03(facts.of(value, method)):
+            not number_in_03(facts.of(value, method)):
         return None  # (arithmetic: each number it is made of, where it is used)
     return value
 
@@ -242,10 +211,6 @@ def _number_read(ctx: Context, scope: ast.AST, parents, node: ast.AST, seen: set
         return all(isinstance(t, ast.Name) and _read_as_number(ctx, scope, t.id, seen)
                    for t in targets)
     return False
-
-
-def _item(ctx: Context, node: ast.AST) -> Optional[Edit]:
-    return method_edit(ctx.source, node, "item()")
 
 
 def _reads(ctx: Context, scope: ast.AST, k: str) -> Iterator[Tuple[ast.AST, dict]]:
@@ -425,16 +390,16 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
             # make of the parameter's joined value, which a fix elsewhere changes)
             yield from _passed_in(ctx, facts, node)
             return
-        if _read_through_data(ctx, node.value) or _returned_number(ctx, facts, node.value):
+        if read_through_data(ctx, node.value) or returned_number(ctx, facts, node.value):
             return  # (fixed where it is read, or where a function of the file returns it)
-        if _passed(ctx, _sources(facts, node.value)):  # (made by the callers: fixed there)
+        if _passed(ctx, sources_of(facts, node.value)):  # (made by the callers: fixed there)
             yield from _passed_in(ctx, facts, node)
             return
         scope = ctx.flow().node
         used = _tensor_uses(ctx, scope, key(node.target))
         src = ctx.source
         target = shorten(src.text(node.target), 20)
-        if _number_in_03(value) and not _keeps_a_tensor(ctx, facts, node.target):
+        if number_in_03(value) and not _keeps_a_tensor(ctx, facts, node.target):
             fix = _item_fix(ctx, facts, node.value, UNSAFE if used else SAFE)
             yield Report(
                 node.value,
@@ -445,7 +410,7 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
         elif not used and _reduces_unknown(ctx, facts, node.value) \
                 and _counts_numbers(ctx, facts, node.target) \
                 and _read_as_number(ctx, scope, node.target.id, set()):
-            edit = _item(ctx, node.value)
+            edit = item_edit(ctx, node.value)
             yield Report(
                 node.value,
                 f"`{src.quote(node.value, 40)}` is a 0-dim tensor since PyTorch 0.4 (0.3 "
@@ -480,7 +445,7 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
         yield from _formatted(ctx, facts, node)
         return
     if isinstance(node, ast.Return):
-        yield from _returned(ctx, facts, node)
+        yield from return_findings(ctx, facts, node)
         return
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and node.func.id == "round" and node.args and not ctx.scope.binds("round"):
@@ -491,8 +456,8 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
         shown = [e for arg in node.args  # (``print(("norm:", g.norm()))`` shows its items)
                  for e in (arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else (arg,))]
         for arg in shown:
-            if isinstance(arg, ast.Starred) or not _number_in_03(facts.of(arg)) \
-                    or _read_through_data(ctx, arg):
+            if isinstance(arg, ast.Starred) or not number_in_03(facts.of(arg)) \
+                    or read_through_data(ctx, arg):
                 continue
             report = _shown(ctx, facts, arg, _SHOWN[node.func.id])
             if report is not None:
@@ -501,8 +466,8 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
 def _rounded(ctx: Context, facts, value: ast.AST) -> Iterator[Report]:
     """``round(acc)`` of a number 0.3 gave: a 0-dim tensor has no ``__round__``."""
-    if isinstance(value, ast.Starred) or not _number_in_03(facts.of(value)) \
-            or _read_through_data(ctx, value):
+    if isinstance(value, ast.Starred) or not number_in_03(facts.of(value)) \
+            or read_through_data(ctx, value):
         return
     report = _shown(ctx, facts, value, "`round()` of it raises TypeError (type Tensor "
                                        "doesn't define __round__ method)")
@@ -514,7 +479,7 @@ def _shown(ctx: Context, facts, value: ast.AST, what: str) -> Optional[Report]:
     """The finding for ``value``, a 0.3 number shown or summed (``what`` the 0-dim
     tensor does there), with its safe ``.item()`` at the source; none where a
     function of the file returned it (its ``return`` has the finding)."""
-    if _returned_number(ctx, facts, value):
+    if returned_number(ctx, facts, value):
         return None
     return Report(
         value,
@@ -540,7 +505,7 @@ def _formatted(ctx: Context, facts, node: ast.BinOp) -> Iterator[Report]:
         return
     for kind, item in zip(kinds, items):
         if kind not in "sra" or isinstance(item, ast.Starred) \
-                or not _number_in_03(facts.of(item)) or _read_through_data(ctx, item):
+                or not number_in_03(facts.of(item)) or read_through_data(ctx, item):
             continue
         report = _shown(ctx, facts, item, f"`'%{kind}' %` of it is `'tensor(...)'`")
         if report is not None:
@@ -551,14 +516,14 @@ def _summed(ctx: Context, facts, call: ast.Call) -> Iterator[Report]:
     """``sum(p.data.sum() for p in params)``: 0.3 summed Python numbers (in double
     precision) into a number; now 0-dim tensors, into a float32 tensor."""
     parent = ctx.parent
-    if not _summed_numbers(ctx, call) or _as_number(ctx, call, parent):
+    if not summed_numbers(ctx, call) or as_number(ctx, call, parent):
         return
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
             and isinstance(parent.targets[0], ast.Name) \
             and _tensor_uses(ctx, ctx.flow().node, parent.targets[0].id):
         return  # (``k_dot_k.data[0]``, ``(g / k_dot_k).clamp(0)``: read as a tensor)
     element = call.args[0].elt  # type: ignore[attr-defined]
-    if _read_through_data(ctx, element):
+    if read_through_data(ctx, element):
         return
     report = _shown(ctx, facts, element,
                     "`sum()` of them is a tensor (summed in float32), not 0.3's number")
@@ -599,7 +564,7 @@ def _written_as_json(ctx: Context, facts, written: ast.AST) -> Iterator[Report]:
     held = _held_numbers(ctx, facts, written, None, 0, set())
     if not held:
         return
-    edits = [_item(ctx, node) for node in held]
+    edits = [item_edit(ctx, node) for node in held]
     src = ctx.source
     yield Report(
         written,
@@ -621,20 +586,20 @@ def _made_array(ctx: Context, facts, listed: ast.Name) -> Iterator[Report]:
     if not defs or not all(d.kind == "assign" and isinstance(d.value, ast.List)
                            and not d.value.elts for d in defs):
         return
-    put = _put_in(flow.node, listed.id)
+    put = put_in(flow.node, listed.id)
     sources = []
     for value in put:
         fact = facts.of(value, flow.node)
-        source = _at_source(facts, value)
-        if not (_number_in_03(fact) and fact.dtype == "float") or _read_through_data(
+        source = source_of(facts, value)
+        if not (number_in_03(fact) and fact.dtype == "float") or read_through_data(
                 ctx, source) or isinstance(source, ast.Subscript) or \
-                _returned_number(ctx, facts, source):
+                returned_number(ctx, facts, source):
             return  # (a Python number among them, or an element TV144 fixes where it is
             # read, or a number a function of the file returns: fixed at its ``return``)
         sources.append(source)
     if not sources:
         return
-    edits = [_item(ctx, node) for node in sources]
+    edits = [item_edit(ctx, node) for node in sources]
     src = ctx.source
     yield Report(
         listed,
@@ -677,11 +642,11 @@ def _passed_numbers(ctx: Context, facts, node: ast.AugAssign, function: ast.AST,
     for site_ctx, expr, scope in sites:
         if site_ctx is not ctx or id(expr) in done:  # type: ignore[operator]
             continue
-        if not _number_in_03(facts.of(expr, scope)) or isinstance(expr, ast.Subscript) \
+        if not number_in_03(facts.of(expr, scope)) or isinstance(expr, ast.Subscript) \
                 or _made_elsewhere(site_ctx, facts, expr, scope):
             continue  # (``loss.data[0]``: TV003's, or :func:`_data_element`'s)
         done.add(id(expr))  # type: ignore[union-attr]
-        edit = _item(ctx, expr)
+        edit = item_edit(ctx, expr)
         yield Report(
             expr,
             f"`{src.quote(expr, 30)}` was a Python number on PyTorch 0.3 and is a 0-dim "
@@ -713,176 +678,6 @@ def _parameter(ctx: Context, node: ast.AST) -> bool:
     return bool(defs) and all(d.kind == "param" for d in defs)
 
 
-def _returned(ctx: Context, facts, node: ast.Return) -> Iterator[Report]:
-    """``return reward`` where ``reward`` is computed from numbers 0.3 gave (and
-    Python numbers) and the function returns a number literal elsewhere (``return
-    0.``): it returned numbers on 0.3, and its callers (``np.mean`` of a list of
-    them, ``json.dump``, arithmetic in double precision) now get a float32 tensor
-    from this ``return``.  The fix puts
-    ``.item()`` on each number 0.3 gave that the value is computed from
-    (*unsafe*: a caller written for 0.4 may use the tensor)."""
-    function = innermost(ctx.parents, (ast.FunctionDef, ast.AsyncFunctionDef))
-    if function is None or node.value is None or isinstance(node.value, ast.Constant):
-        return
-    numeric = _numeric_return(ctx, function)
-    used = None if numeric is not None else _number_function(ctx, facts, function)
-    if numeric is None and used is None:
-        return
-    leaves = [leaf for leaf in _leaves(ctx, facts, node.value, 0, set()) if leaf is not None]
-    if not leaves:
-        return  # (numbers alone, or a part neither a number nor one 0.3 gave)
-    edits = [_item(ctx, leaf) for leaf in leaves]
-    src = ctx.source
-    why = (f"as `{function.name}` returns one at line {numeric}" if numeric is not None
-           else f"and `{function.name}` returned that number (line {used} uses it)")
-    yield Report(
-        node.value,
-        f"`{src.quote(node.value, 30)}` is a 0-dim tensor since PyTorch 0.4 where 0.3 gave "
-        f"a Python number, {why}: its callers "
-        f"get a float32 tensor (numpy makes float32 of it, json refuses it); add `.item()` "
-        f"where it is made",
-        Fix(tuple(edits), UNSAFE) if all(e is not None for e in edits) else None,
-    )
-
-
-def _number_function(ctx: Context, facts, function: ast.AST) -> Optional[int]:
-    """For a function of the file, undecorated, defined once, every ``return`` of
-    which gives a value computed from numbers 0.3 gave (``return correct.sum() /
-    n``) or a number literal, each with its ``.item()`` writable: the line of a call of
-    it in the file whose result is used (not a statement of its own); else ``None``.
-    Such a function gets its ``.item()`` at its returns (:func:`_returned`), and a
-    use of its result, not again (:func:`_returned_number`)."""
-    memo = ctx.memo.setdefault("TV144 number functions", {})
-    if id(function) in memo:  # type: ignore[operator]
-        return memo[id(function)]  # type: ignore[index]
-    memo[id(function)] = None  # type: ignore[index]  (a recursive function: no)
-    found = None
-    name = getattr(function, "name", None)
-    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
-            not function.decorator_list and ctx.defined_once().get(name) is function:
-        returns = [n.value for n in body_nodes(function)
-                   if isinstance(n, ast.Return) and n.value is not None]
-        computed = [r for r in returns if not _literal_number(r)]
-        if computed and all(_returns_03_number(ctx, facts, r, function) for r in computed):
-            found = _used_call(ctx, name)  # (a walk of the file, once: seldom reached)
-    memo[id(function)] = found  # type: ignore[index]
-    return found
-
-
-def _literal_number(node: ast.AST) -> bool:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        node = node.operand
-    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
-
-
-def _returns_03_number(ctx: Context, facts, value: ast.AST, function: ast.AST) -> bool:
-    if not _number_in_03(facts.of(value, function)):
-        return False
-    leaves = [leaf for leaf in _leaves(ctx, facts, value, 0, set(), function)
-              if leaf is not None]
-    return bool(leaves) and all(_item(ctx, leaf) is not None and
-                                _read_in(ctx, leaf, function) for leaf in leaves)
-
-
-def _read_in(ctx: Context, leaf: ast.AST, function: ast.AST) -> bool:
-    """Whether ``leaf`` reads ``.data`` in ``function`` itself (or a name of it bound
-    to what does: ``_, pred = torch.max(out.data, 1)``): a 0.3 number whatever the
-    callers pass.  A number that is one only for what a caller passes (a plain
-    tensor where another caller, or the same one before TV001's fix, gives a
-    ``Variable``) stays the caller's finding."""
-    flow = ctx.flow_of(function)
-    for node in ast.walk(leaf):
-        if isinstance(node, ast.Attribute) and node.attr == "data":
-            return True
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            for d in flow.reaching(node) or ():
-                if d.value is not None and d.kind in ("assign", "unpack") and any(
-                        isinstance(n, ast.Attribute) and n.attr == "data"
-                        for n in ast.walk(d.value)):
-                    return True
-    return False
-
-
-def _used_call(ctx: Context, name: str) -> Optional[int]:
-    """The line of a call ``name(...)`` in the file whose result is used (the calls
-    of the file's names read once per file)."""
-    found = ctx.memo.get("TV144 used calls")
-    if found is None:
-        found = ctx.memo["TV144 used calls"] = {}
-        parents = ctx.file_parents()
-        for node in ast.walk(ctx.tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                    and not isinstance(parents.get(id(node)), ast.Expr):
-                found.setdefault(node.func.id, node.lineno)  # type: ignore[union-attr]
-    return found.get(name)  # type: ignore[union-attr]
-
-
-def _returned_number(ctx: Context, facts, value: ast.AST, scope=None) -> bool:
-    """Whether ``value`` is what a call of a function of the file gives that gets its
-    ``.item()`` at its returns (:func:`_number_function`): directly, or a name
-    every binding of which that reaches it is such a call."""
-    calls = [value]
-    if isinstance(value, ast.Name):
-        defs = (ctx.flow() if scope is None else ctx.flow_of(scope)).reaching(value)
-        if not defs or not all(d.kind == "assign" for d in defs):
-            return False
-        calls = [d.value for d in defs]
-    for call in calls:
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
-            return False
-        function = ctx.defined_once().get(call.func.id)
-        if function is None or _number_function(ctx, facts, function) is None:
-            return False
-    return True
-
-
-def _numeric_return(ctx: Context, function: ast.AST) -> Optional[int]:
-    """The line of a ``return`` of a number literal (``return 0.``, ``return -1``) in
-    ``function`` itself, or ``None`` (once per function)."""
-    memo = ctx.memo.setdefault("TV144 numeric returns", {})
-    if id(function) not in memo:  # type: ignore[operator]
-        found = None
-        for stmt in body_nodes(function):
-            if isinstance(stmt, ast.Return) and _literal_number(stmt.value):
-                found = stmt.lineno
-                break
-        memo[id(function)] = found  # type: ignore[index]
-    return memo[id(function)]  # type: ignore[index]
-
-
-def _leaves(ctx: Context, facts, node: ast.AST, depth: int, seen: set, scope=None) -> list:
-    """The numbers 0.3 gave that ``node`` is computed from, through arithmetic and
-    the names of its function (``(reward_div + reward_rep) * 0.5``: each
-    reduction), ``None`` standing for a Python number among them; ``[]`` where
-    one of its parts is neither (then no fix is evident)."""
-    if depth > 6 or id(node) in seen:
-        return []
-    seen.add(id(node))
-    value = facts.of(node, scope)
-    if value.kind == NUMBER:
-        return [None]  # (a Python number: nothing to change)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
-        parts = [node.left, node.right]
-    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        parts = [node.operand]
-    elif isinstance(node, ast.Name):
-        defs = (ctx.flow() if scope is None else ctx.flow_of(scope)).reaching(node)
-        if not defs or not all(d.kind == "assign" and d.value is not None for d in defs):
-            return []
-        parts = [d.value for d in defs]
-    elif _number_in_03(value) and not _read_through_data(ctx, node, scope):
-        return [node]
-    else:
-        return []
-    found: list = []
-    for part in parts:
-        got = _leaves(ctx, facts, part, depth + 1, seen, scope)
-        if not got:
-            return []
-        found += [g for g in got if g not in found]
-    return found
-
-
 def _held_numbers(ctx: Context, facts, node: ast.AST, scope, depth: int,
                   seen: set) -> list:
     """The expressions, in ``node`` or in what its names are bound to, of numbers
@@ -893,13 +688,13 @@ def _held_numbers(ctx: Context, facts, node: ast.AST, scope, depth: int,
     if depth > 6 or id(node) in seen:
         return []
     seen.add(id(node))
-    if _number_in_03(facts.of(node, scope)):
-        if _returned_number(ctx, facts, node, scope):
+    if number_in_03(facts.of(node, scope)):
+        if returned_number(ctx, facts, node, scope):
             return []  # (its function's ``return`` has the finding)
-        source = _at_source(facts, node)
+        source = source_of(facts, node)
         data = isinstance(source, ast.Subscript) and isinstance(
             source.value, ast.Attribute) and source.value.attr == "data"
-        return [] if data or _read_through_data(ctx, source) else [source]
+        return [] if data or read_through_data(ctx, source) else [source]
     parts: list = []
     if isinstance(node, ast.Dict):
         parts = [(v, scope) for v in node.values]
@@ -910,7 +705,7 @@ def _held_numbers(ctx: Context, facts, node: ast.AST, scope, depth: int,
         for d in flow.reaching(node) or ():
             if d.kind == "assign" and isinstance(d.value, ast.List) and not d.value.elts \
                     or d.kind == "augassign" and isinstance(d.value, ast.List):
-                parts += [(v, flow.node) for v in _put_in(flow.node, d.key)]
+                parts += [(v, flow.node) for v in put_in(flow.node, d.key)]
             elif d.kind == "assign" and d.value is not None:
                 parts.append((d.value, flow.node))
             elif d.kind == "param":
@@ -920,64 +715,6 @@ def _held_numbers(ctx: Context, facts, node: ast.AST, scope, depth: int,
         found += [n for n in _held_numbers(ctx, facts, part, at, depth + 1, seen)
                   if n not in found]
     return found
-
-
-def _put_in(function: ast.AST, name: str) -> list:
-    """What ``function`` puts in its list ``name`` (``name.append(v)``, ``name +=
-    [v]``): one tensor among them is enough for json to refuse the list, whatever
-    else is done with it."""
-    found: list = []
-    for node in body_nodes(function):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr == "append" and key(node.func.value) == name \
-                and len(node.args) == 1:
-            found.append(node.args[0])
-        elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) \
-                and key(node.target) == name and isinstance(node.value, ast.List):
-            found += node.value.elts
-    return [v for v in found if not isinstance(v, ast.Starred)]
-
-
-def _read_through_data(ctx: Context, node: ast.AST, scope=None) -> bool:
-    """A name bound only to elements read through ``.data`` (``first = x.data[0]``),
-    or to ``sum()`` of 0.3 numbers (``norm = sum(p.data.norm() for p in ps)``):
-    those get their ``.item()`` where they are made (:func:`_data_element`,
-    :func:`_summed`, or TV003 for a loss), not again where the name is used."""
-    defs = (ctx.flow() if scope is None else ctx.flow_of(scope)).reaching(node) \
-        if isinstance(node, ast.Name) else None
-    return bool(defs) and all(
-        d.kind == "assign" and (
-            isinstance(d.value, ast.Subscript) and isinstance(d.value.value, ast.Attribute)
-            and d.value.value.attr == "data" or _summed_numbers(ctx, d.value))
-        for d in defs)
-
-
-def _as_number(ctx: Context, node: ast.AST, parent: Optional[ast.AST]) -> bool:
-    """``node`` is made a number where it is used: ``float(...)``, ``int(...)``,
-    formatted as a number (``'%.6f' %``,
-    ``'{:.6f}'.format``): there a 0-dim tensor shows as 0.3's number did, to its last
-    digits (a parameter checksum a script prints)."""
-    if isinstance(parent, ast.Tuple):
-        node, parent = parent, ctx.parents[-2] if len(ctx.parents) > 1 else None
-    if isinstance(parent, ast.Call):
-        func = parent.func
-        return isinstance(func, ast.Name) and func.id in ("float", "int") \
-            or isinstance(func, ast.Attribute) and func.attr == "format" \
-            and isinstance(func.value, ast.Constant)
-    return isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mod) \
-        and parent.right is node and isinstance(parent.left, ast.Constant) \
-        and isinstance(parent.left.value, str) and "%s" not in parent.left.value \
-        and "%r" not in parent.left.value
-
-
-def _summed_numbers(ctx: Context, node: Optional[ast.AST]) -> bool:
-    """``sum(E for ...)`` (no start) where ``E`` is a number on 0.3: :func:`_summed`'s."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id == "sum" and len(node.args) == 1 and not node.keywords
-            and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp))
-            and not ctx.scope.binds("sum")):
-        return False
-    return _number_in_03(values(ctx).of(node.args[0].elt))
 
 
 def _row_of_data(ctx: Context, facts, node: ast.Name, loop: ast.For) -> bool:
@@ -1031,7 +768,7 @@ def _data_element(ctx: Context, node: ast.Subscript, facts, parent,
     # (an index per dimension; of a rank not known, an element the facts make 0-dim
     # had one: ``policy.multinomial(1).data[0, 0]``, samples read with two indices)
     rank = whole.rank if whole.rank is not None else len(indexes)
-    if not (whole.tensor and rank == len(indexes) and _number_in_03(facts.of(node))):
+    if not (whole.tensor and rank == len(indexes) and number_in_03(facts.of(node))):
         return
     # (a loss named so whose rank is evident is this rule's too: TV003 takes
     # ``.data[0]`` only of a value not known to have a dimension)
@@ -1044,7 +781,7 @@ def _data_element(ctx: Context, node: ast.Subscript, facts, parent,
         names = [key(t) for t in parent.targets]
         safe = all(k is not None for k in names) and not any(
             _tensor_uses(ctx, ctx.flow().node, k) for k in names)
-    edit = _item(ctx, node)
+    edit = item_edit(ctx, node)
     src = ctx.source
     yield Report(
         node,

@@ -1,0 +1,123 @@
+"""TV144's return forms: a function whose ``return`` gave a Python number on PyTorch 0.3
+(read through ``.data`` in the function itself) gets the ``.item()`` there, for every caller."""
+from __future__ import annotations
+
+import ast
+from typing import Iterator, Optional
+
+from ...analysis.context import Context
+from ...analysis.findings import UNSAFE, Fix, Report
+from ...analysis.nodes import body_nodes, innermost
+from .numbers import item_edit, literal_number, number_in_03, number_leaves, read_in
+
+
+def return_findings(ctx: Context, facts, node: ast.Return) -> Iterator[Report]:
+    """``return reward`` where ``reward`` is computed from numbers 0.3 gave (and
+    Python numbers) and the function returns a number literal elsewhere (``return
+    0.``): it returned numbers on 0.3, and its callers (``np.mean`` of a list of
+    them, ``json.dump``, arithmetic in double precision) now get a float32 tensor
+    from this ``return``.  The fix puts
+    ``.item()`` on each number 0.3 gave that the value is computed from
+    (*unsafe*: a caller written for 0.4 may use the tensor)."""
+    function = innermost(ctx.parents, (ast.FunctionDef, ast.AsyncFunctionDef))
+    if function is None or node.value is None or isinstance(node.value, ast.Constant):
+        return
+    numeric = _numeric_return(ctx, function)
+    used = None if numeric is not None else _number_function(ctx, facts, function)
+    if numeric is None and used is None:
+        return
+    leaves = [leaf for leaf in number_leaves(ctx, facts, node.value, 0, set()) if leaf is not None]
+    if not leaves:
+        return  # (numbers alone, or a part neither a number nor one 0.3 gave)
+    edits = [item_edit(ctx, leaf) for leaf in leaves]
+    src = ctx.source
+    why = (f"as `{function.name}` returns one at line {numeric}" if numeric is not None
+           else f"and `{function.name}` returned that number (line {used} uses it)")
+    yield Report(
+        node.value,
+        f"`{src.quote(node.value, 30)}` is a 0-dim tensor since PyTorch 0.4 where 0.3 gave "
+        f"a Python number, {why}: its callers "
+        f"get a float32 tensor (numpy makes float32 of it, json refuses it); add `.item()` "
+        f"where it is made",
+        Fix(tuple(edits), UNSAFE) if all(e is not None for e in edits) else None,
+    )
+
+
+def _number_function(ctx: Context, facts, function: ast.AST) -> Optional[int]:
+    """For a function of the file, undecorated, defined once, every ``return`` of
+    which gives a value computed from numbers 0.3 gave (``return correct.sum() /
+    n``) or a number literal, each with its ``.item()`` writable: the line of a call of
+    it in the file whose result is used (not a statement of its own); else ``None``.
+    Such a function gets its ``.item()`` at its returns (:func:`return_findings`), and a
+    use of its result, not again (:func:`returned_number`)."""
+    memo = ctx.memo.setdefault("TV144 number functions", {})
+    if id(function) in memo:  # type: ignore[operator]
+        return memo[id(function)]  # type: ignore[index]
+    memo[id(function)] = None  # type: ignore[index]  (a recursive function: no)
+    found = None
+    name = getattr(function, "name", None)
+    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+            not function.decorator_list and ctx.defined_once().get(name) is function:
+        returns = [n.value for n in body_nodes(function)
+                   if isinstance(n, ast.Return) and n.value is not None]
+        computed = [r for r in returns if not literal_number(r)]
+        if computed and all(_returns_03_number(ctx, facts, r, function) for r in computed):
+            found = _used_call(ctx, name)  # (a walk of the file, once: seldom reached)
+    memo[id(function)] = found  # type: ignore[index]
+    return found
+
+
+def _returns_03_number(ctx: Context, facts, value: ast.AST, function: ast.AST) -> bool:
+    if not number_in_03(facts.of(value, function)):
+        return False
+    leaves = [leaf for leaf in number_leaves(ctx, facts, value, 0, set(), function)
+              if leaf is not None]
+    return bool(leaves) and all(item_edit(ctx, leaf) is not None and
+                                read_in(ctx, leaf, function) for leaf in leaves)
+
+
+def _used_call(ctx: Context, name: str) -> Optional[int]:
+    """The line of a call ``name(...)`` in the file whose result is used (the calls
+    of the file's names read once per file)."""
+    found = ctx.memo.get("TV144 used calls")
+    if found is None:
+        found = ctx.memo["TV144 used calls"] = {}
+        parents = ctx.file_parents()
+        for node in ast.walk(ctx.tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and not isinstance(parents.get(id(node)), ast.Expr):
+                found.setdefault(node.func.id, node.lineno)  # type: ignore[union-attr]
+    return found.get(name)  # type: ignore[union-attr]
+
+
+def returned_number(ctx: Context, facts, value: ast.AST, scope=None) -> bool:
+    """Whether ``value`` is what a call of a function of the file gives that gets its
+    ``.item()`` at its returns (:func:`_number_function`): directly, or a name
+    every binding of which that reaches it is such a call."""
+    calls = [value]
+    if isinstance(value, ast.Name):
+        defs = (ctx.flow() if scope is None else ctx.flow_of(scope)).reaching(value)
+        if not defs or not all(d.kind == "assign" for d in defs):
+            return False
+        calls = [d.value for d in defs]
+    for call in calls:
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+            return False
+        function = ctx.defined_once().get(call.func.id)
+        if function is None or _number_function(ctx, facts, function) is None:
+            return False
+    return True
+
+
+def _numeric_return(ctx: Context, function: ast.AST) -> Optional[int]:
+    """The line of a ``return`` of a number literal (``return 0.``, ``return -1``) in
+    ``function`` itself, or ``None`` (once per function)."""
+    memo = ctx.memo.setdefault("TV144 numeric returns", {})
+    if id(function) not in memo:  # type: ignore[operator]
+        found = None
+        for stmt in body_nodes(function):
+            if isinstance(stmt, ast.Return) and literal_number(stmt.value):
+                found = stmt.lineno
+                break
+        memo[id(function)] = found  # type: ignore[index]
+    return memo[id(function)]  # type: ignore[index]
