@@ -66,3 +66,38 @@ def test_the_fix(source, unsafe, expected):
     result = fix_text(HEADER + source, lambda text: Analysis(text, ["TV164"]), unsafe)
     ast.parse(result.text)
     assert result.text == HEADER + expected
+
+
+#: 0.3 code: a ``Variable`` import says so
+HEADER_03 = HEADER + "from torch.autograd import Variable\nv = Variable(torch.zeros(3))\n"
+
+
+@pytest.mark.parametrize("source, expected", [
+    # a 0-dim tensor 0.3 gave as a number: numpy is given that number (safe)
+    ("a = np.isnan(t.sum())\n", "a = np.isnan(t.sum().item())\n"),
+    ("a = np.exp(t[0])\n", "a = np.exp(t[0].item())\n"),
+    ("a = np.array(v.data[1])\n", "a = np.array(v.data[1].item())\n"),
+    # an element of a tensor of unknown rank: a number on 0.3 where it was 1-D
+    ("def f(loss):\n    return np.isnan(loss.data[0])\n",
+     "def f(loss):\n    return np.isnan(loss.data[0])\n"),
+])
+def test_the_fix_in_03_code(source, expected):
+    result = fix_text(HEADER_03 + source, lambda text: Analysis(text, ["TV164"]), False)
+    assert result.text == HEADER_03 + expected
+
+
+@pytest.mark.parametrize("source, expected", [
+    # TV003's ``.item()`` and TV164's ``.numpy()`` on one expression made
+    # ``loss.item().numpy()`` (AttributeError): both now give 0.3's number
+    ("def f(out, y, flag):\n"
+     "    extra = 0.1 * out.sum() if flag else 0\n"
+     "    loss = torch.nn.functional.mse_loss(out, y) + extra\n"
+     "    assert not np.isnan(loss.data[0])\n",
+     "    assert not np.isnan(loss.item())\n"),
+    # TV144's ``.item()`` and TV164's: one edit
+    ("print(np.isnan(v.data[0]))\n", "print(np.isnan(v.data[0].item()))\n"),
+])
+def test_with_the_other_rules_fixes_numpy_gets_a_number(source, expected):
+    result = fix_text(HEADER_03 + source, lambda text: Analysis(text, None), True)
+    assert result.text.endswith(expected)
+    ast.parse(result.text)

@@ -5,10 +5,12 @@ import ast
 from typing import Iterator
 
 from ..analysis.context import Context
+from ..analysis.era import fixed_as_03
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.registry import rule
 from ..analysis.values import SPELLED, TENSOR, values
 from .shared.calls import method_edit
+from .shared.numbers import number_in_03
 
 #: numpy functions that copy their argument into a new array through its
 #: ``__array__`` (without the ``copy`` keyword today's tensors do not take)
@@ -72,7 +74,12 @@ def numpy_of_tensor(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ```
 
     ## Fix safety
-    The fix reads the tensor with ``.numpy()`` first.  For ``np.array`` and
+    In 0.3 code, a 0-dim tensor that 0.3 gave as a Python number (``np.isnan(
+    x.sum())``, an element of a 1-D tensor) gets ``.item()``: numpy is given the
+    number it was given then (*safe*; the ``.item()`` TV003, TV107 and TV144 put
+    there too).  0.3's ``loss.data[0]`` of a tensor of unknown rank is left to
+    TV003: on 0.3 it was a number where the tensor was 1-D.
+    Otherwise the fix reads the tensor with ``.numpy()`` first.  For ``np.array`` and
     ``np.copy`` it is *safe*: they copy what ``.numpy()`` gives, the array they
     made before (and a tensor on a GPU, or one that requires grad, raises as it
     did).  For the others it is *unsafe*: numpy wrapped their result back into
@@ -92,7 +99,21 @@ def numpy_of_tensor(ctx: Context, node: ast.Call) -> Iterator[Report]:
     found = values(ctx).of(first)
     if found.kind != TENSOR or found.name == SPELLED:
         return  # (``blob.data`` of a caffe layer is an array: the spelling is not enough)
+    if found.rank is None and isinstance(first, ast.Subscript) and \
+            isinstance(first.value, ast.Attribute) and first.value.attr == "data" and \
+            isinstance(first.slice, ast.Constant) and type(first.slice.value) is int:
+        return  # (0.3's ``loss.data[0]`` of a tensor of unknown rank: a number if 1-D, TV003's)
     src = ctx.source
+    if number_in_03(found) and fixed_as_03(ctx):  # (0.3 gave numpy a Python number)
+        edit = method_edit(src, first, "item()")
+        yield Report(
+            node,
+            f"numpy 2 warns (DeprecationWarning) when `{src.quote(node.func)}` is given the "
+            f"tensor `{src.quote(first)}`, a Python number on PyTorch 0.3; add `.item()` "
+            f"(the number numpy was given then)",
+            Fix((edit,), SAFE) if edit is not None else None,
+        )
+        return
     edit = method_edit(src, first, "numpy()")
     safe = name in COPIED
     returned = "the same array" if safe else "an array where numpy gave a tensor back"
