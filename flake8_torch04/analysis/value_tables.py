@@ -99,7 +99,9 @@ LIKE = frozenset(f"torch.{f}_like" for f in ("zeros", "ones", "rand", "randn", "
 _SINCE_04 = frozenset(("torch.tensor", "torch.empty", "torch.full"))
 _KEYWORDS_SINCE_04 = frozenset(("dtype", "device", "requires_grad", "layout", "pin_memory"))
 BUILTINS = frozenset(("len", "int", "float", "round", "abs", "list", "sorted", "str", "zip",
-                      "enumerate", "range", "sum", "iter", "next", "min", "max"))
+                      "enumerate", "range", "sum", "iter", "next", "min", "max", "dict"))
+#: calls that make a dict (its entries not evident)
+DICTS = frozenset(("dict", "collections.OrderedDict"))
 
 
 def constructor(name: str) -> bool:

@@ -53,7 +53,7 @@ from .sequential import sequential
 from .resolve import key
 from .wrappers import wrapped_argument
 from .value_tables import (
-    ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DTYPES, ELEMENTWISE_FUNCTIONS, INDEX, LIKE,
+    ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DICTS, DTYPES, ELEMENTWISE_FUNCTIONS, INDEX, LIKE,
     LOSS_FUNCTIONS, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME, SIZED, TORCH_METHODS,
     MATH_INTS, MATH_TESTS, RESHAPED_IN_PLACE, TYPED, dimensions, kept_last, last_size,
     literal_last, literal_size, data_rank, list_rank, made_in_03, numpy_draw, numpy_dtype,
@@ -503,6 +503,8 @@ class Values:
             return Value(LIST, parts=(UNKNOWN,))
         if name == "str":
             return Value(STRING)
+        if name in DICTS:  # (``dict(zip(keys, values))``: a dict, its entries unknown)
+            return Value(DICT)
         if name in DISTRIBUTIONS:
             return distribution(self, name, node, scope, depth)
         if name in ENVIRONMENT_MAKERS:  # (``gym.make('CartPole-v0')``)

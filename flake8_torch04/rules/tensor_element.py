@@ -9,6 +9,7 @@ from ..analysis.canonical import LEGACY_TENSOR_TYPES, VARIABLE
 from ..analysis.context import Context
 from ..analysis.findings import UNSAFE, Fix, Report
 from ..analysis.flow import Flow
+from ..analysis.nodes import innermost
 from ..analysis.registry import rule
 from ..analysis.resolve import builtin_call, key
 from ..analysis.values import DICT, OBJECT, value_of, values
@@ -512,9 +513,11 @@ def _element(ctx: Context, node: ast.AST, seen: Set[object], depth: int) -> bool
 
 def _may_be_element(ctx: Context, node: ast.AST) -> bool:
     """Whether :func:`_element` can hold, without a flow: an index into a name
-    the file assigns (or into a call), or such a name."""
+    the file assigns (or into a call), or such a name, or a parameter of the
+    function around the finding (what its callers pass: the value facts tell)."""
     if isinstance(node, ast.Name):
-        return node.id in _assigned_names(ctx) or _comprehended(ctx, node.id)
+        return node.id in _assigned_names(ctx) or _comprehended(ctx, node.id) or \
+            _parameter(ctx, node.id)
     if not isinstance(node, ast.Subscript):
         return False
     while isinstance(node, ast.Subscript):
@@ -526,6 +529,15 @@ def _may_be_element(ctx: Context, node: ast.AST) -> bool:
     if isinstance(node, ast.Name):
         return node.id in _assigned_names(ctx)
     return isinstance(node, (ast.Call, ast.Attribute))  # (``self.labels[i]``: the facts tell)
+
+
+def _parameter(ctx: Context, name: str) -> bool:
+    """Whether ``name`` is a parameter of the function around the node visited."""
+    function = innermost(ctx.parents, (ast.FunctionDef, ast.AsyncFunctionDef))
+    if function is None:
+        return False
+    args = function.args  # type: ignore[attr-defined]
+    return any(a.arg == name for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
 
 
 def _comprehended(ctx: Context, name: str) -> bool:
