@@ -1000,3 +1000,32 @@ def test_tv002_names_the_extent_of_the_uses():
                              "`with torch.no_grad():`")
     assert found[1].endswith("run the code that uses `input` (lines 14, 17) under "
                              "`with torch.no_grad():`")
+
+
+def test_a_meter_s_value_shown_gets_its_item_where_the_callers_pass_the_number():
+    """``print(m.val)`` of a meter whose ``update(self, val, n)`` binds ``self.val =
+    val`` and whose one caller passes ``prec[0]`` (a 1-D tensor's element, 0.3's
+    number): the ``.item()`` goes at the caller, where the ``+=`` finding puts it
+    too; on the parameter, it was called on the number the caller's fix made."""
+    source = HEAD_03 + dedent("""
+        class Meter(object):
+            def __init__(self):
+                self.sum = 0
+
+            def update(self, val, n=1):
+                self.val = val
+                self.sum += val * n
+
+
+        def top(output):
+            return [output.max(1)[0].sum(0, keepdim=True)]
+
+
+        prec, = top(Variable(torch.randn(4, 3)).data)
+        m = Meter()
+        m.update(prec[0], 4)
+        print(m.val, m.sum)
+        """)
+    result = fixed(source, ["TV144"])
+    assert "m.update(prec[0].item(), 4)" in result.text
+    assert "self.val = val\n" in result.text and "val.item()" not in result.text

@@ -36,7 +36,8 @@ def call_returns(caller: Values, owner: Values, definition: ast.AST, call: ast.C
     ``call`` (read by ``caller`` in ``scope``; ``bound``: a method called on an
     instance, its first parameter the receiver).  A reading with branches
     decided also binds the parameters the call passes tensors of known rank to
-    (their kind, rank and dtype: see :mod:`.applied`).  What a function of another
+    (their kind, rank, dtype and whether 0.3 made them plain tensors: see
+    :mod:`.applied`).  What a function of another
     module returns is :func:`~.objects.crossed` from there."""
     found = _returned(caller, owner, definition, call, scope, depth, bound)
     return found if owner.ctx is caller.ctx else crossed(found, owner.ctx)
@@ -63,13 +64,15 @@ def _returned(caller: Values, owner: Values, definition: ast.AST, call: ast.Call
 
 def _passed(caller: Values, definition: ast.AST, call: ast.Call, scope, depth: int,
             bound: bool) -> Dict[int, Value]:
-    """``id(parameter) -> the tensor of known rank`` ``call`` passes it."""
+    """``id(parameter) -> the tensor`` ``call`` passes it: of known rank, or a plain
+    0.3 tensor (``accuracy(output.data, target)``: its reductions and elements
+    were numbers, whatever its rank)."""
     found = {}
     for param, given in _given(definition, call, bound):
         if given is not None and not given[1]:  # (a default is none of the call's)
             value = caller.of(given[0], scope, depth)
-            if value.tensor and value.rank is not None:
-                found[id(param)] = Value(value.kind, value.rank, value.dtype)
+            if value.tensor and (value.rank is not None or value.plain):
+                found[id(param)] = Value(value.kind, value.rank, value.dtype, plain=value.plain)
     return found
 
 

@@ -96,23 +96,28 @@ def _returns_elements(ctx: Context, name: str) -> bool:
 def _item_fix(ctx: Context, facts, node: ast.AST, safety) -> Optional[Fix]:
     """``.item()`` on each of :func:`sources_of`, or ``None`` where one cannot be written;
     for an attribute a class of the file binds to the number (``b.ntokens``), on the
-    value it binds (:func:`_bound_source`): *unsafe*, every reader gets the number."""
+    value it binds (:func:`_bound_sources`): *unsafe*, every reader gets the number."""
     edits = []
     for source in sources_of(facts, node):
-        bound = _bound_source(ctx, facts, source)
+        bound = _bound_sources(ctx, facts, source)
         if bound is not None:
             safety = UNSAFE
-        edit = item_edit(ctx, bound if bound is not None else source)
-        if edit not in edits:
-            edits.append(edit)
+        for target in bound if bound is not None else [source]:
+            edit = item_edit(ctx, target)
+            if edit not in edits:
+                edits.append(edit)
     return Fix(tuple(edits), safety) if edits and None not in edits else None  # type: ignore
 
 
-def _bound_source(ctx: Context, facts, node: ast.AST) -> Optional[ast.AST]:
+def _bound_sources(ctx: Context, facts, node: ast.AST) -> Optional[List[ast.AST]]:
     """For ``b.ntokens`` of an instance of a plain class of this file whose methods
     bind ``self.ntokens`` once, to a reduction or an element 0.3 gave as a number
     (``self.ntokens = (y != pad).data.sum()``): that value, where the number is
-    made and every reader of the attribute gets it; else ``None``."""
+    made and every reader of the attribute gets it; where it is a parameter
+    (``self.val = val`` in a meter's ``update``), what the file's calls pass
+    for it, each a number 0.3 gave (the ``.item()`` :func:`_passed_in` puts
+    there too: one on the parameter would call it on that number); else ``None``."""
+    from ..analysis.callers import passed_arguments
     from ..analysis.objects import OBJECT, PLAIN, instance_class, self_attributes
 
     if not isinstance(node, ast.Attribute):
@@ -130,7 +135,16 @@ def _bound_source(ctx: Context, facts, node: ast.AST) -> Optional[ast.AST]:
     if isinstance(value, (ast.BinOp, ast.UnaryOp)) or \
             not number_in_03(facts.of(value, method)):
         return None  # (arithmetic: each number it is made of, where it is used)
-    return value
+    param = next((a for a in method.args.args if isinstance(value, ast.Name)  # type: ignore
+                  and a.arg == value.id), None)
+    if param is None:
+        return [value]
+    if any(d.kind != "param" for d in ctx.flow_of(method).reaching(value) or ()):
+        return None
+    sites = passed_arguments(ctx, param, method) or []
+    passed = [expr for site_ctx, expr, scope in sites
+              if site_ctx is ctx and number_in_03(facts.of(expr, scope))]
+    return passed if passed and len(passed) == len(sites) else None
 
 
 def _reduces_unknown(ctx: Context, facts, node: ast.AST) -> bool:
@@ -642,7 +656,7 @@ def _passed_numbers(ctx: Context, facts, node: ast.AugAssign, function: ast.AST,
     for site_ctx, expr, scope in sites:
         if site_ctx is not ctx or id(expr) in done:  # type: ignore[operator]
             continue
-        if not number_in_03(facts.of(expr, scope)) or isinstance(expr, ast.Subscript) \
+        if not number_in_03(facts.of(expr, scope)) or _through_data(expr) \
                 or _made_elsewhere(site_ctx, facts, expr, scope):
             continue  # (``loss.data[0]``: TV003's, or :func:`_data_element`'s)
         done.add(id(expr))  # type: ignore[union-attr]
@@ -654,6 +668,17 @@ def _passed_numbers(ctx: Context, facts, node: ast.AugAssign, function: ast.AST,
             f"{node.lineno}), which becomes a tensor; add `.item()`",
             Fix((edit,), UNSAFE if used else SAFE) if edit is not None else None,
         )
+
+
+def _through_data(expr: ast.AST) -> bool:
+    """``x.data[i]`` (also ``x.data[i][j]``): an element read through ``.data``,
+    which TV003 or :func:`_data_element` reports; ``prec[0]`` of a 1-D tensor a
+    helper returned (``accuracy()``'s list of one-element tensors) is this rule's."""
+    while isinstance(expr, ast.Subscript):
+        expr = expr.value
+        if isinstance(expr, ast.Attribute) and expr.attr == "data":
+            return True
+    return False
 
 
 def _added_parameters(ctx: Context, facts, value: ast.AST) -> list:
