@@ -85,7 +85,10 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
     - ``str()`` of such an element looked up as a key (``i2w[str(w)]``,
       ``i2w.get(str(w))``, ``str(w) in i2w``: a vocabulary read back from
       JSON has string keys), unless the file stores into that dict with a
-      ``str()`` key itself (then its keys are made the same way on both).
+      ``str()`` key itself (then its keys are made the same way on both);
+      for ``[...]`` and ``.get()`` whatever the container (only a mapping
+      looks up a string: a vocabulary a method of another module reads),
+      for ``in`` (a substring test too) one that is a dict as below.
       The container must be a dict by its construction in the file or by
       its name (``idx2word``, ``index_to_label``, ``itos``), unless the file
       or a project module it imports makes that name a list or a tuple
@@ -141,7 +144,7 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
         yield from _set_members(ctx, node.elts)
     elif isinstance(node, ast.Compare):
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
-            report = _dict_key(ctx, node.comparators[0], node.left)
+            report = _dict_key(ctx, node.comparators[0], node.left, compared=True)
             if report is not None:
                 yield report
 
@@ -249,23 +252,27 @@ def _item_report(ctx: Context, value: ast.AST, why: str) -> Report:
     )
 
 
-def _dict_key(ctx: Context, container: ast.AST, index: ast.AST,
-              read: bool = False, looked_up: bool = True) -> Optional[Report]:
+def _dict_key(ctx: Context, container: ast.AST, index: ast.AST, read: bool = False,
+              looked_up: bool = True, compared: bool = False,
+              stringed: bool = False) -> Optional[Report]:
     """The report of ``index``, a key of ``container`` (``looked_up``: a lookup,
-    not a store), when it is a tensor element (or ``str()`` of one)."""
+    not a store; ``compared``: ``index in container``), when it is a tensor
+    element (or ``str()`` of one: ``stringed``, the lookup of a string, which
+    only a mapping answers, whatever the facts know of ``container``)."""
     if isinstance(index, (ast.Slice, ast.Tuple, ast.Constant)):
         return None
     if builtin_call(index, ctx.scope, "str", 1):
-        return _string_key(ctx, container, index, read) if looked_up else None
+        return _string_key(ctx, container, index, read, compared) if looked_up else None
     k = key(container)  # (the cheaper tests first: :func:`_mapping` without the file's names)
     if k is None:
         return None
     dotted = "." in k and not _MAPPING_NAME.search(k.rsplit(".", 1)[-1])
-    if dotted and not k.startswith("self."):
+    if dotted and not k.startswith("self.") and not stringed:
         return None
     if not _may_be_element(ctx, index):
         return None
-    if not (_mapping_value(ctx, container) if dotted else _mapping(ctx, container)):
+    if not stringed and not (
+            _mapping_value(ctx, container) if dotted else _mapping(ctx, container)):
         return None
     if not _element(ctx, index, set(), 0) and not (read and _iterated_element(ctx, index)):
         return None
@@ -280,15 +287,18 @@ def _dict_key(ctx: Context, container: ast.AST, index: ast.AST,
 
 
 def _string_key(ctx: Context, container: ast.AST, call: ast.Call,
-                read: bool) -> Optional[Report]:
+                read: bool, compared: bool) -> Optional[Report]:
     """``d[str(w)]``, ``d.get(str(w))``, ``str(w) in d`` with ``w`` a tensor element:
     0.3's ``str(13)`` was ``'13'`` (a vocabulary read back from JSON has such keys),
-    today's is ``'tensor(13)'``.  Left alone where the file stores ``d[str(...)]``
-    itself: then its keys are made the same way on both."""
+    today's is ``'tensor(13)'``.  A lookup of a string is a mapping's (a vocabulary
+    a method of another module reads from JSON, whose facts are not followed); ``in``
+    is a mapping's only where the facts or the file say so (``str(w) in text``).
+    Left alone where the file stores ``d[str(...)]`` itself: then its keys are
+    made the same way on both."""
     inner = call.args[0]
     if isinstance(inner, (ast.Slice, ast.Tuple, ast.Constant)):
         return None
-    report = _dict_key(ctx, container, inner, read)
+    report = _dict_key(ctx, container, inner, read, compared=compared, stringed=not compared)
     if report is None or key(container) in _stored_with_str(ctx):
         return None
     src = ctx.source
