@@ -94,7 +94,7 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
     }
     forward = methods.get("forward")
-    if forward is None or _static(forward):
+    if forward is None or _static(forward) or _class_bound(forward):
         return
     # (a module's other modules are asked only for a class that could be a Function:
     # one that defines ``backward``, in a file that names ``Function``: an
@@ -511,3 +511,11 @@ def _nested(calls: List[Tuple[ast.Call, ast.Call]]) -> bool:
         for outer, _ in calls
     )
     return any(a[1] > b[0] for a, b in zip(spans, spans[1:]))
+
+
+def _class_bound(func: ast.AST) -> bool:
+    """``@classmethod def forward(cls, ctx, ...)``: the class takes the place of
+    ``@staticmethod``'s nothing, and ``Fn.apply`` passes ``ctx`` as today (the
+    Shake-Shake Functions of 2018 are written so, and run on 2.13)."""
+    return any(isinstance(d, ast.Name) and d.id == "classmethod"
+               for d in func.decorator_list) and len(func.args.args) >= 2  # type: ignore
