@@ -1029,3 +1029,16 @@ def test_a_meter_s_value_shown_gets_its_item_where_the_callers_pass_the_number()
     result = fixed(source, ["TV144"])
     assert "m.update(prec[0].item(), 4)" in result.text
     assert "self.val = val\n" in result.text and "val.item()" not in result.text
+
+
+def test_a_comparison_written_into_a_uint8_tensor_by_index_gets_byte():
+    """0.3's comparisons were uint8: ``running[alive] = (out != eos)`` wrote one into a
+    uint8 tensor; a boolean one raises now (index_put needs the same dtype)."""
+    before = ("def f(out, eos):\n    running = torch.ones(4).byte()\n"
+              "    running[torch.arange(0, 4).long()] = out.data != eos\n    return running\n")
+    result = fixed(HEAD_03 + before, ["TV129"])
+    assert result.text == HEAD_03 + before.replace("out.data != eos", "(out.data != eos).byte()")
+    torch = pytest.importorskip("torch")
+    space = {}
+    exec(compile(result.text, "<fixed>", "exec"), space)
+    assert space["f"](torch.LongTensor([3, 1, 3, 2]), 3).tolist() == [0, 1, 0, 1]

@@ -9,7 +9,7 @@ from ..analysis.context import Context
 from ..analysis.findings import SAFE, Fix, Report
 from ..analysis.registry import rule
 from ..analysis.values import values
-from ..source.text import Edit, has_comment, needs_parens
+from ..source.text import Edit, has_comment, needs_parens, shorten
 from .shared.calls import keyword
 
 _BYTE_TYPES = ("torch.ByteTensor", "torch.cuda.ByteTensor")
@@ -95,13 +95,21 @@ def byte_masks(ctx: Context, node: ast.AST) -> Iterator[Report]:
     please use a dtype torch.bool instead.``, ``torch.where`` warns too, and
     ``masked_fill_`` (also ``x[mask] = v``), ``masked_select`` and
     ``masked_scatter`` raise ``RuntimeError: masked_fill_ only supports
-    boolean masks``.
+    boolean masks``.  A comparison written into a uint8 tensor by a tensor
+    index raises ``RuntimeError: Index put requires the source and destination
+    dtypes match, got Byte for the destination and Bool for the source``.
+
+    Also flags a comparison written by a tensor index into such a uint8 tensor
+    (``running[idx] = (out != eos)``): the comparison was a uint8 tensor on 0.3
+    and is a boolean one since 1.2, and indexed assignment does not convert.
+    Position: the comparison.
 
     ## Example
     ```python
     mask = (target > 0).byte()
     x.masked_fill_(mask, 0)
     selected = scores[(labels == c).byte()]
+    running[idx] = (out != eos)
     ```
 
     Use instead:
@@ -109,6 +117,7 @@ def byte_masks(ctx: Context, node: ast.AST) -> Iterator[Report]:
     mask = (target > 0).byte()
     x.masked_fill_(mask.bool(), 0)
     selected = scores[(labels == c).bool()]
+    running[idx] = (out != eos).byte()
     ```
 
     ## Fix safety
@@ -117,7 +126,8 @@ def byte_masks(ctx: Context, node: ast.AST) -> Iterator[Report]:
     becomes ``E.bool()`` and ``dtype=torch.uint8`` there becomes
     ``dtype=torch.bool``; a mask held in a name gets ``.bool()`` at the use,
     since the name may also be used as a number (``1 - mask``, which a
-    boolean tensor does not support).
+    boolean tensor does not support).  A comparison written into a uint8
+    tensor gets ``.byte()``: the uint8 values 0.3 wrote (*safe*).
     """
     found = ctx.memo.get("TV129")
     if found is None:
@@ -128,6 +138,10 @@ def byte_masks(ctx: Context, node: ast.AST) -> Iterator[Report]:
                           and node.func.attr.startswith(_MASKING_METHODS)):
         return  # (a file that never says byte, or a helper module without torch: only a
         # masking method's mask, which a caller in the project may make)
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+        report = _stored_comparison(ctx, node)
+        if report is not None:
+            yield report
     mask = _mask(ctx, node)
     if mask is None or isinstance(mask, (ast.Slice, ast.Tuple, ast.Constant)):
         return
@@ -162,3 +176,33 @@ def byte_masks(ctx: Context, node: ast.AST) -> Iterator[Report]:
                                   else src.quote(func, 30))
     yield Report(mask, f"`{src.quote(mask, 30)}` is a uint8 mask used as {where}, deprecated "
                        f"since PyTorch 1.2 (warns or raises on 2.13); use `{new}`", fix)
+
+
+def _stored_comparison(ctx: Context, node: ast.Subscript) -> Optional[Report]:
+    """``t[idx] = (out != eos)``: a comparison (boolean since 1.2, uint8 on 0.3)
+    written into the uint8 tensor ``t`` by a tensor index, which raises now
+    (a slice or an ``int`` index converts, and is left alone)."""
+    parent = ctx.parent
+    if not isinstance(parent, ast.Assign) or node not in parent.targets:
+        return None
+    facts = values(ctx)
+    index = node.slice
+    if isinstance(index, (ast.Slice, ast.Tuple, ast.Constant)):
+        return None
+    whole, where, stored = facts.of(node.value), facts.of(index), facts.of(parent.value)
+    if not (whole.tensor and whole.dtype == "uint8" and where.tensor
+            and stored.tensor and stored.dtype == "bool"):
+        return None
+    src = ctx.source
+    value = parent.value
+    text = src.text(value)
+    wrapped = f"({text})" if needs_parens(value, ast.Attribute, src) else text
+    new = f"{wrapped}.byte()"
+    edit = src.replace(value, new) if not has_comment(text) else None
+    return Report(
+        value,
+        f"`{src.quote(value, 30)}` is a boolean tensor since PyTorch 1.2 (uint8 on 0.3), and "
+        f"writing it into the uint8 `{src.quote(node.value, 20)}` by a tensor index raises "
+        f"RuntimeError (dtypes must match); use `{shorten(new, 40)}`",
+        Fix((edit,), SAFE) if edit is not None else None,
+    )
