@@ -33,12 +33,14 @@ def return_findings(ctx: Context, facts, node: ast.Return) -> Iterator[Report]:
     src = ctx.source
     why = (f"as `{function.name}` returns one at line {numeric}" if numeric is not None
            else f"and `{function.name}` returned that number (line {used} uses it)")
+    dtype = facts.of(node.value).dtype
+    got = ("an int64 tensor (a dict key by identity; json refuses it)" if dtype == "int"
+           else "a float32 tensor (numpy makes float32 of it, json refuses it)"
+           if dtype == "float" else "a tensor (json refuses it)")
     yield Report(
         node.value,
         f"`{src.quote(node.value, 30)}` is a 0-dim tensor since PyTorch 0.4 where 0.3 gave "
-        f"a Python number, {why}: its callers "
-        f"get a float32 tensor (numpy makes float32 of it, json refuses it); add `.item()` "
-        f"where it is made",
+        f"a Python number, {why}: its callers get {got}; add `.item()` where it is made",
         Fix(tuple(edits), UNSAFE) if all(e is not None for e in edits) else None,
     )
 
