@@ -272,3 +272,30 @@ def test_messages_name_the_region():
         "`g()` hands the value back, so a region here would do nothing: where `flag` is "
         "true, run the code that uses what `g()` returns under `with torch.no_grad():`")
     assert returned.fix is None
+
+
+def test_the_uses_named_are_those_the_variable_reaches():
+    """Rainbow's test loop: a later ``for state in memory`` binds ``state`` again;
+    its reads are not uses of the ``Variable(state, volatile=True)``."""
+    source = dedent("""
+        import torch
+        from torch.autograd import Variable
+
+
+        def test(env, dqn, val_mem):
+            done = True
+            while True:
+                if done:
+                    state = env.reset()
+                state = Variable(state, volatile=True)
+                action = dqn.act(state)
+                state = env.step(action)
+                done = state is None
+            qs = []
+            for state in val_mem:
+                qs.append(dqn.evaluate_q(state))
+            return qs
+        """)
+    found = [f for f in check_source(source, "t.py", ["TV002"])]
+    assert len(found) == 1
+    assert "uses `state` (line 11) under" in found[0].message

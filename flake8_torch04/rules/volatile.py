@@ -579,7 +579,7 @@ def _read_on(ctx: Context, names: List[str], call: ast.Call) -> str:
     lines = sorted({n.lineno for name in names
                     for n in walk_hits(scope, lines_matching(ctx.text, name))
                     if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
-                    and n.lineno > last})
+                    and n.lineno > last and _bound_there(ctx, n, statement)})
     if not lines:
         return ""
     extent = _extent(ctx, statement, lines, names) if len(lines) > 1 else None
@@ -587,6 +587,19 @@ def _read_on(ctx: Context, names: List[str], call: ast.Call) -> str:
         return f" (lines {extent[0]} to {extent[1]})"
     shown = ", ".join(str(n) for n in lines[:3]) + (", ..." if len(lines) > 3 else "")
     return f" (line{'s' if len(lines) > 1 else ''} {shown})"
+
+
+def _bound_there(ctx: Context, use: ast.Name, statement: Optional[ast.AST]) -> bool:
+    """Whether the binding made by ``statement`` may reach ``use`` (a read of the
+    name a later ``for state in memory`` binds again is not one of its uses);
+    ``True`` where the flow does not tell."""
+    if statement is None:
+        return True
+    defs = ctx.flow().reaching(use)
+    if not defs:
+        return True
+    first, end = statement.lineno, getattr(statement, "end_lineno", None) or statement.lineno
+    return any(first <= getattr(d.node, "lineno", first) <= end for d in defs)
 
 
 def _extent(ctx: Context, statement: Optional[ast.AST], lines: List[int],
