@@ -294,7 +294,7 @@ def compare(shown, actual, command):
 #: the bash commands that are not run here: the installs (the checkout under test is
 #: installed already) and the test command, which .ci/run runs on every Python
 NOT_RUN = ("pip install . ", "pip install -e '.[test]' ",
-           "python -m pytest -p no:cacheprovider -n auto")
+           "python -m pytest -p no:cacheprovider -n auto --dist worksteal")
 
 
 def test_every_readme_command_runs_as_shown(tmp_path):
@@ -330,10 +330,11 @@ def test_readme_commands_that_are_not_run_here_are_what_ci_runs():
     text = README.read_text(encoding="utf-8")
     block = text.split("```bash", 1)[1].split("```", 1)[0]
     commands = [line for line in block.splitlines() if line and not line.startswith("#")]
-    assert commands[1] == "pip install -e '.[test]' && python -m pytest -p no:cacheprovider -n auto"
+    assert commands[1] == ("pip install -e '.[test]' && python -m pytest -p no:cacheprovider "
+                           "-n auto --dist worksteal")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "pip\" install -q -e '.[test]' && \"$venv/bin/python\" -m pytest -p " \
-           "no:cacheprovider -n auto\n" in ci
+           "no:cacheprovider -n auto --dist worksteal\n" in ci
     assert commands[0] == "pip install . && flake8 --select=TV examples/"
     # the CI snippet's torch04 command is a valid command line
     from flake8_torch04.cli import build_parser
