@@ -10,7 +10,7 @@ from ..analysis.findings import SAFE, Fix, Report
 from ..analysis.registry import rule
 from ..analysis.values import values
 from ..source.text import Edit, has_comment, needs_parens, shorten
-from .shared.calls import keyword
+from .shared.calls import keyword, method_call
 
 _BYTE_TYPES = ("torch.ByteTensor", "torch.cuda.ByteTensor")
 _UINT8 = "torch.uint8"
@@ -195,10 +195,8 @@ def _stored_comparison(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         return None
     src = ctx.source
     value = parent.value
-    text = src.text(value)
-    wrapped = f"({text})" if needs_parens(value, ast.Attribute, src) else text
-    new = f"{wrapped}.byte()"
-    edit = src.replace(value, new) if not has_comment(text) else None
+    new = method_call(src, value, "byte")
+    edit = src.replace(value, new) if not has_comment(src.text(value)) else None
     return Report(
         value,
         f"`{src.quote(value, 30)}` is a boolean tensor since PyTorch 1.2 (uint8 on 0.3), and "

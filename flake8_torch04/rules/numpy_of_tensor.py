@@ -103,23 +103,19 @@ def numpy_of_tensor(ctx: Context, node: ast.Call) -> Iterator[Report]:
             isinstance(first.value, ast.Attribute) and first.value.attr == "data" and \
             isinstance(first.slice, ast.Constant) and type(first.slice.value) is int:
         return  # (0.3's ``loss.data[0]`` of a tensor of unknown rank: a number if 1-D, TV003's)
-    src = ctx.source
     if number_in_03(found) and fixed_as_03(ctx):  # (0.3 gave numpy a Python number)
-        edit = method_edit(src, first, "item()")
-        yield Report(
-            node,
-            f"numpy 2 warns (DeprecationWarning) when `{src.quote(node.func)}` is given the "
-            f"tensor `{src.quote(first)}`, a Python number on PyTorch 0.3; add `.item()` "
-            f"(the number numpy was given then)",
-            Fix((edit,), SAFE) if edit is not None else None,
-        )
-        return
-    edit = method_edit(src, first, "numpy()")
-    safe = name in COPIED
-    returned = "the same array" if safe else "an array where numpy gave a tensor back"
+        call, safe = "item()", True
+        advice = (", a Python number on PyTorch 0.3; add `.item()` (the number numpy was "
+                  "given then)")
+    else:
+        call, safe = "numpy()", name in COPIED
+        returned = "the same array" if safe else "an array where numpy gave a tensor back"
+        advice = f"; read it with `.numpy()` first ({returned})"
+    src = ctx.source
+    edit = method_edit(src, first, call)
     yield Report(
         node,
         f"numpy 2 warns (DeprecationWarning) when `{src.quote(node.func)}` is given the "
-        f"tensor `{src.quote(first)}`; read it with `.numpy()` first ({returned})",
+        f"tensor `{src.quote(first)}`{advice}",
         Fix((edit,), SAFE if safe else UNSAFE) if edit is not None else None,
     )
