@@ -238,6 +238,27 @@ def test_self_attribute_set_twice_differently_is_what_both_share():
     assert facts(source)["self.w"] == (TENSOR, None, "float")
 
 
+def test_a_self_attribute_remade_from_itself_keeps_what_its_other_bindings_make():
+    """``self.support = self.support.cuda()`` (0.3's way to move a tensor kept in
+    ``self``) is what the first binding makes, moved; ``.long()`` changes the dtype;
+    an attribute bound only from itself, or also from an unknown value, stays unknown."""
+    source = HEAD + (
+        "class M:\n    def __init__(self, args):\n"
+        "        self.support = torch.linspace(0, 1, args.atoms)\n"
+        "        self.ids = torch.zeros(3, 4)\n        self.odd = args.odd\n"
+        "        if args.cuda:\n            self.support = self.support.cuda()\n"
+        "            self.ids = self.ids.cuda().long()\n"
+        "            self.odd = self.odd.cuda()\n            self.alone = self.alone.cuda()\n"
+        "        self.fc = torch.nn.Linear(3, 4)\n        self.fc = self.fc.cuda()\n"
+        "    def g(self):\n        show(self.support)\n        show(self.ids)\n"
+        "        show(self.odd)\n        show(self.alone)\n        show(self.fc(x))\n")
+    found = facts(source)
+    assert found["self.fc(x)"][0] == TENSOR  # (a module moved is the module)
+    assert found["self.support"] == (TENSOR, 1, "float")
+    assert found["self.ids"] == (TENSOR, 2, None)  # (float, or int64 once moved)
+    assert found["self.odd"][1] is None and found["self.alone"][1] is None
+
+
 def test_a_shadowed_torch_is_not_torch():
     source = HEAD + "def g(torch):\n    x = torch.zeros(3)\n    show(x)\n"
     assert facts(source)["x"][0] is None

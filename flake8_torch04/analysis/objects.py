@@ -370,7 +370,8 @@ def _attribute_value(values, cls: ast.ClassDef, attr: str, depth: int):
     project's classes it derives from makes ``attr``; unknown where a class
     outside the project it derives from (but ``nn.Module`` and ``object``) may
     bind it, or a class of the file that derives from ``cls`` binds it."""
-    from .values import UNKNOWN, join, values as values_of
+    from .value_tables import MODULE_ITSELF
+    from .values import MODULE, UNKNOWN, join, values as values_of
 
     ctx = values.ctx
     chain = ((ctx, cls),)
@@ -381,15 +382,43 @@ def _attribute_value(values, cls: ast.ClassDef, attr: str, depth: int):
         chain = found.classes
     if any(attr in values.attributes(c) for c in _derived_in_file(ctx, cls)):
         return UNKNOWN  # (``self`` may be an instance of the subclass)
-    found_values = []
+    found_values, remade = [], []
     for owner_ctx, owner in chain:
         facts = values if owner_ctx is ctx else values_of(owner_ctx)
         bound = facts.attributes(owner).get(attr, ())
         if bound is None:  # (written so that it is not followed)
             return UNKNOWN
-        found_values.extend(facts.of(value, method, depth) if facts is values else crossed(
-            facts.of(value, method, depth), owner_ctx) for value, method in bound)
-    return join(found_values)
+        for value, method in bound:
+            calls = _remade(value, attr)
+            if calls is not None:
+                remade.append((facts, owner_ctx, calls, method))
+            else:
+                found_values.append(facts.of(value, method, depth) if facts is values
+                                    else crossed(facts.of(value, method, depth), owner_ctx))
+    if remade and found_values:
+        made = join(found_values)
+        for facts, owner_ctx, calls, method in remade:
+            value = made
+            for call in calls:  # (innermost first: ``self.w.float().cuda()``)
+                value = (value if call.func.attr in MODULE_ITSELF else UNKNOWN) \
+                    if value.kind == MODULE else \
+                    facts._method(call.func.attr, value, call, method, depth)
+            found_values.append(value if facts is values else crossed(value, owner_ctx))
+    return join(found_values) if not remade or found_values else UNKNOWN
+
+
+def _remade(value: ast.AST, attr: str) -> Optional[List[ast.Call]]:
+    """The method calls of ``self.attr = self.attr.cuda()`` (``.float().cuda()``),
+    innermost first: a value made from the attribute's own other values (their value
+    is known without asking the attribute again, which would meet itself); else ``None``."""
+    calls: List[ast.Call] = []
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        calls.append(value)
+        value = value.func.value
+    if calls and isinstance(value, ast.Attribute) and value.attr == attr and \
+            isinstance(value.value, ast.Name) and value.value.id == "self":
+        return calls[::-1]
+    return None
 
 
 def _derived_in_file(ctx, cls: ast.ClassDef) -> List[ast.ClassDef]:

@@ -570,6 +570,8 @@ class Values:
         if name in ("torch.arange", "torch.randperm"):
             return _tensor(1, self._dtype_keyword(node) or (
                 "int" if name.endswith("perm") else None))
+        if name in ("torch.linspace", "torch.logspace"):
+            return _tensor(1, self._dtype_keyword(node) or "float")
         if name == "torch.from_numpy" and args:
             inner = self.of(args[0], scope, depth)
             return _tensor(inner.rank, inner.dtype) if inner.kind == NDARRAY else _tensor(None)
