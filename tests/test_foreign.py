@@ -633,3 +633,55 @@ def test_a_module_found_through_a_literal_sys_path_entry(tmp_path, path, flagged
                             "elbo = Bound()\nL = -elbo(torch.randn(4, 3))\nprint(L.data[0])\n"})
     expected = [("TV003", 7 + path.count("\n"))] if flagged else []
     assert found(tmp_path / "examples" / "main.py", ["TV003"]) == expected
+
+
+def test_a_method_whose_number_another_module_uses_gets_its_item_at_the_return(tmp_path):
+    """Rainbow's ``Agent.act`` (``...max(1)[1][0]`` of a module whose output is
+    evidently 3-D, times a support kept in ``self`` and moved by ``self.support =
+    self.support.cuda()``): 0.3 returned an int, and ``main.py``'s ``env.step(action)``
+    gets a 0-dim tensor now; the method's ``return`` gets the finding, naming the
+    caller of the other module.  A method no caller's result is read of has none."""
+    write(tmp_path, {"agent.py": """\
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self, actions, atoms):
+        super(Net, self).__init__()
+        self.actions, self.atoms = actions, atoms
+        self.fc = nn.Linear(8, actions * atoms)
+
+    def forward(self, x):
+        q = self.fc(x).view(-1, self.actions, self.atoms)
+        return F.softmax(q, dim=2)
+
+
+class Agent(object):
+    def __init__(self, args):
+        self.support = torch.linspace(args.v_min, args.v_max, args.atoms)
+        self.online = Net(args.actions, args.atoms)
+        if args.cuda:
+            self.support = self.support.cuda()
+
+    def act(self, state):
+        return (self.online(state.unsqueeze(0)).data * self.support).sum(2).max(1)[1][0]
+
+    def noted(self, state):
+        return (self.online(state.unsqueeze(0)).data * self.support).sum(2).max(1)[0][0]
+""", "main.py": """\
+from torch.autograd import Variable
+from agent import Agent
+
+
+def run(args, env, state):
+    dqn = Agent(args)
+    action = dqn.act(Variable(state, volatile=True))
+    dqn.noted(state)
+    return env.step(action)
+"""})
+    findings = check_source((tmp_path / "agent.py").read_text(), str(tmp_path / "agent.py"),
+                            ["TV144"])
+    assert [(f.code, f.line) for f in findings] == [("TV144", 25)]
+    assert "`main.py` line 7 uses it" in findings[0].message

@@ -15,6 +15,7 @@ from ..analysis.resolve import builtin_call, key
 from ..analysis.values import DICT, OBJECT, value_of, values
 from ..source.text import shorten
 from .shared.calls import method_call, method_edit
+from .shared.number_returns import made_by_number_return
 
 #: losses whose target holds class indices, one per sample
 _CLASS_LOSSES = frozenset((
@@ -156,7 +157,7 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
     name = ctx.resolve(func)
     if name in _JSON and node.args:
         for value in _json_values(node.args[0]):
-            if _element(ctx, value, set(), 0):
+            if _element(ctx, value, set(), 0) and not made_by_number_return(ctx, value):
                 yield _item_report(ctx, value, "is not JSON serializable (TypeError)")
         return
     if builtin_call(node, ctx.scope, "set", 1) or builtin_call(node, ctx.scope, "frozenset", 1):
@@ -204,7 +205,7 @@ def _set_members(ctx: Context, elts: Sequence[ast.AST]) -> Iterator[Report]:
     elements: a set of numbers on 0.3, of tensors that hash by identity now."""
     for elt in elts:
         if not isinstance(elt, ast.Starred) and _may_be_element(ctx, elt) \
-                and _element(ctx, elt, set(), 0):
+                and _element(ctx, elt, set(), 0) and not made_by_number_return(ctx, elt):
             yield _item_report(ctx, elt, "hashes by identity in a set (an equal number is "
                                "another member: `-`, `in`, `discard` miss it)")
 
@@ -280,6 +281,8 @@ def _dict_key(ctx: Context, container: ast.AST, index: ast.AST, read: bool = Fal
         inner = value_of(ctx, index.value)  # (``p.data[0][0]`` of a 1-D ``p``: the
         if inner.tensor and inner.rank == 0:  # indexing fails, on 0.3 too: not a key)
             return None
+    elif made_by_number_return(ctx, index):
+        return None  # (TV144 puts its ``.item()`` at the ``return`` that makes it)
     value = value_of(ctx, container)
     missed = ("a defaultdict adds an empty entry: no error, other numbers"
               if value.kind == OBJECT and value.name == "collections.defaultdict" else "KeyError")

@@ -318,8 +318,11 @@ def tensor_numbers(ctx: Context, node: ast.AST) -> Iterator[Report]:
     (``TypeError``).  And the ``return`` of a function of the file every
     ``return`` of which gives such a number read through ``.data`` in the function
     itself (``return pred.eq(y.data).sum() / n``), where a call of the file uses
-    its result: the callers got a number on 0.3, so the ``.item()`` goes to the
-    ``return``, once for all of them, and none to the callers.
+    its result; so for a method of a class of the file (``def act(self, s): return
+    self.net(s).data.max(1)[1][0]``) where a call on an evident instance of the
+    class (``agent.act(s)``, ``self.act(s)``), in the file or in another module of
+    the project, uses its result: the callers got a number on 0.3, so the
+    ``.item()`` goes to the ``return``, once for all of them, and none to the callers.
     And ``return E`` where ``E`` is computed (through arithmetic and the
     function's names) from such numbers and Python numbers, in a function that
     returns a number literal elsewhere (``return 0.`` when nothing is picked,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 from typing import Iterator, Optional
 
 from ...analysis.context import Context
@@ -32,7 +33,7 @@ def return_findings(ctx: Context, facts, node: ast.Return) -> Iterator[Report]:
     edits = [item_edit(ctx, leaf) for leaf in leaves]
     src = ctx.source
     why = (f"as `{function.name}` returns one at line {numeric}" if numeric is not None
-           else f"and `{function.name}` returned that number (line {used} uses it)")
+           else f"and `{function.name}` returned that number ({used} uses it)")
     dtype = facts.of(node.value).dtype
     got = ("an int64 tensor (a dict key by identity; json refuses it)" if dtype == "int"
            else "a float32 tensor (numpy makes float32 of it, json refuses it)"
@@ -45,11 +46,15 @@ def return_findings(ctx: Context, facts, node: ast.Return) -> Iterator[Report]:
     )
 
 
-def _number_function(ctx: Context, facts, function: ast.AST) -> Optional[int]:
+def _number_function(ctx: Context, facts, function: ast.AST) -> Optional[str]:
     """For a function of the file, undecorated, defined once, every ``return`` of
     which gives a value computed from numbers 0.3 gave (``return correct.sum() /
-    n``) or a number literal, each with its ``.item()`` writable: the line of a call of
-    it in the file whose result is used (not a statement of its own); else ``None``.
+    n``) or a number literal, each with its ``.item()`` writable: where a call of it
+    uses its result (not a statement of its own), ``line N`` of the file (or
+    ``path:N`` of another module, for a method); else ``None``.  A function is one
+    of the module, called by its name in the file; or a method of a class of the
+    module (:func:`_method_class`), called on evident instances of the class, in
+    the file or in the project's other modules (:mod:`~.analysis.method_sites`).
     Such a function gets its ``.item()`` at its returns (:func:`return_findings`), and a
     use of its result, not again (:func:`returned_number`)."""
     memo = ctx.memo.setdefault("TV144 number functions", {})
@@ -59,14 +64,52 @@ def _number_function(ctx: Context, facts, function: ast.AST) -> Optional[int]:
     found = None
     name = getattr(function, "name", None)
     if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
-            not function.decorator_list and ctx.defined_once().get(name) is function:
-        returns = [n.value for n in body_nodes(function)
-                   if isinstance(n, ast.Return) and n.value is not None]
-        computed = [r for r in returns if not literal_number(r)]
-        if computed and all(_returns_03_number(ctx, facts, r, function) for r in computed):
-            found = _used_call(ctx, name)  # (a walk of the file, once: seldom reached)
+            not function.decorator_list:
+        owner = None if ctx.defined_once().get(name) is function else \
+            _method_class(ctx, function)
+        if owner is not None or ctx.defined_once().get(name) is function:
+            returns = [n.value for n in body_nodes(function)
+                       if isinstance(n, ast.Return) and n.value is not None]
+            computed = [r for r in returns if not literal_number(r)]
+            if computed and all(_returns_03_number(ctx, facts, r, function) for r in computed):
+                # (a walk of the file, once: seldom reached)
+                found = _used_call(ctx, name) if owner is None else \
+                    _used_method_call(ctx, owner, function)
     memo[id(function)] = found  # type: ignore[index]
     return found
+
+
+def _method_class(ctx: Context, function: ast.AST) -> Optional[ast.ClassDef]:
+    """The module-level class, defined once, whose body defines the method
+    ``function`` once (not a special method, nor one ``nn.Module`` calls), or ``None``."""
+    from ...analysis.callers import may_be_followed
+    from ...analysis.objects import own_method
+
+    owner = ctx.statement_parents().get(id(function))
+    if not isinstance(owner, ast.ClassDef) or ctx.defined_once().get(owner.name) is not owner \
+            or own_method(owner, function.name) is not function:  # type: ignore[attr-defined]
+        return None
+    return owner if may_be_followed(ctx, function, across=True) else None
+
+
+def _used_method_call(ctx: Context, owner: ast.ClassDef, function: ast.AST) -> Optional[str]:
+    """Where a call of the method ``function`` of ``owner`` on an evident instance
+    uses its result: ``line N`` of the file, or ``path:N`` of another module."""
+    from ...analysis.callers import some_method_sites
+    from ...analysis.method_sites import method_sites
+    from ...analysis.project.importers import named_elsewhere
+
+    parents = ctx.file_parents()
+    for call, _ in some_method_sites(ctx, function):
+        if not isinstance(parents.get(id(call)), ast.Expr):
+            return f"line {call.lineno}"
+    name = function.name  # type: ignore[attr-defined]
+    if not ctx.filename or not named_elsewhere(ctx.filename, name):
+        return None
+    for other, call, _ in method_sites(ctx, owner, function) or ():
+        if not isinstance(other.file_parents().get(id(call)), ast.Expr):
+            return f"`{os.path.basename(other.filename)}` line {call.lineno}"
+    return None
 
 
 def _returns_03_number(ctx: Context, facts, value: ast.AST, function: ast.AST) -> bool:
@@ -78,7 +121,7 @@ def _returns_03_number(ctx: Context, facts, value: ast.AST, function: ast.AST) -
                                 read_in(ctx, leaf, function) for leaf in leaves)
 
 
-def _used_call(ctx: Context, name: str) -> Optional[int]:
+def _used_call(ctx: Context, name: str) -> Optional[str]:
     """The line of a call ``name(...)`` in the file whose result is used (the calls
     of the file's names read once per file)."""
     found = ctx.memo.get("TV144 used calls")
@@ -88,7 +131,7 @@ def _used_call(ctx: Context, name: str) -> Optional[int]:
         for node in ast.walk(ctx.tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                     and not isinstance(parents.get(id(node)), ast.Expr):
-                found.setdefault(node.func.id, node.lineno)  # type: ignore[union-attr]
+                found.setdefault(node.func.id, f"line {node.lineno}")  # type: ignore[union-attr]
     return found.get(name)  # type: ignore[union-attr]
 
 
@@ -103,12 +146,60 @@ def returned_number(ctx: Context, facts, value: ast.AST, scope=None) -> bool:
             return False
         calls = [d.value for d in defs]
     for call in calls:
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
+            if not _number_method(ctx, facts, call, scope):
+                return False
+            continue
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
             return False
         function = ctx.defined_once().get(call.func.id)
         if function is None or _number_function(ctx, facts, function) is None:
             return False
     return True
+
+
+def made_by_number_return(ctx: Context, node: ast.AST, scope=None, depth: int = 0) -> bool:
+    """Whether every value that reaches ``node`` is what a call of a function or a
+    method gets that has its ``.item()`` at its returns (:func:`_number_function`):
+    the call itself, a name bound to it (:func:`returned_number`), or a parameter
+    every caller of which passes one (read in the caller's module).  Another
+    rule's ``.item()`` there would call it on a number."""
+    from ...analysis.callers import passed_arguments
+    from ...analysis.values import values
+
+    if depth > 3:
+        return False
+    if returned_number(ctx, values(ctx), node, scope):
+        return True
+    if not isinstance(node, ast.Name):
+        return False
+    flow = ctx.flow() if scope is None else ctx.flow_of(scope)
+    defs = flow.reaching(node)
+    if not defs or len(defs) != 1 or defs[0].kind != "param":
+        return False
+    sites = passed_arguments(ctx, defs[0].node, flow.node)
+    return bool(sites) and all(made_by_number_return(other, expr, at, depth + 1)
+                               for other, expr, at in sites)
+
+
+def _number_method(ctx: Context, facts, call: ast.Call, scope) -> bool:
+    """Whether ``call`` calls, on an evident instance of a class of the project
+    (``agent.act(s)``), a method that gets its ``.item()`` at its returns."""
+    from ...analysis.objects import PLAIN, instance_class, own_method
+    from ...analysis.values import FILE_CLASS, values
+
+    receiver = facts.of(call.func.value, scope).name or ""  # type: ignore[attr-defined]
+    if receiver.startswith(FILE_CLASS):
+        found = (ctx, ctx.defined_once().get(receiver[len(FILE_CLASS):]))
+    elif receiver.startswith(PLAIN):
+        found = instance_class(ctx, receiver)
+    else:
+        return False
+    if found is None or not isinstance(found[1], ast.ClassDef):
+        return False
+    other, cls = found
+    method = own_method(cls, call.func.attr)  # type: ignore[attr-defined]
+    return method is not None and _number_function(other, values(other), method) is not None
 
 
 def _numeric_return(ctx: Context, function: ast.AST) -> Optional[int]:
