@@ -771,6 +771,34 @@ def test_a_parser_built_elsewhere_or_shadowed_types_give_no_options():
     assert written["args.n"] == (None, None, None)
 
 
+def test_a_name_rebound_from_itself_in_a_loop_keeps_what_every_round_keeps():
+    """``s = s + torch.dot(a, b)`` in a loop (a new value each round, broadcast):
+    1-D from ``torch.zeros(1)``; ``n = n + 1`` an int; ``t = 2 * t`` a new tensor of
+    the rank broadcasting gives; an amount of unknown rank leaves it unknown.  Outside
+    a loop, ``h = h + x`` is exactly what its expression makes (2-D)."""
+    found = facts(HEAD + textwrap.dedent("""
+        def overlap(xs, ys, rows):
+            s, n, t, u = Variable(torch.zeros(1)), 0, torch.zeros(3), torch.zeros(1)
+            for x, y in zip(xs, ys):
+                s = s + torch.dot(x, y)
+                n = n + 1
+                t = 2 * t
+                u = u + rows
+            h = torch.zeros(3)
+            h = h + torch.zeros(2, 3)
+            show(s)
+            show(n)
+            show(t)
+            show(u)
+            show(h)
+    """))
+    assert found["s"][:2] == (TENSOR, 1)
+    assert found["n"] == (NUMBER, None, "int")
+    assert found["t"] == (TENSOR, 1, "float")
+    assert found["u"][1] is None
+    assert found["h"] == (TENSOR, 2, "float")
+
+
 def test_augmented_assignments_keep_what_every_round_keeps():
     """``step = 0`` then ``step += 1`` in a loop stays an int; ``total += x.item()``
     a number; a tensor accumulated in place keeps its rank, whatever is added

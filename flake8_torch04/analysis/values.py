@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional, Sequence
 
-from .accumulated import accumulated
+from .accumulated import accumulated, loop_carried, self_update
 from .appended import appended, builtin_of, comprehended
 from .callers import passed_arguments
 from .choices import chosen, unwrapped
@@ -214,6 +214,9 @@ class Values:
             added = appended(self._flow(scope).node, d.key, self.ctx.resolve)
             return Value(LIST, parts=(self._elements(added or (), scope, depth),))
         if kind == "assign" and d.value is not None:
+            if isinstance(d.value, ast.BinOp) and self_update(d) is not None and \
+                    loop_carried(self._flow(scope), d):
+                return accumulated(self, d, scope, depth)  # (``s = s + x`` in a loop)
             return self.of(d.value, scope, depth)
         if kind == "unpack" and d.value is not None:
             path = unpack_path(d)
