@@ -303,3 +303,32 @@ def test_tv107_fix(source, expected):
 @pytest.mark.parametrize("source", TV107_NOOPS)
 def test_tv107_noop(source):
     assert not findings(TV107_HEADER + source, "TV107")
+
+
+def test_tv104_a_function_only_called_through_forward_keeps_its_gradients():
+    """UNet's ``DiceCoeff().forward(a, b)`` (sweep 32): a plain method call, whose
+    gradient on 0.3 came from what ``forward`` computed; ``.apply`` would switch
+    to ``backward``.  The message says to drop ``Function`` and claims no
+    RuntimeError; no fix."""
+    source = dedent('''
+        from torch.autograd import Function
+
+
+        class Dice(Function):
+            def forward(self, a, b):
+                return (a * b).sum()
+
+            def backward(self, grad):
+                return grad, grad
+
+
+        def score(a, b):
+            return Dice().forward(a, b)
+    ''')
+    [finding] = findings(source, "TV104")
+    assert finding.fix is None
+    assert "drop `Function` from its bases" in finding.message
+    assert "line 13" in finding.message and "RuntimeError" not in finding.message
+    called = source.replace("Dice().forward(a, b)", "Dice()(a, b)")
+    [finding] = findings(called, "TV104")
+    assert "RuntimeError" in finding.message and finding.fix is not None

@@ -33,6 +33,12 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
     ``Fn(...)(x)`` in the file (and ``fn(x)`` of an instance kept as
     ``fn = Fn(...)``), which are not reported separately.  A
     ``Function`` with a static ``forward`` (new style) is not flagged.
+    A class the file uses only as ``Fn(...).forward(x)`` (and no other module
+    can import) gets another message and no fix: that is a plain method call,
+    which autograd differentiated through what ``forward`` computes on 0.3 too,
+    never calling ``backward``; ``Fn.apply`` would use ``backward`` (other
+    gradients, where it was never right), so the advice is to drop ``Function``
+    from the bases (instantiating one warns ``DeprecationWarning``).
 
     ## Why is this bad?
     Calling an instance of a legacy Function raises ``RuntimeError: Legacy
@@ -102,6 +108,20 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
     if not _legacy_base(ctx, node, 0, "backward" in methods or "Function" in ctx.text):
         return
     uses = _uses(ctx, node)
+    direct_calls = _forward_called(ctx, node, uses)
+    if direct_calls:
+        lines = ", ".join(str(line) for line in direct_calls[:_MAX_LINES_IN_MESSAGE])
+        plural = "s" if len(direct_calls) > 1 else ""
+        yield Report(
+            node,
+            f"`{node.name}` is a legacy autograd Function called only as "
+            f"`{node.name}().forward(...)` (line{plural} {lines}): a plain method call, "
+            f"which autograd differentiates through what `forward` computes, never "
+            f"through `backward` (as on 0.3); instantiating a Function warns "
+            f"DeprecationWarning on current PyTorch (an error in a future version): drop "
+            f"`Function` from its bases, not `{node.name}.apply` (which would use `backward`)",
+        )
+        return
     calls = _instance_calls(ctx, uses)
     named = _named_instances(ctx, uses, calls)
     where = ""
@@ -126,6 +146,29 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
         f"and `{node.name}.apply(...)`",
         fix,
     )
+
+
+def _forward_called(ctx: Context, node: ast.ClassDef, uses: List[ast.Name]) -> List[int]:
+    """The lines of the uses of the class, where every one is ``Fn(...).forward(...)``
+    and no other module of the project can import it; else ``[]``."""
+    from ..analysis.project.importers import named_elsewhere
+
+    if not uses:
+        return []
+    parents = ctx.file_parents()
+    lines = []
+    for use in uses:
+        made = parents.get(id(use))
+        method = parents.get(id(made))
+        call = parents.get(id(method))
+        if not (isinstance(made, ast.Call) and made.func is use
+                and isinstance(method, ast.Attribute) and method.attr == "forward"
+                and isinstance(call, ast.Call) and call.func is method):
+            return []
+        lines.append(call.lineno)
+    if ctx.filename and named_elsewhere(ctx.filename, node.name, imported=True):
+        return []
+    return sorted(set(lines))
 
 
 def _uses(ctx: Context, node: ast.ClassDef) -> List[ast.Name]:
