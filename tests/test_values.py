@@ -259,6 +259,24 @@ def test_a_self_attribute_remade_from_itself_keeps_what_its_other_bindings_make(
     assert found["self.odd"][1] is None and found["self.alone"][1] is None
 
 
+def test_a_plain_method_that_returns_its_argument_gives_this_calls_rank():
+    """``idxs = dev.to_device(idxs)`` (end-to-end-negotiator's device helper, a
+    method of a plain class): the argument's rank at this call, whatever other
+    calls pass; ``np.array`` of a list of numbers is 1-D."""
+    source = HEAD + (
+        "class Dev(object):\n    def __init__(self, gpu):\n        self.gpu = gpu\n"
+        "    def to_device(self, x):\n        return x.cuda() if self.gpu else x\n"
+        "def choose(choices):\n    dev = Dev(False)\n"
+        "    idxs = Variable(torch.from_numpy(np.array(choices)))\n"
+        "    show(np.array(choices))\n    show(dev.to_device(idxs))\n"
+        "    show(dev.to_device(torch.zeros(2, 3)))\n"
+        "choose([0, 2, 4])\n")
+    found = facts(source)
+    assert found["np.array(choices)"][:2] == (NDARRAY, 1)
+    assert found["dev.to_device(idxs)"][:2] == (TENSOR, 1)
+    assert found["dev.to_device(torch.zeros(2, 3))"][:2] == (TENSOR, 2)
+
+
 def test_a_shadowed_torch_is_not_torch():
     source = HEAD + "def g(torch):\n    x = torch.zeros(3)\n    show(x)\n"
     assert facts(source)["x"][0] is None

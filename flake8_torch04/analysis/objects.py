@@ -151,10 +151,13 @@ def named_instance(values, cls, call: ast.Call, scope, depth: int):
     return Value(TUPLE, parts=parts, name=NAMED + " ".join(fields))
 
 
-def plain_method(values, name: str, attr: str, depth: int):
-    """What ``obj.attr(...)`` returns for an instance ``obj`` of a plain class of the
-    project (:data:`PLAIN` ``name``): the returns of the method the class itself
-    defines, undecorated and once (one it inherits is not followed)."""
+def plain_method(values, name: str, attr: str, call: ast.Call, scope, depth: int):
+    """What ``obj.attr(...)`` (``call``, read in ``scope``) returns for an instance
+    ``obj`` of a plain class of the project (:data:`PLAIN` ``name``): the returns
+    of the method the class itself defines, undecorated and once (one it inherits
+    is not followed), read for this call (``dev.to_device(idxs)`` of a method
+    that returns its argument moved: ``idxs``'s rank; :mod:`.decided`)."""
+    from .decided import call_returns
     from .values import UNKNOWN, values as values_of
 
     found = instance_class(values.ctx, name)
@@ -164,9 +167,8 @@ def plain_method(values, name: str, attr: str, depth: int):
     method = own_method(cls, attr)
     if method is None:
         return UNKNOWN
-    if other is values.ctx:
-        return values._returns_of(method, depth + 1)
-    return crossed(values_of(other)._returns_of(method, depth + 1), other)
+    owner = values if other is values.ctx else values_of(other)
+    return call_returns(values, owner, method, call, scope, depth + 1, True)
 
 
 def own_method(cls: ast.ClassDef, name: str) -> Optional[ast.AST]:

@@ -72,6 +72,9 @@ from .value import (  # noqa: F401  (the record: the rules take it from here)
 )
 
 
+#: methods that reduce a whole tensor (or numpy array) when given no dimension
+WHOLE_REDUCTIONS = frozenset(("sum", "mean", "prod", "std", "var"))
+
 # ---------------------------------------------------------------------------
 # the answers
 
@@ -522,8 +525,13 @@ class Values:
             if name in OBJECTS:
                 return Value(OBJECT, name=OBJECTS[name])
             shape = numpy_shape(name, node)  # (``np.empty([n, 1], dtype=np.uint8)``)
+            dtype = numpy_dtype(name, node, self.ctx.resolve)
+            if name in ("numpy.array", "numpy.asarray") and len(args) == 1 and not shape:
+                data = self.of(args[0], scope, depth)  # (``np.array(choices)`` of a list of
+                return Value(NDARRAY, list_rank(data) if data.kind == LIST else  # numbers)
+                             data.rank if data.kind in (NDARRAY, TENSOR) else None, dtype)
             return Value(NDARRAY, self._sizes_rank(shape, scope, depth) if shape else None,
-                         numpy_dtype(name, node, self.ctx.resolve))
+                         dtype)
         if name in ("random.sample", "random.choices") and args:  # (elements of the first)
             pool = args[0]
             element = _INT if isinstance(pool, ast.Call) and self._callee(pool.func) == "range" \
@@ -633,11 +641,15 @@ class Values:
             return _INT  # (``x.size(0)``: numpy's ``size`` is not called)
         if not receiver.tensor:
             if receiver.kind == OBJECT and (receiver.name or "").startswith(PLAIN):
-                return plain_method(self, receiver.name, attr, depth)  # (``memory.sample(n)``)
+                # (``memory.sample(n)``)
+                return plain_method(self, receiver.name, attr, node, scope, depth)
             if receiver.kind in (NDARRAY, OBJECT):  # (``parser.parse_args()``)
                 return object_method(receiver, attr, node, self.ctx)
             if receiver.kind is None and attr in CASTS and not args and not node.keywords:
                 return _tensor(None, CASTS[attr])  # (``m.byte()``: only tensors have these)
+            if receiver.kind is None and attr in WHOLE_REDUCTIONS and not args \
+                    and not node.keywords:  # (``a.mean()``: 0-dim if a tensor, a numpy
+                return Value(None, 0)  # scalar if an array; what it is, unknown)
             if receiver.kind is None and attr in ("view", "reshape") and args:
                 # (numpy's ``view`` takes a dtype; sizes give a rank, whatever the value)
                 rank = self._sizes_rank(args, scope, depth)

@@ -260,7 +260,7 @@ def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST, by_name: bool) 
             return False
     elif k is None:
         return by_name and isinstance(tensor, (ast.Subscript, ast.Call)) \
-            and _zero_dim_value(ctx, tensor) is not None
+            and _zero_dim_value(ctx, tensor, by_name) is not None
     assigned = evidence.assignments(tensor)
     if assigned == [] and k in evidence.flow.bound:  # (``a, b = f(x)``)
         defs = evidence.flow.defs(k)
@@ -270,19 +270,23 @@ def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST, by_name: bool) 
         # iterated list holds (``[v.data.tolist()[0] for v in losses]``)
         defs = evidence.flow.reaching(tensor)
         return bool(defs) and all(d.kind in ("param", "for", "comp") for d in defs) \
-            and _zero_dim_value(ctx, tensor) is not None
+            and _zero_dim_value(ctx, tensor, by_name) is not None
     if not ctx.uses_torch or not assigned or not all(
             _may_make_zero_dim(ctx, value) for value in assigned):
         return False  # (the cheap test first: the value facts are asked of few names)
-    return _zero_dim_value(ctx, tensor) is not None
+    return _zero_dim_value(ctx, tensor, by_name) is not None
 
 
-def _zero_dim_value(ctx: Context, tensor: ast.AST):
-    """The value facts' answer for ``tensor`` where it is a 0-dim tensor, else ``None``."""
+def _zero_dim_value(ctx: Context, tensor: ast.AST, read: bool = False):
+    """The value facts' answer for ``tensor`` where it is a 0-dim tensor, else ``None``;
+    with ``read`` (``tensor.data[0]``, ``.numpy()[0]``), also a whole reduction of
+    what may be a tensor (``a.mean()``: that fails whatever ``a`` is, a tensor or a
+    numpy array; a bare ``[0]`` of it is a pandas frame's first column sum)."""
     from ..analysis.values import values
 
     value = values(ctx).of(tensor)
-    return value if value.tensor and value.rank == 0 else None
+    return value if value.rank == 0 and (value.tensor or read and value.kind is None) \
+        else None
 
 
 def _may_make_zero_dim(ctx: Context, value: ast.AST) -> bool:
