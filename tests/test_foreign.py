@@ -685,3 +685,31 @@ def run(args, env, state):
                             ["TV144"])
     assert [(f.code, f.line) for f in findings] == [("TV144", 25)]
     assert "`main.py` line 7 uses it" in findings[0].message
+
+
+@pytest.mark.parametrize("saved, whole", [("model", True), ("model.state_dict()", False)])
+def test_weight_norm_keeps_no_fix_where_the_project_saves_a_whole_model(tmp_path, saved, whole):
+    """TCN (sweep 32): ``weight_norm`` in ``blocks.py``, ``torch.save(model, f)`` in
+    ``main.py``; the parametrized module refuses to be pickled whole on 2.13, so
+    TV135 gives no fix and names the save; a saved ``state_dict()`` keeps the fix."""
+    write(tmp_path, {"blocks.py": """\
+import torch.nn as nn
+from torch.nn.utils import weight_norm
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super(Block, self).__init__()
+        self.conv = weight_norm(nn.Conv1d(2, 2, 3, padding=1))
+""", "main.py": f"""\
+import torch
+from blocks import Block
+
+model = Block()
+with open('model.pt', 'wb') as f:
+    torch.save({saved}, f)
+"""})
+    [finding] = check_source((tmp_path / "blocks.py").read_text(), str(tmp_path / "blocks.py"),
+                             ["TV135"])
+    assert (finding.fix is None) == whole
+    assert ("`main.py:6` saves a whole model" in finding.message) == whole

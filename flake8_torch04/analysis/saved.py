@@ -660,3 +660,23 @@ def _of_value(value, under: Optional[str]) -> Optional[Refused]:
 
 def _article(name: str) -> str:
     return f"{'an' if name.lstrip('`')[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+def whole_module_save(ctx) -> Optional[str]:
+    """Where the file or a module of its project saves a whole ``nn.Module`` with
+    ``torch.save`` (``torch.save(model, f)``, pickled with every submodule's
+    class): ``file:line`` of the first, else ``None`` (none, or none evident)."""
+    from .values import MODULE, values
+
+    memo = ctx.memo
+    if "whole module save" not in memo:
+        found = None
+        for entries in (_project_saves(ctx, False, None) or {}).values():
+            for other, obj, scope in entries:
+                if values(other).of(obj, scope).kind == MODULE:
+                    found = f"{os.path.basename(other.filename or '')}:{obj.lineno}"
+                    break
+            if found:
+                break
+        memo["whole module save"] = found
+    return memo["whole module save"]  # type: ignore[no-any-return]

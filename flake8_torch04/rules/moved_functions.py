@@ -7,6 +7,7 @@ from typing import Iterator, Optional
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.registry import rule
+from ..analysis.saved import whole_module_save
 from ..analysis.values import value_of
 from ..source.text import has_comment
 from .shared.calls import plain_arguments
@@ -107,7 +108,11 @@ def moved_functions(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ``torch.nn.utils.parametrize.remove_parametrizations(m, 'weight')``) and
     state dicts saved under the old names no longer fit.  Where a string of the
     project names the old function (a ``mock.patch`` target), the fix is unsafe
-    and the message says where.
+    and the message says where.  Where the file or a module of the project saves a
+    whole ``nn.Module`` (``torch.save(model, f)``), the message says so and there
+    is no fix: on 2.13 ``torch.save`` of a module holding a parametrized one raises
+    ``RuntimeError: Serialization of parametrized modules is only supported
+    through state_dict()``.
     """
     qualname = ctx.resolve(node.func)
     if qualname not in _WEIGHT_NORM_NAMES:
@@ -128,4 +133,10 @@ def moved_functions(ctx: Context, node: ast.Call) -> Iterator[Report]:
         f"`{src.quote(node.func)}` is deprecated since PyTorch 2.1 (FutureWarning on 2.13); "
         f"use `{new}` (it names the parameters `parametrizations.weight.original0`/`1`, "
         f"not `weight_g`/`weight_v`)")
+    saved = whole_module_save(ctx)
+    if saved is not None:  # (a parametrized module cannot be pickled whole)
+        fix = None
+        message += (f"; but `{saved}` saves a whole model with `torch.save`, which refuses "
+                    f"a parametrized module (RuntimeError): save its `state_dict()` there "
+                    f"first")
     yield Report(node, message, fix)
