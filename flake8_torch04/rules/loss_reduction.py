@@ -74,7 +74,12 @@ def loss_reduction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     Position: the first of the two keywords.  Not flagged: a project's own
     loss, ``reduction=`` alone, both keywords given as ``None`` (which torch
     ignores without a warning), and a wrapper handing its own parameters on
-    (``size_average=size_average, reduce=reduce``).
+    (``size_average=size_average, reduce=reduce``) where they default to
+    ``None`` or to nothing (its callers decide); one that defaults to a bool
+    (``def __init__(self, w, size_average=True)``) is flagged, with the
+    replacement spelled in the message (``reduction='mean' if size_average else
+    'sum'``) and no fix (not constants; and a caller passing ``None`` meant
+    ``'mean'``).
     Also flags the KL divergence averaged over every element, which warns
     whatever the keyword: ``F.kl_div(input, target)`` and
     ``nn.KLDivLoss()`` with no reduction, ``reduction='mean'`` or old keywords
@@ -166,7 +171,9 @@ def loss_reduction(ctx: Context, node: ast.AST) -> Iterator[Report]:
             yield from _kl_mean(ctx, node, reduction_kw, ())
         return
     if all(isinstance(kw.value, ast.Name) and kw.value.id == kw.arg for kw in present):
-        return  # a wrapper handing its caller's arguments on
+        if _loss(ctx.resolve(node.func)):
+            yield from _handed_on(ctx, node, present)
+        return  # (a wrapper handing its caller's arguments on)
     if not _loss(ctx.resolve(node.func)):
         return
     try:
@@ -198,6 +205,43 @@ def loss_reduction(ctx: Context, node: ast.AST) -> Iterator[Report]:
             edits.append(edit)
     fix = Fix(tuple(edits), SAFE) if edits else None
     yield Report(first, f"`{quoted}` is {why}; use `{new}`", fix)
+
+
+def _handed_on(ctx: Context, node: ast.Call, present) -> Iterator[Report]:
+    """``nn.CrossEntropyLoss(w, size_average=size_average)`` in a function whose
+    parameter ``size_average`` defaults to a bool (``=True``): torch warns at every
+    call that keeps the default (one defaulting to ``None``, torch ignores)."""
+    from ..analysis.nodes import innermost
+
+    function = innermost(ctx.parents, (ast.FunctionDef, ast.AsyncFunctionDef))
+    if function is None:
+        return
+    args = function.args  # type: ignore[attr-defined]
+    positional = args.posonlyargs + args.args
+    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]],
+                        args.defaults))
+    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults)
+                    if d is not None)
+    given = {kw.arg: defaults.get(kw.arg) for kw in present}
+    if not any(isinstance(d, ast.Constant) and isinstance(d.value, bool)
+               for d in given.values()):
+        return  # (``None`` or no default: what the callers pass decides)
+    size_average = "size_average" if "size_average" in given else None
+    reduce = "reduce" if "reduce" in given else None
+    if size_average and reduce:
+        new = f"reduction=('mean' if {size_average} else 'sum') if {reduce} else 'none'"
+    elif size_average:
+        new = f"reduction='mean' if {size_average} else 'sum'"
+    else:
+        new = f"reduction='mean' if {reduce} else 'none'"
+    src = ctx.source
+    first = sorted(present, key=lambda kw: (kw.lineno, kw.col_offset))[0]
+    quoted = ", ".join(src.text(kw) for kw in present)
+    yield Report(  # (not constants: a message only, as for any other such value)
+        first,
+        f"`{quoted}` is deprecated since PyTorch 0.4.1: it warns on 2.13 whenever "
+        f"`{function.name}`'s default (`{src.text(next(d for d in given.values() if d))}`) "
+        f"reaches it; use `{new}` (where no caller passes `None`, which meant `True`)")
 
 
 def _attribute_set(ctx: Context, node: ast.Assign) -> Iterator[Report]:
