@@ -193,10 +193,12 @@ def _carried(ctx: Context, scope: ast.AST, d, hops: int,
             if not defs or any(other is not d for other in defs):
                 continue
             name, sizes = _sizes(ctx, call, scope)
-            if name is not None and any(arg is s or isinstance(s, (ast.Tuple, ast.List))
-                                        and any(arg is e for e in s.elts) for s in sizes):
-                if not any(arg is o[0] for o in out):
-                    out.append((arg, call, name, scope))
+            if name is not None and any(
+                    any(arg is o for o in _operands(item))
+                    for s in sizes for item in (
+                        s.elts if isinstance(s, (ast.Tuple, ast.List)) else (s,))):
+                if not any(arg is o[0] or call is o[1] for o in out):
+                    out.append((arg, call, name, scope))  # (once per call: one fix)
                 continue
             target = _parameter(ctx, call, arg, scope) if hops < _HOPS else None
             if target is not None and id(target[1]) not in seen:
@@ -220,19 +222,30 @@ def _calls(ctx: Context, scope: ast.AST, name: str) -> List[ast.Call]:
         found = memo[(id(scope), name)] = [
             n for n in body_parents(scope, hits)[0] if n.__class__ is ast.Call and any(
                 a.__class__ is ast.Name and a.id == name  # type: ignore[attr-defined]
-                or a.__class__ in (ast.Tuple, ast.List)
+                or a.__class__ in (ast.Tuple, ast.List, ast.BinOp, ast.Subscript)
                 for a in (*n.args, *(k.value for k in n.keywords)))]  # type: ignore
     return found
 
 
 def _passed(call: ast.Call, name: str) -> Iterator[ast.Name]:
-    """The arguments of ``call`` that are the name ``name`` (an item of a tuple or
-    list argument too)."""
+    """The arguments of ``call`` that are the name ``name``, or are computed from it
+    by arithmetic (``ch * f * f``; an item of a tuple or list argument too)."""
     for arg in (*call.args, *(k.value for k in call.keywords)):
-        if isinstance(arg, ast.Name) and arg.id == name:
-            yield arg
-        elif isinstance(arg, (ast.Tuple, ast.List)):
-            yield from (e for e in arg.elts if isinstance(e, ast.Name) and e.id == name)
+        for item in arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else (arg,):
+            yield from (n for n in _operands(item) if isinstance(n, ast.Name) and n.id == name)
+
+
+def _operands(node: ast.AST) -> Iterator[ast.AST]:
+    """``node`` and what it is computed from by ``+ - * / // %`` and signs: a float
+    among them makes it a float."""
+    todo = [node]
+    while todo:
+        node = todo.pop()
+        yield node
+        if isinstance(node, ast.BinOp) and isinstance(node.op, _INT_OPS):
+            todo += (node.right, node.left)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            todo.append(node.operand)
 
 
 def _parameter(ctx: Context, call: ast.Call, arg: ast.AST,
@@ -336,10 +349,14 @@ def size_division(ctx: Context, node: ast.AST) -> Iterator[Report]:
     since a ``/`` there raises whatever it divides.  Such a ``/`` bound to a
     name (``n = (depth - 4) / 6``) or passed to a parameter is followed to the
     sizes it reaches: where the name is read as a size with no other binding
-    reaching it, or passed on to a parameter of a function, of a class
+    reaching it (also inside arithmetic: ``nn.Linear(10, ch * f * f)``, once per
+    call), or passed on to a parameter of a function, of a class
     (its ``__init__``) or of a method called on ``self``, of the same file,
     through up to four calls (``Stage(n)``, then ``self._stack(blocks)``, then
-    ``range(blocks)``); the size is reported there.
+    ``range(blocks)``); the size is reported there.  So is an item of a tuple
+    bound so (``fs = (side / 16, side / 16)`` read as ``fs[0]``, where that binding
+    alone reaches the read; ``self.fs = (...)`` read as ``self.fs[0]`` in the
+    class's methods, where the class binds ``fs`` only there).
     Layers and functions are torch's, resolved through imports.  Not in a file
     that says ``from __future__ import division``.  Position: the size argument.
 
@@ -430,16 +447,69 @@ def size_division(ctx: Context, node: ast.AST) -> Iterator[Report]:
 
 
 def _bound_sizes(ctx: Context, node: ast.Assign) -> Iterator[Report]:
-    """``n = (depth - 4) / 6``: the sizes ``n`` reaches (see :func:`_carried`)."""
+    """``n = (depth - 4) / 6``: the sizes ``n`` reaches (see :func:`_carried`);
+    ``fs = (side / 4, side / 4)`` or ``self.fs = ...``: the sizes its items reach
+    (see :func:`_item_reads`)."""
     target = node.targets[0]
-    if len(node.targets) != 1 or target.__class__ is not ast.Name or \
-            not _has_division(node.value) or not ctx.uses_torch or _true_division(ctx):
+    if len(node.targets) != 1 or not ctx.uses_torch:
+        return
+    if isinstance(node.value, (ast.Tuple, ast.List)) and isinstance(
+            target, (ast.Name, ast.Attribute)) and any(
+            _has_division(e) for e in node.value.elts) and not _true_division(ctx):
+        for i, item in enumerate(node.value.elts):
+            if _has_division(item):
+                yield from _reached(ctx, item, lambda found, i=i: _item_reads(
+                    ctx, node, target, i, found))
+        return
+    if target.__class__ is not ast.Name or \
+            not _has_division(node.value) or _true_division(ctx):
         return
     flow = ctx.flow()
     bound = [d for d in flow.defs(target.id) if d.node is node]  # type: ignore[attr-defined]
     if bound:
         yield from _reached(ctx, node.value, lambda found: _carried(
             ctx, flow.node, bound[0], 0, found, set()))
+
+
+def _item_reads(ctx: Context, node: ast.Assign, target: ast.AST, index: int,
+                out: List[Tuple[ast.AST, ast.Call, str, ast.AST]]) -> None:
+    """The size arguments that read item ``index`` of the tuple ``node`` binds
+    (``fs[0]``, ``self.fs[0]``, also in arithmetic: ``ch * fs[0] * fs[1]``), to
+    ``out``: for a name, in its function where this binding alone reaches the
+    read; for ``self.NAME``, in the methods of the class, where the class binds
+    it only here."""
+    scopes: List[ast.AST] = []
+    scope = ctx.flow().node
+    if isinstance(target, ast.Name):
+        scopes = [scope]
+    elif isinstance(target.value, ast.Name) and target.value.id == "self":  # type: ignore
+        cls = ctx.statement_parents().get(id(scope))
+        bound = values(ctx).attributes(cls).get(target.attr) \
+            if isinstance(cls, ast.ClassDef) else None  # type: ignore[attr-defined]
+        if not bound or len(bound) != 1 or bound[0][0] is not node.value:
+            return
+        scopes = [m for m in cls.body if isinstance(m, ast.FunctionDef)]  # type: ignore
+    spelled = ctx.source.text(target)
+    for where in scopes:
+        flow = ctx.flow_of(where)
+        for call in _calls(ctx, where, spelled.split(".")[-1]):
+            name, sizes = _sizes(ctx, call, where)
+            if name is None or any(call is o[1] for o in out):
+                continue
+            for size in sizes:
+                for item in size.elts if isinstance(size, (ast.Tuple, ast.List)) else (size,):
+                    read = next((o for o in _operands(item) if isinstance(o, ast.Subscript)
+                                 and isinstance(o.slice, ast.Constant)
+                                 and o.slice.value == index
+                                 and ctx.source.text(o.value) == spelled), None)
+                    if read is None or isinstance(target, ast.Name) and [
+                            d.node for d in flow.reaching(read.value) or ()] != [node]:
+                        continue
+                    out.append((read, call, name, where))
+                    break
+                else:
+                    continue
+                break
 
 
 def _passed_sizes(ctx: Context, node: ast.Call) -> Iterator[Report]:
@@ -479,8 +549,8 @@ def _reached(ctx: Context, value: ast.AST, follow) -> Iterator[Report]:
         if grade == _OPEN and not _sizes_only(ctx, name, call, scope):
             continue
         yield Report(arg, (
-            f"`{arg.id}` is `{src.quote(value, 30)}` (line {value.lineno}), a float on "
-            f"Python 3, {_refuses(name)}; Python 2's `/` of ints floored: use {floor} there"),
+            f"`{src.quote(arg, 30)}` is `{src.quote(value, 30)}` (line {value.lineno}), a float "
+            f"on Python 3, {_refuses(name)}; Python 2's `/` of ints floored: use {floor} there"),
             fix)
 
 
