@@ -137,6 +137,6 @@ def moved_functions(ctx: Context, node: ast.Call) -> Iterator[Report]:
     if saved is not None:  # (a parametrized module cannot be pickled whole)
         fix = None
         message += (f"; but `{saved}` saves a whole model with `torch.save`, which refuses "
-                    f"a parametrized module (RuntimeError): save its `state_dict()` there "
-                    f"first")
+                    f"a parametrized module (RuntimeError): save its `state_dict()` there, "
+                    f"and load it back with `load_state_dict`")
     yield Report(node, message, fix)
