@@ -797,20 +797,26 @@ def test_a_name_rebound_from_itself_in_a_loop_keeps_what_every_round_keeps():
     found = facts(HEAD + textwrap.dedent("""
         def overlap(xs, ys, rows):
             s, n, t, u = Variable(torch.zeros(1)), 0, torch.zeros(3), torch.zeros(1)
+            v = Variable(torch.zeros(1))
             for x, y in zip(xs, ys):
                 s = s + torch.dot(x, y)
+                v = v + (x * y).sum()
                 n = n + 1
                 t = 2 * t
                 u = u + rows
             h = torch.zeros(3)
             h = h + torch.zeros(2, 3)
             show(s)
+            show(v)
+            show(torch.dot(torch.zeros(2, 3), torch.zeros(2, 3)))
             show(n)
             show(t)
             show(u)
             show(h)
     """))
     assert found["s"][:2] == (TENSOR, 1)
+    assert found["v"][:2] == (TENSOR, 1)  # (a whole sum of unknown values is 0-dim)
+    assert found["torch.dot(torch.zeros(2, 3), torch.zeros(2, 3))"][:2] == (TENSOR, 0)
     assert found["n"] == (NUMBER, None, "int")
     assert found["t"] == (TENSOR, 1, "float")
     assert found["u"][1] is None

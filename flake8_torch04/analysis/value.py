@@ -91,7 +91,8 @@ def combined(op: ast.operator, left: Value, right: Value) -> Value:
             return _INT
         return _NUMBER
     if left.tensor or right.tensor:
-        if not all(v.kind in (TENSOR, NUMBER) for v in (left, right)):
+        if not all(v.kind in (TENSOR, NUMBER) or v.kind is None and v.rank == 0
+                   for v in (left, right)):  # (``s + (a * b).sum()``: a 0-dim value)
             return _tensor(None)
         dtype = _binop_dtype(op, left, right)
         lasts = {v.last for v in (left, right) if v.tensor}

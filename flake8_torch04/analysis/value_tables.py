@@ -307,7 +307,8 @@ def last_size(sizes: Sequence[ast.AST]) -> Optional[int]:
 # -- dtypes and ranks of operators (of two :class:`.values.Value`)
 
 def broadcast(a, b) -> Optional[int]:
-    ranks = [v.rank if v.tensor else 0 if v.kind == NUMBER else None for v in (a, b)]
+    ranks = [v.rank if v.tensor else 0 if v.kind == NUMBER or v.kind is None and v.rank == 0
+             else None for v in (a, b)]
     if None in ranks:
         return None
     return max(ranks)

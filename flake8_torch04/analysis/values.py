@@ -704,9 +704,9 @@ class Values:
                     and start.value >= 0:
                 return _tensor(start.value + 1, dtype)
             return _tensor(None, dtype)
-        if attr in ("mm", "bmm", "mv", "dot") and len(args) == 1:  # (``dot`` of 1-D only)
-            return _tensor({"mm": 2, "bmm": 3, "mv": 1, "dot": 0 if rank in (None, 1)
-                            else None}[attr], dtype)
+        if attr in ("mm", "bmm", "mv", "dot") and len(args) == 1:
+            # (``dot``: one number; 0.3's flattened tensors of any rank, today's 1-D ones)
+            return _tensor({"mm": 2, "bmm": 3, "mv": 1, "dot": 0}[attr], dtype)
         if attr == "matmul" and len(args) == 1:
             other = self.of(args[0], scope, depth).rank
             return _tensor(rank if rank is not None and rank >= 2 and rank == other else None,
