@@ -167,6 +167,8 @@ TABLE = {
     # an assignment to an attribute a made DataLoader refuses
     "TV169": ("loader_attribute", (ast.Assign,),
               (r"\.[\s\\]*(?:batch_size|drop_last|sampler|batch_sampler|dataset)[\s\\]*=",)),
+    # ``dot`` of tensors (torch's, or a tensor's method)
+    "TV171": ("flattened_dot", (ast.Call,), (r"\bdot[\s\\]*\(",), (r"\btorch\b",)),
     # ``squeeze()`` without a dimension, in a file that says ``nonzero``
     "TV168": ("nonzero_squeeze", (ast.Call,), (r"\bsqueeze[\s\\]*\([\s\\]*\)",),
               ("nonzero",)),
