@@ -713,3 +713,34 @@ with open('model.pt', 'wb') as f:
                              ["TV135"])
     assert (finding.fix is None) == whole
     assert ("`main.py:6` saves a whole model" in finding.message) == whole
+
+
+@pytest.mark.parametrize("use, flagged", [
+    ("loaded.eval()", True),
+    ("net.load_state_dict(loaded)", False),
+    ("print(len(loaded))", False),
+])
+def test_a_helper_returning_a_load_is_judged_by_what_its_callers_do(tmp_path, use, flagged):
+    """end-to-end-negotiator (sweep 32): ``def load_model(path): return
+    torch.load(f)`` in ``utils.py``, ``model = utils.load_model(...)`` then
+    ``model.eval()`` in ``main.py``: a whole model, refused by ``weights_only``."""
+    write(tmp_path, {"utils.py": """\
+import torch
+
+
+def load_model(file_name):
+    with open(file_name, 'rb') as f:
+        return torch.load(f)
+""", "main.py": f"""\
+import torch.nn as nn
+import utils
+
+net = nn.Linear(2, 2)
+loaded = utils.load_model('m.pt')
+{use}
+"""})
+    findings = check_source((tmp_path / "utils.py").read_text(), str(tmp_path / "utils.py"),
+                            ["TV106"])
+    assert [(f.code, f.line) for f in findings] == ([("TV106", 6)] if flagged else [])
+    if flagged:
+        assert "returned by `load_model`; main.py:5: `.eval` on it" in findings[0].message

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import os
 from collections import deque
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
@@ -67,7 +68,11 @@ def whole_object_load(ctx: Context, node: ast.Call) -> Iterator[Report]:
     function (a module method's name read but not called, ``corpus.train``,
     is some pickled object: the message says so); a result unpacked into
     names (``model, criterion, optimizer = torch.load(f)``) when one of them
-    is such a name.  Where the uses say nothing (or only that a checkpoint's
+    is such a name; a result a helper returns (``def load_model(path): return
+    torch.load(path)``, defined once at the top of its module) is used as its
+    callers use theirs, in the file and in the project's modules that import it
+    (``model = utils.load_model(args.model_file)`` then ``model.eval()``).
+    Where the uses say nothing (or only that a checkpoint's
     entries are state dicts), the project's own ``torch.save(OBJ, PATH)`` calls
     to the same path say what the file holds (in the file and in the project's
     other modules; see ``analysis/saved.py`` for what is the same path: the same
@@ -165,13 +170,17 @@ def _saved(ctx: Context, call: ast.Call, used: Optional[str]) -> Tuple[Optional[
     return _SAVED_KIND[found.kind], f"saved as {found.what}{under} {found.where}"
 
 
-def _use(ctx: Context, call: ast.Call) -> Tuple[Optional[str], str]:
-    """What the loaded value is used as: ``(kind, evidence in words)``."""
+def _use(ctx: Context, call: ast.Call, returned: bool = True) -> Tuple[Optional[str], str]:
+    """What the loaded value is used as: ``(kind, evidence in words)``; ``returned``:
+    also what the callers of the function that returns it use it as (the call is
+    the node the rule visits)."""
     parents = _call_parents(ctx, call)
     kind, why = _use_of(ctx, call, parents)
     if kind is not UNKNOWN:
         return kind, why
     parent = parents.get(id(call))
+    if isinstance(parent, ast.Return):
+        return _returned_use(ctx) if returned else (UNKNOWN, "")
     target = None
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
         target = parent.targets[0]
@@ -191,6 +200,36 @@ def _use(ctx: Context, call: ast.Call) -> Tuple[Optional[str], str]:
     if k is None:
         return UNKNOWN, ""
     return _bound(ctx, k, parent)
+
+
+def _returned_use(ctx: Context) -> Tuple[Optional[str], str]:
+    """``return torch.load(f)`` in a helper (``def load_model(path)``, defined once at
+    the top of its module, undecorated): what its callers use the result as, in the
+    file and in the project's other modules that import it (``model =
+    utils.load_model(args.model_file)`` then ``model.eval()``), where every use of
+    its name there is a plain call (see :mod:`~.analysis.importing`)."""
+    from ..analysis.callers import _callers
+    from ..analysis.importing import importing_sites
+    from ..analysis.nodes import innermost
+    from ..analysis.project.importers import named_elsewhere
+
+    function = innermost(ctx.parents, (ast.FunctionDef, ast.AsyncFunctionDef))
+    if function is None or ctx.defined_once().get(function.name) is not function:
+        return UNKNOWN, ""
+    local = _callers(ctx).sites(function)
+    if local is None:
+        return UNKNOWN, ""
+    sites = [(ctx, call) for call, _ in local]
+    if ctx.filename and named_elsewhere(ctx.filename, function.name, imported=True):
+        remote = importing_sites(ctx, function)
+        sites += [(other, call) for other, call, _ in remote or ()]
+    for other, call in sites:
+        kind, why = _use(other, call, returned=False)
+        if kind in (WHOLE, NUMPY, OBJECT):
+            where = f"{os.path.basename(other.filename)}:{call.lineno}" if other is not ctx \
+                else f"line {call.lineno}"
+            return kind, f"returned by `{function.name}`; {where}: {why}"
+    return UNKNOWN, ""
 
 
 def _bound(ctx: Context, k: str, parent: ast.AST) -> Tuple[Optional[str], str]:
