@@ -415,8 +415,9 @@ class Evidence:
         )
 
     def _has_dimensions(self, node: ast.BinOp) -> bool:
-        """An operand the value facts make a tensor of one dimension or more: the
-        result broadcasts to at least as many (``shs / max_kl`` with ``shs`` of
+        """An operand the value facts make a tensor of one dimension or more, or a
+        tensor of unknown rank with no evidence of its own that it held one element:
+        the result broadcasts to at least as many (``shs / max_kl`` with ``shs`` of
         ``.sum(0, keepdim=True)`` is 1-D, whatever the name ``max_kl`` says)."""
         from .values import values
 
@@ -425,6 +426,8 @@ class Evidence:
             value = facts.of(operand)
             if value.tensor and value.rank is not None and value.rank >= 1:
                 return True
+            if value.tensor and value.rank is None and not self.scalar(operand, False):
+                return True  # (``nll / lens.float()``: a tensor of any rank, lengths)
         return False
 
     def may_be_scalar(self, node: ast.AST, by_name: bool) -> bool:
