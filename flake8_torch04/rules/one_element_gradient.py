@@ -91,6 +91,9 @@ def one_element_gradient(ctx: Context, node: ast.Call) -> Iterator[Report]:
     evidence = Evidence(ctx)
     if not (evidence.may_be_scalar(receiver, True) and evidence.scalar(receiver, True)):
         return
+    known = values(ctx).of(receiver)
+    if known.tensor and known.rank is not None and known.rank >= 1:
+        return  # (``(...).view(1)``, ``mean(0)`` of a column: its gradient of one element fits)
     src = ctx.source
     call = src.text(node)
     grad_text = src.text(grad)
