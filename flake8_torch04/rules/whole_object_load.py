@@ -225,7 +225,8 @@ def _returned_use(ctx: Context) -> Tuple[Optional[str], str]:
         sites += [(other, call) for other, call, _ in remote or ()]
     for other, call in sites:
         kind, why = _use(other, call, returned=False)
-        if kind in (WHOLE, NUMPY, OBJECT):
+        if kind in (WHOLE, NUMPY, OBJECT) and not why.startswith("bound to"):
+            # (a use, not a caller's name alone: the saves to the path say more)
             where = f"{os.path.basename(other.filename)}:{call.lineno}" if other is not ctx \
                 else f"line {call.lineno}"
             return kind, f"returned by `{function.name}`; {where}: {why}"

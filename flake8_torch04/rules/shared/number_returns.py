@@ -9,7 +9,9 @@ from typing import Iterator, Optional
 from ...analysis.context import Context
 from ...analysis.findings import UNSAFE, Fix, Report
 from ...analysis.nodes import body_nodes, innermost
-from .numbers import item_edit, literal_number, number_in_03, number_leaves, read_in
+from .numbers import (
+    item_edit, literal_number, number_in_03, number_leaves, read_in, read_through_data
+)
 
 
 def return_findings(ctx: Context, facts, node: ast.Return) -> Iterator[Report]:
@@ -23,6 +25,10 @@ def return_findings(ctx: Context, facts, node: ast.Return) -> Iterator[Report]:
     function = innermost(ctx.parents, (ast.FunctionDef, ast.AsyncFunctionDef))
     if function is None or node.value is None or isinstance(node.value, ast.Constant):
         return
+    value = node.value
+    if read_through_data(ctx, value) or isinstance(value, ast.Subscript) and isinstance(
+            value.value, ast.Attribute) and value.value.attr == "data":
+        return  # (an element read through ``.data`` gets its ``.item()`` where it is read)
     numeric = _numeric_return(ctx, function)
     used = None if numeric is not None else _number_function(ctx, facts, function)
     if numeric is None and used is None:
