@@ -365,9 +365,16 @@ def may_be_followed(ctx, func: ast.AST, across: bool = False) -> bool:
     maybe only in the project's other modules)."""
     name = func.name  # type: ignore[attr-defined]
     args = func.args.args  # type: ignore[attr-defined]
-    return bool(args) and name not in MODULE_METHODS and not func.decorator_list \
-        and not (name.startswith("__") and name.endswith("__")) \
-        and (f".{name}(" in ctx.text or across and bool(ctx.filename))
+    if not args or name in MODULE_METHODS or func.decorator_list \
+            or name.startswith("__") and name.endswith("__"):
+        return False
+    if across and ctx.filename:
+        return True
+    called = ctx.memo.setdefault("names called as methods", {})  # (a search of the text
+    found = called.get(name)  # once per name: a file repeats its method names)
+    if found is None:
+        found = called[name] = f".{name}(" in ctx.text
+    return found
 
 
 def _class_bindings(stmt: ast.stmt) -> List[str]:

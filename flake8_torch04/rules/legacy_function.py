@@ -105,7 +105,7 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
     # (a module's other modules are asked only for a class that could be a Function:
     # one that defines ``backward``, in a file that names ``Function``: an
     # ``nn.Module`` subclass of a project base, the common case, pays nothing)
-    if not _legacy_base(ctx, node, 0, "backward" in methods or "Function" in ctx.text):
+    if not _legacy_base(ctx, node, 0, "backward" in methods or _says_function(ctx)):
         return
     uses = _uses(ctx, node)
     direct_calls = _forward_called(ctx, node, uses)
@@ -146,6 +146,14 @@ def legacy_function(ctx: Context, node: ast.ClassDef) -> Iterator[Report]:
         f"and `{node.name}.apply(...)`",
         fix,
     )
+
+
+def _says_function(ctx: Context) -> bool:
+    """Whether the file's text says ``Function`` (searched once per file)."""
+    found = ctx.memo.get("says Function")
+    if found is None:
+        found = ctx.memo["says Function"] = "Function" in ctx.text
+    return found  # type: ignore[no-any-return]
 
 
 def _forward_called(ctx: Context, node: ast.ClassDef, uses: List[ast.Name]) -> List[int]:

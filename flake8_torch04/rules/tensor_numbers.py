@@ -230,7 +230,11 @@ def _number_read(ctx: Context, scope: ast.AST, parents, node: ast.AST, seen: set
 def _reads(ctx: Context, scope: ast.AST, k: str) -> Iterator[Tuple[ast.AST, dict]]:
     """Each read of the key ``k`` in ``scope``, with the parents of the nodes walked
     (the statements on the lines that spell its first name: no walk of the file)."""
-    hits = lines_matching(ctx.text, k.split(".", 1)[0])
+    word = k.split(".", 1)[0]
+    lines = ctx.memo.setdefault("lines of names", {})  # (shared with TV149's, same word)
+    hits = lines.get(word, False)
+    if hits is False:
+        hits = lines[word] = lines_matching(ctx.text, word)
     parents: dict = {}
     stack: list = [scope]
     while stack:
