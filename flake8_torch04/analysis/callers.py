@@ -385,6 +385,20 @@ def _class_bindings(stmt: ast.stmt) -> List[str]:
             and not isinstance(n.ctx, ast.Load)]
 
 
+def default_of(func: ast.AST, param: ast.arg) -> Optional[ast.AST]:
+    """The default of the parameter ``param`` of ``func`` (positional or keyword-only),
+    or ``None``."""
+    args = func.args  # type: ignore[attr-defined]
+    positional = [*getattr(args, "posonlyargs", []), *args.args]
+    if param in positional:
+        first = len(positional) - len(args.defaults)
+        i = positional.index(param)
+        return args.defaults[i - first] if i >= first else None
+    if param in args.kwonlyargs:
+        return args.kw_defaults[args.kwonlyargs.index(param)]
+    return None
+
+
 def argument(call: ast.Call, func: ast.AST,
              param: ast.arg, method: bool = False) -> Optional[Tuple[ast.AST, bool]]:
     """The expression ``call`` passes for ``param`` of ``func``, and whether it is
@@ -404,12 +418,7 @@ def argument(call: ast.Call, func: ast.AST,
         i = positional.index(param)
         if i < len(call.args):
             return call.args[i], False
-        defaults = args.defaults[-len(positional):] if positional else []
-        first_default = len(positional) - len(defaults)
-        default = defaults[i - first_default] if i >= first_default else None
-    else:
-        i = args.kwonlyargs.index(param)
-        default = args.kw_defaults[i]
+    default = default_of(func, param)
     if len(call.args) > len(positional):
         return None  # (more positionals than parameters: not this function's call)
     for kw in call.keywords:
@@ -485,7 +494,7 @@ def _read_reaching(ctx, param: ast.arg, func: ast.AST,
     if elsewhere and not across:
         return None  # (another module may import it: its callers are not in view)
     if owner is None and enclosing is None:
-        sites = _callers(ctx).sites(func)
+        sites = file_callers(ctx).sites(func)
     remote: Optional[List[Remote]] = []
     if elsewhere and sites is not None:  # (read only where the file's calls are known)
         remote = importing_sites(ctx, func) if owner is None else method_sites(ctx, owner, func)
@@ -503,7 +512,8 @@ def file_method_callers(ctx) -> "MethodCallers":
     return methods
 
 
-def _callers(ctx) -> Callers:
+def file_callers(ctx) -> Callers:
+    """The file's :class:`Callers` of its module-level functions (made once per file)."""
     callers = ctx.memo.get("callers")
     if callers is None:
         callers = ctx.memo["callers"] = Callers(ctx.tree, ctx.defined_once(), ctx.text)
@@ -526,7 +536,7 @@ def _constructed(ctx, param: ast.arg, func: ast.AST, across: bool) -> Optional[L
     elsewhere = bool(ctx.filename) and named_elsewhere(ctx.filename, cls.name, imported=True)
     if elsewhere and not across:
         return None
-    sites = _callers(ctx).class_sites(cls)
+    sites = file_callers(ctx).class_sites(cls)
     remote = importing_sites(ctx, cls) if elsewhere and sites is not None else []
     if sites is None or remote is None or not sites and not remote:
         return None

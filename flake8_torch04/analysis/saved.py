@@ -670,13 +670,9 @@ def whole_module_save(ctx) -> Optional[str]:
 
     memo = ctx.memo
     if "whole module save" not in memo:
-        found = None
-        for entries in (_project_saves(ctx, False, None) or {}).values():
-            for other, obj, scope in entries:
-                if values(other).of(obj, scope).kind == MODULE:
-                    found = f"{os.path.basename(other.filename or '')}:{obj.lineno}"
-                    break
-            if found:
-                break
-        memo["whole module save"] = found
+        memo["whole module save"] = next((
+            f"{os.path.basename(other.filename or '')}:{obj.lineno}"
+            for entries in (_project_saves(ctx, False, None) or {}).values()
+            for other, obj, scope in entries if values(other).of(obj, scope).kind == MODULE),
+            None)
     return memo["whole module save"]  # type: ignore[no-any-return]

@@ -54,6 +54,9 @@ COMPARISONS = frozenset(("eq", "ne", "lt", "gt", "le", "ge"))
 #: reductions: no dim gives a 0-dim tensor, a dim removes one (unless keepdim)
 REDUCTIONS = frozenset(("sum", "mean", "prod", "std", "var", "norm", "all", "any",
                         "logsumexp", "median", "mode"))
+#: the reductions numpy arrays have as well, with the same meaning without a dimension
+#: (``a.mean()`` of a value of unknown kind: a 0-dim tensor or a numpy scalar)
+WHOLE_REDUCTIONS = frozenset(("sum", "mean", "prod", "std", "var"))
 PAIRED = frozenset(("max", "min", "sort", "topk", "kthvalue", "median", "mode"))
 INDEX = frozenset(("argmax", "argmin"))
 #: element-wise torch functions: the broadcast rank of their tensor arguments

@@ -55,7 +55,8 @@ from .wrappers import wrapped_argument
 from .value_tables import (
     ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DICTS, DTYPES, ELEMENTWISE_FUNCTIONS, INDEX, LIKE,
     LOSS_FUNCTIONS, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME, SIZED, TORCH_METHODS,
-    MATH_INTS, MATH_TESTS, RESHAPED_IN_PLACE, TYPED, dimensions, kept_last, last_size,
+    MATH_INTS, MATH_TESTS, RESHAPED_IN_PLACE, TYPED, WHOLE_REDUCTIONS, dimensions, kept_last,
+    last_size,
     literal_last, literal_size, data_rank, list_rank, made_in_03, numpy_draw, numpy_dtype,
     numpy_shape, reduced_loss,
     reduced_rank
@@ -71,9 +72,6 @@ from .value import (  # noqa: F401  (the record: the rules take it from here)
     unpacked as _unpacked
 )
 
-
-#: methods that reduce a whole tensor (or numpy array) when given no dimension
-WHOLE_REDUCTIONS = frozenset(("sum", "mean", "prod", "std", "var"))
 
 # ---------------------------------------------------------------------------
 # the answers

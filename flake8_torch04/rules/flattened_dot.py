@@ -8,8 +8,8 @@ from ..analysis.context import Context
 from ..analysis.findings import SAFE, Fix, Report
 from ..analysis.registry import rule
 from ..analysis.values import TENSOR, values
-from ..source.text import needs_parens, shorten
-from .shared.calls import method_edit, plain_arguments
+from ..source.text import shorten
+from .shared.calls import method_call, method_edit, plain_arguments
 
 
 @rule("TV171")
@@ -69,7 +69,8 @@ def flattened_dot(ctx: Context, node: ast.Call) -> Iterator[Report]:
     src = ctx.source
     flat = [operand for operand, rank in zip(operands, ranks) if rank != 1]
     edits = [method_edit(src, operand, "reshape(-1)") for operand in flat]
-    texts = [_flat_text(src, o) if o in flat else src.text(o) for o in operands]
+    texts = [method_call(src, o, "reshape", "-1") if o in flat else src.text(o)
+             for o in operands]
     call = f"torch.dot({texts[0]}, {texts[1]})" if len(node.args) == 2 else \
         f"{texts[0]}.dot({texts[1]})"
     yield Report(
@@ -79,13 +80,6 @@ def flattened_dot(ctx: Context, node: ast.Call) -> Iterator[Report]:
         f"tensors of as many elements: use `{shorten(call, 60)}`",
         Fix(tuple(edits), SAFE) if all(e is not None for e in edits) else None,  # type: ignore
     )
-
-
-def _flat_text(src, operand: ast.AST) -> str:
-    text = src.text(operand)
-    if needs_parens(operand, ast.Attribute, src):
-        text = f"({text})"
-    return f"{text}.reshape(-1)"
 
 
 def _rank(facts, operand: ast.AST) -> Optional[int]:

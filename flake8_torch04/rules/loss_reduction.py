@@ -211,18 +211,16 @@ def _handed_on(ctx: Context, node: ast.Call, present) -> Iterator[Report]:
     """``nn.CrossEntropyLoss(w, size_average=size_average)`` in a function whose
     parameter ``size_average`` defaults to a bool (``=True``): torch warns at every
     call that keeps the default (one defaulting to ``None``, torch ignores)."""
+    from ..analysis.callers import default_of
     from ..analysis.nodes import innermost
+    from ..analysis.reaching import params_of
 
     function = innermost(ctx.parents, (ast.FunctionDef, ast.AsyncFunctionDef))
     if function is None:
         return
-    args = function.args  # type: ignore[attr-defined]
-    positional = args.posonlyargs + args.args
-    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]],
-                        args.defaults))
-    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults)
-                    if d is not None)
-    given = {kw.arg: defaults.get(kw.arg) for kw in present}
+    params = {p.arg: p for p in params_of(function)}
+    given = {kw.arg: default_of(function, params[kw.arg]) if kw.arg in params else None
+             for kw in present}
     if not any(isinstance(d, ast.Constant) and isinstance(d.value, bool)
                for d in given.values()):
         return  # (``None`` or no default: what the callers pass decides)

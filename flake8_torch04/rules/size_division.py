@@ -194,9 +194,7 @@ def _carried(ctx: Context, scope: ast.AST, d, hops: int,
                 continue
             name, sizes = _sizes(ctx, call, scope)
             if name is not None and any(
-                    any(arg is o for o in _operands(item))
-                    for s in sizes for item in (
-                        s.elts if isinstance(s, (ast.Tuple, ast.List)) else (s,))):
+                    arg is o for item in _size_items(sizes) for o in _operands(item)):
                 if not any(arg is o[0] or call is o[1] for o in out):
                     out.append((arg, call, name, scope))  # (once per call: one fix)
                 continue
@@ -233,6 +231,13 @@ def _passed(call: ast.Call, name: str) -> Iterator[ast.Name]:
     for arg in (*call.args, *(k.value for k in call.keywords)):
         for item in arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else (arg,):
             yield from (n for n in _operands(item) if isinstance(n, ast.Name) and n.id == name)
+
+
+def _size_items(sizes: List[ast.AST]) -> Iterator[ast.AST]:
+    """Each size of ``sizes``, the items of a tuple or list given as one in its place
+    (``x.view((n, c / 2))``)."""
+    for size in sizes:
+        yield from size.elts if isinstance(size, (ast.Tuple, ast.List)) else (size,)
 
 
 def _operands(node: ast.AST) -> Iterator[ast.AST]:
@@ -424,26 +429,25 @@ def size_division(ctx: Context, node: ast.AST) -> Iterator[Report]:
         yield from _passed_sizes(ctx, node)  # type: ignore[arg-type]
         return
     src = ctx.source
-    for size in sizes:
-        for item in size.elts if isinstance(size, (ast.Tuple, ast.List)) else (size,):
-            if not _has_division(item):
-                continue
-            divisions: List[ast.BinOp] = []
-            grade = _python2_int(ctx, item, divisions)
-            if not grade or not divisions or \
-                    grade == _OPEN and not _sizes_only(ctx, name, node):  # type: ignore
-                continue
-            edits = _floor_edits(ctx, divisions)
-            floor = f"`{shorten(_floored(ctx, item, edits), 40)}`" if all(edits) else "`//`"
-            if grade == _EVIDENT:
-                message = (f"`{src.quote(item, 30)}` of ints was floor division on Python 2 "
-                           f"and is a float on Python 3, {_refuses(name)}; use {floor}")
-            else:
-                message = (f"`{src.quote(item, 30)}` is a float on Python 3, {_refuses(name)}; "
-                           f"Python 2's `/` of ints floored: use {floor}")
-            fix = Fix(tuple(edits), SAFE if grade == _EVIDENT else UNSAFE) \
-                if all(edits) else None  # type: ignore[arg-type]
-            yield Report(item, message, fix)
+    for item in _size_items(sizes):
+        if not _has_division(item):
+            continue
+        divisions: List[ast.BinOp] = []
+        grade = _python2_int(ctx, item, divisions)
+        if not grade or not divisions or \
+                grade == _OPEN and not _sizes_only(ctx, name, node):  # type: ignore
+            continue
+        edits = _floor_edits(ctx, divisions)
+        floor = f"`{shorten(_floored(ctx, item, edits), 40)}`" if all(edits) else "`//`"
+        if grade == _EVIDENT:
+            message = (f"`{src.quote(item, 30)}` of ints was floor division on Python 2 "
+                       f"and is a float on Python 3, {_refuses(name)}; use {floor}")
+        else:
+            message = (f"`{src.quote(item, 30)}` is a float on Python 3, {_refuses(name)}; "
+                       f"Python 2's `/` of ints floored: use {floor}")
+        fix = Fix(tuple(edits), SAFE if grade == _EVIDENT else UNSAFE) \
+            if all(edits) else None  # type: ignore[arg-type]
+        yield Report(item, message, fix)
 
 
 def _bound_sizes(ctx: Context, node: ast.Assign) -> Iterator[Report]:
@@ -496,20 +500,13 @@ def _item_reads(ctx: Context, node: ast.Assign, target: ast.AST, index: int,
             name, sizes = _sizes(ctx, call, where)
             if name is None or any(call is o[1] for o in out):
                 continue
-            for size in sizes:
-                for item in size.elts if isinstance(size, (ast.Tuple, ast.List)) else (size,):
-                    read = next((o for o in _operands(item) if isinstance(o, ast.Subscript)
-                                 and isinstance(o.slice, ast.Constant)
-                                 and o.slice.value == index
-                                 and ctx.source.text(o.value) == spelled), None)
-                    if read is None or isinstance(target, ast.Name) and [
-                            d.node for d in flow.reaching(read.value) or ()] != [node]:
-                        continue
-                    out.append((read, call, name, where))
-                    break
-                else:
-                    continue
-                break
+            read = next((o for item in _size_items(sizes) for o in _operands(item)
+                         if isinstance(o, ast.Subscript) and isinstance(o.slice, ast.Constant)
+                         and o.slice.value == index and ctx.source.text(o.value) == spelled
+                         and (not isinstance(target, ast.Name) or [
+                             d.node for d in flow.reaching(o.value) or ()] == [node])), None)
+            if read is not None:
+                out.append((read, call, name, where))
 
 
 def _passed_sizes(ctx: Context, node: ast.Call) -> Iterator[Report]:

@@ -16,8 +16,8 @@ from ..analysis.values import NUMBER, values
 from .shared.calls import method_call
 from .shared.number_returns import return_findings, returned_number
 from .shared.numbers import (
-    as_number, item_edit, number_in_03, put_in, read_through_data, source_of, sources_of,
-    summed_numbers,
+    as_number, element_through_data, item_edit, number_in_03, put_in, read_through_data,
+    source_of, sources_of, summed_numbers,
 )
 from ..source.text import shorten
 
@@ -724,9 +724,8 @@ def _held_numbers(ctx: Context, facts, node: ast.AST, scope, depth: int,
         if returned_number(ctx, facts, node, scope):
             return []  # (its function's ``return`` has the finding)
         source = source_of(facts, node)
-        data = isinstance(source, ast.Subscript) and isinstance(
-            source.value, ast.Attribute) and source.value.attr == "data"
-        return [] if data or read_through_data(ctx, source) else [source]
+        fixed = element_through_data(source) or read_through_data(ctx, source)
+        return [] if fixed else [source]
     parts: list = []
     if isinstance(node, ast.Dict):
         parts = [(v, scope) for v in node.values]

@@ -208,7 +208,7 @@ def _returned_use(ctx: Context) -> Tuple[Optional[str], str]:
     file and in the project's other modules that import it (``model =
     utils.load_model(args.model_file)`` then ``model.eval()``), where every use of
     its name there is a plain call (see :mod:`~.analysis.importing`)."""
-    from ..analysis.callers import _callers
+    from ..analysis.callers import file_callers
     from ..analysis.importing import importing_sites
     from ..analysis.nodes import innermost
     from ..analysis.project.importers import named_elsewhere
@@ -216,7 +216,7 @@ def _returned_use(ctx: Context) -> Tuple[Optional[str], str]:
     function = innermost(ctx.parents, (ast.FunctionDef, ast.AsyncFunctionDef))
     if function is None or ctx.defined_once().get(function.name) is not function:
         return UNKNOWN, ""
-    local = _callers(ctx).sites(function)
+    local = file_callers(ctx).sites(function)
     if local is None:
         return UNKNOWN, ""
     sites = [(ctx, call) for call, _ in local]

@@ -113,12 +113,13 @@ def append_arguments(ctx, call: ast.Call, text: str) -> Optional[Edit]:
     return Edit(position, position, text)
 
 
-def method_call(src, node: ast.AST, method: str) -> str:
-    """The text of ``node.method()`` (``(a + b).item()``, ``seq.tolist()``)."""
+def method_call(src, node: ast.AST, method: str, args: str = "") -> str:
+    """The text of ``node.method(args)`` (``(a + b).item()``, ``seq.tolist()``,
+    ``x.reshape(-1)``)."""
     text = src.text(node)
     if needs_parens(node, ast.Attribute, src):
         text = f"({text})"
-    return f"{text}.{method}()"
+    return f"{text}.{method}({args})"
 
 
 def method_edit(src, node: ast.AST, call: str) -> Optional[Edit]:

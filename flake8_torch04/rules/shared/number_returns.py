@@ -10,7 +10,8 @@ from ...analysis.context import Context
 from ...analysis.findings import UNSAFE, Fix, Report
 from ...analysis.nodes import body_nodes, innermost
 from .numbers import (
-    item_edit, literal_number, number_in_03, number_leaves, read_in, read_through_data
+    element_through_data, item_edit, literal_number, number_in_03, number_leaves, read_in,
+    read_through_data,
 )
 
 
@@ -25,9 +26,7 @@ def return_findings(ctx: Context, facts, node: ast.Return) -> Iterator[Report]:
     function = innermost(ctx.parents, (ast.FunctionDef, ast.AsyncFunctionDef))
     if function is None or node.value is None or isinstance(node.value, ast.Constant):
         return
-    value = node.value
-    if read_through_data(ctx, value) or isinstance(value, ast.Subscript) and isinstance(
-            value.value, ast.Attribute) and value.value.attr == "data":
+    if read_through_data(ctx, node.value) or element_through_data(node.value):
         return  # (an element read through ``.data`` gets its ``.item()`` where it is read)
     numeric = _numeric_return(ctx, function)
     used = None if numeric is not None else _number_function(ctx, facts, function)

@@ -137,10 +137,14 @@ def read_through_data(ctx: Context, node: ast.AST, scope=None) -> bool:
     defs = (ctx.flow() if scope is None else ctx.flow_of(scope)).reaching(node) \
         if isinstance(node, ast.Name) else None
     return bool(defs) and all(
-        d.kind == "assign" and (
-            isinstance(d.value, ast.Subscript) and isinstance(d.value.value, ast.Attribute)
-            and d.value.value.attr == "data" or summed_numbers(ctx, d.value))
+        d.kind == "assign" and (element_through_data(d.value) or summed_numbers(ctx, d.value))
         for d in defs)
+
+
+def element_through_data(node: ast.AST) -> bool:
+    """``x.data[i]``: an element read through ``.data``."""
+    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
+        and node.value.attr == "data"
 
 
 def as_number(ctx: Context, node: ast.AST, parent: Optional[ast.AST]) -> bool:
