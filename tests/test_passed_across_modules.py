@@ -95,3 +95,46 @@ def test_the_labels_of_a_dataset_the_script_makes(tmp_path, made, expected):
                        "from datasets import Pairs\n"
                        f"pairs = Pairs({made})\n"}
     assert _findings(tmp_path, files, "datasets.py", ["TV107"]) == expected
+
+
+LAYERED = """\
+import torch.nn as nn
+
+
+class Encoder(nn.Module):
+    def __init__(self, size, n_layers, dropout):
+        super(Encoder, self).__init__()
+        self.gru = nn.GRU(size, size, n_layers, dropout=dropout)
+"""
+
+FIT = """\
+from layered import Encoder
+
+
+def fit(size, n_layers):
+    return Encoder(size, n_layers, 0.1)
+"""
+
+MAIN = """\
+import argparse
+
+from fit import fit
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--layer", type=int, default={default})
+
+
+def run(args):
+    size, n_layers = 8, args.layer
+    fit(size, n_layers)
+
+
+run(parser.parse_args())
+"""
+
+
+@pytest.mark.parametrize("default, found", [(1, [("TV134", 7)]), (2, [])])
+def test_a_layer_count_from_an_option_passed_through_two_modules(tmp_path, default, found):
+    # (the count of layers is 1 where the script runs with its defaults: the dropout warns)
+    files = {"layered.py": LAYERED, "fit.py": FIT, "main.py": MAIN.format(default=default)}
+    assert _findings(tmp_path, files, "layered.py", ["TV134"]) == found

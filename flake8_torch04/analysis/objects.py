@@ -41,7 +41,7 @@ OBJECTS = {
     "argparse.Namespace": "argparse.Namespace",
     "collections.defaultdict": "collections.defaultdict",
 }
-_NAMESPACE = "argparse.Namespace"
+NAMESPACE = "argparse.Namespace"
 #: torchvision datasets that hold their images and labels as tensors (0.3's
 #: ``train_data``/``train_labels`` and ``test_*``, today's ``data``/``targets``): a
 #: ``(N, H, W)`` uint8 tensor and a 1-D int64 one (QMNIST's targets are 2-D: not here);
@@ -67,7 +67,7 @@ DISTRIBUTIONS = {
 }
 #: (class, method) -> the class of the object the method returns
 METHODS = {
-    ("argparse.ArgumentParser", "parse_args"): _NAMESPACE,
+    ("argparse.ArgumentParser", "parse_args"): NAMESPACE,
 }
 #: the most entries of a dict literal kept
 MOST_KEYS = 32
@@ -235,12 +235,12 @@ def object_method(receiver, attr: str, call: ast.Call, ctx):
             return Value(TENSOR, receiver.rank, receiver.dtype)
         return Value(TENSOR, None, "float") if attr in ("log_prob", "entropy") else UNKNOWN
     made = METHODS.get((receiver.name, attr))
-    if made == _NAMESPACE:
+    if made == NAMESPACE:
         return namespace(ctx, made)
     if made is not None:
         return Value(OBJECT, name=made)
     if (receiver.name, attr) == ("argparse.ArgumentParser", "parse_known_args"):
-        return Value(TUPLE, parts=(namespace(ctx, _NAMESPACE), Value(LIST)))
+        return Value(TUPLE, parts=(namespace(ctx, NAMESPACE), Value(LIST)))
     return UNKNOWN
 
 
@@ -579,7 +579,7 @@ def instance_attribute(values, node: ast.Attribute, scope, depth: int):
         return Value(TENSOR, rank, dtype, plain=True) if rank is not None else UNKNOWN
     if owner.kind == TUPLE and name.startswith(NAMED):  # (``batch.done`` of a namedtuple)
         return named_field(owner, attr)
-    if owner.kind == OBJECT and name == _NAMESPACE:
+    if owner.kind == OBJECT and name == NAMESPACE:
         return option(owner, attr)  # (``args.x0``)
     if owner.kind == OBJECT:  # (``b = Batch()`` or ``b = collect(rows)``, then ``b.rewards``)
         return plain_attribute(values, name, attr, depth) if name.startswith(PLAIN) \

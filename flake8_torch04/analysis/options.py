@@ -5,9 +5,11 @@ argparse converts an option's text with its ``type``: after
 ``parser.add_argument('--x0', type=int, default=2500)``, ``args.x0`` is an
 ``int`` whatever the command line says (a string default is converted too).
 :func:`namespace` gives the :data:`~.objects.OBJECT` that ``parse_args()``
-returns the options of its file as ``parts``, ``(dest, value)`` pairs, so the
-facts travel with the namespace to the functions it is passed to, in this module
-or another; :func:`option` reads one.
+returns the options of its file as ``parts``, ``(dest, value, default)``
+triples, so the facts travel with the namespace to the functions it is passed to,
+in this module or another; :func:`option` reads one, :func:`option_default` the
+int it holds when the command line does not give it (``default=1``: the count of
+layers a script runs with as its README shows it).
 
 An option is a number only where every ``add_argument`` of the file that makes
 its ``dest`` says so: ``type=int`` or ``type=float`` (the builtins), no
@@ -30,8 +32,8 @@ from typing import Dict, Optional, Tuple
 from .lines import assigned_attributes, lines_matching
 from .nodes import walk_hits
 
-#: the parts of a namespace: ``(dest, value)`` pairs
-Options = Tuple[Tuple[str, object], ...]
+#: the parts of a namespace: ``(dest, value, default)`` triples
+Options = Tuple[Tuple[str, object, Optional[int]], ...]
 
 _TYPES = {"int": "int", "float": "float"}
 _CONFLICT = "conflict"
@@ -54,10 +56,19 @@ def option(owner, attr: str):
     """``owner.attr`` for a namespace ``owner`` (see :func:`namespace`)."""
     from .values import UNKNOWN
 
-    for dest, value in owner.parts or ():
+    for dest, value, _ in owner.parts or ():
         if dest == attr:
             return value
     return UNKNOWN
+
+
+def option_default(owner, attr: str) -> Optional[int]:
+    """The int ``owner.attr`` holds where the command line does not give it (every
+    ``add_argument`` of it says ``type=int, default=<that int>``), or ``None``."""
+    for dest, _, default in owner.parts or ():
+        if dest == attr:
+            return default
+    return None
 
 
 def options(ctx) -> Options:
@@ -75,6 +86,7 @@ def _read(ctx) -> Options:
     if _WRITTEN.search(text):
         return ()  # (``vars(args).update(...)``, ``setattr(args, ...)``)
     made: Dict[str, Optional[str]] = {}
+    defaults: Dict[str, Optional[int]] = {}
     stored = set()
     scope = ctx.scope.module()
     for call in walk_hits(ctx.tree, lines_matching(text, _SPELLED)):
@@ -89,11 +101,27 @@ def _read(ctx) -> Options:
             continue
         kind = _numeric(call, scope)
         made[dest] = kind if made.get(dest, kind) == kind else _CONFLICT
+        default = _int_default(call) if kind == "int" else None
+        defaults[dest] = default if defaults.get(dest, default) == default else None
     if not any(kind is not None and kind != _CONFLICT for kind in made.values()):
         return ()
     stored.update(attr for _, attr in assigned_attributes(text))
-    return tuple((dest, Value(NUMBER, dtype=_TYPES.get(kind))) for dest, kind in made.items()
+    return tuple((dest, Value(NUMBER, dtype=_TYPES.get(kind)), defaults[dest])
+                 for dest, kind in made.items()
                  if kind is not None and kind != _CONFLICT and dest not in stored)
+
+
+def _int_default(call: ast.Call) -> Optional[int]:
+    """The int a ``type=int`` option holds when not given: its ``default``, a
+    literal int or the text of one (argparse converts a text default)."""
+    default = next((kw.value for kw in call.keywords if kw.arg == "default"), None)
+    if not isinstance(default, ast.Constant):
+        return None
+    if type(default.value) is int:
+        return default.value
+    if isinstance(default.value, str) and default.value.strip().lstrip("+-").isdigit():
+        return int(default.value)
+    return None
 
 
 def _dest(call: ast.Call) -> Optional[str]:
