@@ -12,7 +12,7 @@ from ..analysis.flow import Flow
 from ..analysis.nodes import innermost
 from ..analysis.registry import rule
 from ..analysis.resolve import builtin_call, key
-from ..analysis.values import DICT, OBJECT, value_of, values
+from ..analysis.values import DICT, LIST, OBJECT, value_of, values
 from ..source.text import shorten
 from .shared.calls import method_call, method_edit
 from .shared.number_returns import made_by_number_return
@@ -76,8 +76,10 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
       ``torch.multinomial(p, 1)[0]``, ``pred.data[0]`` after ``_, pred =
       torch.max(out, 1)``, a loop variable of ``for t in tensor_1d``; read as a
       key, also a loop variable over an integer tensor of unknown rank (``[ix2word[w]
-      for w in batch[:, i]]`` of a DataLoader's ``batch.long()``): a row would have
-      missed on 0.3 too, so the code ran with numbers there;
+      for w in batch[:, i]]`` of a DataLoader's ``batch.long()``), or over a list
+      the function appends such elements to and keeps to itself
+      (``picked.append(top[0][k])`` in a beam search): a row would have missed on
+      0.3 too, so the code ran with numbers there;
     - a member of a set display (``set([label])``, ``frozenset([label])``,
       ``{label}``) that is such an element, or one of a 1-D integer tensor
       the value facts know (``self.labels[i]`` where the class keeps an MNIST
@@ -337,9 +339,10 @@ def _stored_with_str(ctx: Context) -> Set[str]:
 
 def _iterated_element(ctx: Context, index: ast.AST) -> bool:
     """``index`` is a variable of loops over an integer tensor of rank 1 or of
-    unknown rank (``for w in batch[:, i]`` of a DataLoader's batch): read as a
-    dict key, it was a number on 0.3 (a row hashes by identity there too, so the
-    lookup could only have worked with numbers)."""
+    unknown rank (``for w in batch[:, i]`` of a DataLoader's batch), or over a
+    list of integer tensors of rank 0 or unknown (``words.append(topi[0][i])``):
+    read as a dict key, it was a number on 0.3 (a row hashes by identity there
+    too, so the lookup could only have worked with numbers)."""
     if not isinstance(index, ast.Name):
         return False
     facts = values(ctx)
@@ -347,8 +350,13 @@ def _iterated_element(ctx: Context, index: ast.AST) -> bool:
     for d in defs or ():
         iterable = facts.iterated(d) if d.kind in ("for", "comp") else None
         whole = facts.of(iterable) if isinstance(iterable, ast.expr) else None
+        rank = 1
+        if whole is not None and whole.kind == LIST:  # (of evident integer elements)
+            whole, rank = whole.element(), 0
+            if whole.dtype != "int":
+                return False
         if whole is None or not whole.tensor or whole.dtype == "float" or \
-                whole.rank not in (None, 1):
+                whole.rank not in (None, rank):
             return False
     return bool(defs)
 
