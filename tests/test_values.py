@@ -1837,3 +1837,42 @@ def test_a_generator_of_the_file_gives_what_it_yields():
     found = facts(source)
     assert found["x"] == (TENSOR, 2, "float") and found["t"] == (TENSOR, 1, "float")
     assert found["y"] == (None, None, None) and found["z"] == (None, None, None)
+
+
+def test_a_load_is_what_the_saves_of_its_path_write():
+    """``batches = torch.load(p)``, or else built and ``torch.save(batches, p)``: the
+    load gives what the save writes (here a list of a helper's tuples, read through
+    a comprehension whose element reads none of its own names).  Unknown where no
+    save writes that path, or the saves disagree."""
+    found = facts(HEAD + textwrap.dedent("""
+        import os
+
+
+        def make(rows):
+            return Variable(torch.ByteTensor(rows)), len(rows)
+
+
+        def cached(d, n, rows):
+            try:
+                batches = torch.load(os.path.join(d, 'batches.pt'))
+            except IOError:
+                batches = [make(rows) for _ in range(n)]
+                torch.save(batches, os.path.join(d, 'batches.pt'))
+            mask, k = batches[0]
+            show(mask)
+            other = torch.load(os.path.join(d, 'other.pt'))
+            show(other)
+            each = [make(rows[i]) for i in range(n)]
+            show(each[0])
+
+
+        def twice(flag):
+            torch.save(torch.zeros(3), 'state.pt')
+            if flag:
+                torch.save(np.zeros(3), 'state.pt')
+            show(torch.load('state.pt'))
+    """))
+    assert found["mask"] == (TENSOR, None, "uint8")
+    assert found["other"] == (None, None, None)
+    assert found["each[0]"] == (None, None, None)  # (the element reads ``i``)
+    assert found["torch.load('state.pt')"] == (None, None, None)

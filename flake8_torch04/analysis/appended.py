@@ -100,7 +100,8 @@ def comprehended(values, node: ast.ListComp, scope, depth: int) -> Value:
     matter: a number made by a builtin (``[ord(c) for c in text]``), by a string
     method of a name it does not bind (``[letters.find(c) for c in line]``),
     arithmetic of those, or a constant; a tensor or a module made alike for every
-    element (see :mod:`.values`)."""
+    element (see :mod:`.values`); any value of an element that reads none of the
+    comprehension's own names."""
     from .values import MODULE, NUMBER, STRING, UNKNOWN, Value
 
     _INT, _FLOAT = Value(NUMBER, dtype="int"), Value(NUMBER, dtype="float")
@@ -132,7 +133,30 @@ def comprehended(values, node: ast.ListComp, scope, depth: int) -> Value:
     if found is not None:
         return found
     made = values.of(node.elt, scope, depth)  # (``[torch.FloatTensor(r) for r in rows]``)
-    return made if made.tensor or made.kind == MODULE else UNKNOWN  # (``[Critic(n) for ...]``)
+    if made.tensor or made.kind == MODULE:  # (``[Critic(n) for ...]``)
+        return made
+    # an element that reads none of the comprehension's names is one value, read
+    # around it (``[make_batch(pairs) for _ in range(n)]``: what the call returns)
+    return UNKNOWN if _reads(node.elt, own) else made
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+def _reads(node: ast.AST, names) -> bool:
+    """Whether ``node`` reads one of ``names`` (a nested comprehension's own
+    names are its own: ``[make(pairs[i] for i in ids) for _ in range(n)]``)."""
+    if isinstance(node, ast.Name):
+        return node.id in names
+    if isinstance(node, _COMPREHENSIONS):
+        first = node.generators[0].iter  # (evaluated around it)
+        inner = names - {n.id for g in node.generators for n in ast.walk(g.target)
+                         if isinstance(n, ast.Name)}
+        rest = [first, *(p for g in node.generators for p in (g.target, *g.ifs)),
+                *(g.iter for g in node.generators[1:]),
+                *((node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,))]
+        return _reads(first, names) or any(_reads(p, inner) for p in rest[1:])
+    return any(_reads(child, names) for child in ast.iter_child_nodes(node))
 
 
 def builtin_of(values, name: str, node: ast.Call, scope, depth: int) -> Value:

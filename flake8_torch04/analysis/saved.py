@@ -118,28 +118,42 @@ JUDGED: List[str] = []
 
 
 def reloaded(facts, call: ast.Call, scope: ast.AST):
-    """The value of ``torch.load(path)``: :data:`~.values.BOTTOM` (nothing new) where
-    ``path`` is the path of a save whose value is being judged, else unknown.
+    """The value of ``torch.load(path)``: what every ``torch.save`` of the project to
+    the same path writes, joined (``batches = torch.load(p)``, else built and
+    ``torch.save(batches, p)``: the list built), where each is known; else unknown.
 
+    A load met while the value of a save to its own path is followed is a resume:
     ``state = {'opt': opt}``, ``if resume: state = torch.load(p)``, later
     ``torch.save(state, p)``: the file ``p`` holds what this save writes (or an
     earlier run of it), so the load adds no value the other bindings do not
-    already give; joined with them it drops out, and what the save writes is
-    the dict.  Anywhere else a load's value stays unknown.  The answer is not
-    remembered beyond the question it is met in (it depends on the save asked
-    about)."""
+    already give: :data:`~.values.BOTTOM`, which drops out of a join.  An answer
+    met while a save is followed is not remembered beyond that question (it
+    depends on the save asked about)."""
+    from .objects import crossed
     from .remembered import CUT
-    from .values import BOTTOM, UNKNOWN
+    from .values import BOTTOM, UNKNOWN, join, values
 
-    if not JUDGED:
-        return UNKNOWN
     path = node_path(call)
     if path is None or isinstance(path, ast.Starred):
         return UNKNOWN
-    CUT[0] += 1  # (remembered only for this question)
+    if JUDGED:
+        CUT[0] += 1  # (remembered only for this question)
     ctx = facts.ctx
-    return BOTTOM if path_key(ctx, path, scope or ctx.tree, _module_resolver(ctx)) \
-        in JUDGED else UNKNOWN
+    key = path_key(ctx, path, scope or ctx.tree, _module_resolver(ctx))
+    if key is None or key in JUDGED:
+        return BOTTOM if key is not None else UNKNOWN
+    # (a path of the file's own variables, or of a parameter: saved in the file)
+    saves = _project_saves(ctx, f"<{ctx.filename}:" in key or PARAM in key, _anchor(key))
+    found = saves.get(key) if saves is not None else None
+    if not found:
+        return UNKNOWN
+    JUDGED.append(key)
+    try:
+        written = [crossed(values(other).of(obj, at), ctx) if other is not ctx
+                   else values(ctx).of(obj, at) for other, obj, at in found]
+    finally:
+        JUDGED.pop()
+    return join([v for v in written if v is not BOTTOM])
 
 
 def node_path(call: ast.Call) -> Optional[ast.AST]:
