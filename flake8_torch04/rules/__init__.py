@@ -169,6 +169,9 @@ TABLE = {
               (r"\.[\s\\]*(?:batch_size|drop_last|sampler|batch_sampler|dataset)[\s\\]*=",)),
     # ``dot`` of tensors (torch's, or a tensor's method)
     "TV171": ("flattened_dot", (ast.Call,), (r"\bdot[\s\\]*\(",), (r"\btorch\b",)),
+    # two names assigned at once, in a file that names a packed sequence
+    "TV172": ("packed_pair", (ast.Assign,), (r",",),
+              (r"\bPackedSequence\b|\bpack_(?:padded_)?sequence\b",)),
     # ``squeeze()`` without a dimension, in a file that says ``nonzero``
     "TV168": ("nonzero_squeeze", (ast.Call,), (r"\bsqueeze[\s\\]*\([\s\\]*\)",),
               ("nonzero",)),
