@@ -1876,3 +1876,27 @@ def test_a_load_is_what_the_saves_of_its_path_write():
     assert found["other"] == (None, None, None)
     assert found["each[0]"] == (None, None, None)  # (the element reads ``i``)
     assert found["torch.load('state.pt')"] == (None, None, None)
+
+
+def test_a_parameter_is_what_calls_inside_comprehensions_pass():
+    """A call inside a comprehension is read in the function around it: what it
+    passes is followed where it reads none of the comprehension's own names (the
+    loss module), not where it does (``x``, bound by the comprehension, is not the
+    ``x`` of the function)."""
+    found = facts(HEAD + textwrap.dedent("""
+        import torch.nn as nn
+
+
+        def score(crit, out, x):
+            show(crit)
+            show(x)
+            return crit(out, x)
+
+
+        def run(batches):
+            crit = nn.MSELoss()
+            x = torch.zeros(3)
+            return [score(crit, out, x) for out, x in batches]
+    """))
+    assert found["crit"][0] == "module"
+    assert found["x"] == (None, None, None)

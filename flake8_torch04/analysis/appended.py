@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Callable, List, Optional
 
-from .nodes import body_parents
+from .nodes import body_parents, reads_any
 
 if TYPE_CHECKING:
     from .values import Value
@@ -137,26 +137,7 @@ def comprehended(values, node: ast.ListComp, scope, depth: int) -> Value:
         return made
     # an element that reads none of the comprehension's names is one value, read
     # around it (``[make_batch(pairs) for _ in range(n)]``: what the call returns)
-    return UNKNOWN if _reads(node.elt, own) else made
-
-
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
-
-
-def _reads(node: ast.AST, names) -> bool:
-    """Whether ``node`` reads one of ``names`` (a nested comprehension's own
-    names are its own: ``[make(pairs[i] for i in ids) for _ in range(n)]``)."""
-    if isinstance(node, ast.Name):
-        return node.id in names
-    if isinstance(node, _COMPREHENSIONS):
-        first = node.generators[0].iter  # (evaluated around it)
-        inner = names - {n.id for g in node.generators for n in ast.walk(g.target)
-                         if isinstance(n, ast.Name)}
-        rest = [first, *(p for g in node.generators for p in (g.target, *g.ifs)),
-                *(g.iter for g in node.generators[1:]),
-                *((node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,))]
-        return _reads(first, names) or any(_reads(p, inner) for p in rest[1:])
-    return any(_reads(child, names) for child in ast.iter_child_nodes(node))
+    return UNKNOWN if reads_any(node.elt, own) else made
 
 
 def builtin_of(values, name: str, node: ast.Call, scope, depth: int) -> Value:

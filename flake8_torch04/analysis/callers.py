@@ -37,7 +37,7 @@ import ast
 from typing import Dict, List, Optional, Set, Tuple
 
 from .lines import lines_matching
-from .nodes import children, defined_once, spans_hit
+from .nodes import COMPREHENSIONS, children, defined_once, reads_any, spans_hit
 from .reaching import params_of
 from .hierarchy import PLAIN_BASES
 from .importing import Remote, importing_sites
@@ -50,7 +50,8 @@ Site = Tuple[ast.Call, ast.AST]
 Passed = Tuple[object, ast.AST, ast.AST]
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 #: scopes whose calls are not followed
-_OPAQUE = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_OPAQUE = (ast.Lambda,)  # (a comprehension's calls are read around it: see
+#: :func:`.callers.comprehension_names`)
 
 
 class Callers:
@@ -89,8 +90,8 @@ class Callers:
         tree = self.tree
         hits = lines_matching(self.text, name) if self.text else None
         # (node, its parent, the function or module a call in it is read in:
-        # ``None`` inside a lambda, a comprehension or a class body, scopes the
-        # value facts do not follow)
+        # ``None`` inside a lambda or a class body, scopes the value facts do not
+        # follow; a comprehension's, read around it: see :func:`comprehension_names`)
         stack: List[tuple] = [(tree, None, tree)]
         while stack:
             node, parent, scope = stack.pop()
@@ -564,5 +565,22 @@ def _arguments(ctx, sites: List[Site], remote: List[Remote], func: ast.AST, para
         got = argument(call, func, param, method=method)
         if got is None or got[1] and method and not isinstance(got[0], ast.Constant):
             return None
+        if not got[1] and reads_any(got[0], comprehension_names(other, call, scope)):
+            return None  # (``[f(x) for x in xs]``: ``x`` is no name of ``scope``)
         found.append((ctx, got[0], top) if got[1] else (other, got[0], scope))
     return found
+
+
+def comprehension_names(ctx, node: ast.AST, scope: ast.AST) -> frozenset:
+    """The names the comprehensions around ``node`` (up to ``scope``, the function
+    or module it is read in) bind: a call in ``[f(x, opt) for x in xs]`` is read in
+    the function around it, where ``opt`` is what it is and ``x`` is not."""
+    parents = ctx.file_parents()
+    names: Set[str] = set()
+    node = parents.get(id(node))
+    while node is not None and node is not scope:
+        if isinstance(node, COMPREHENSIONS):
+            names.update(n.id for g in node.generators for n in ast.walk(g.target)
+                         if isinstance(n, ast.Name))
+        node = parents.get(id(node))
+    return frozenset(names)

@@ -46,7 +46,7 @@ from .project.summary import cached_text, module
 #: at most this many other files that spell the name are read
 MOST = 16
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-_OPAQUE = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_OPAQUE = (ast.Lambda,)  # (a comprehension's calls: :func:`.callers.comprehension_names`)
 #: one call from another module: (its context, the call, the scope it is read in)
 Remote = Tuple[object, ast.Call, ast.AST]
 

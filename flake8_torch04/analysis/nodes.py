@@ -271,3 +271,25 @@ def is_test(node: ast.AST) -> bool:
     return isinstance(node, ast.Compare) or isinstance(node, ast.UnaryOp) and isinstance(
         node.op, ast.Not) or isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
         and node.func.id in ("isinstance", "hasattr", "callable")
+
+
+#: the expressions that bind names of their own
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def reads_any(node: ast.AST, names) -> bool:
+    """Whether ``node`` reads one of ``names`` (a nested comprehension's own names
+    are its own: ``[make(pairs[i] for i in ids) for _ in range(n)]``)."""
+    if not names:
+        return False
+    if isinstance(node, ast.Name):
+        return node.id in names
+    if isinstance(node, COMPREHENSIONS):
+        first = node.generators[0].iter  # (evaluated around it)
+        inner = names - {n.id for g in node.generators for n in ast.walk(g.target)
+                         if isinstance(n, ast.Name)}
+        rest = [*(p for g in node.generators for p in g.ifs),
+                *(g.iter for g in node.generators[1:]),
+                *((node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,))]
+        return reads_any(first, names) or any(reads_any(p, inner) for p in rest)
+    return any(reads_any(child, names) for child in ast.iter_child_nodes(node))
