@@ -14,6 +14,7 @@ from ..analysis.reaching import params_of
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..analysis.value_tables import constructor
+from .method_out import FUNCTIONS as TENSOR_FUNCTIONS
 from .shared.blocks import drop_statement
 from .shared.consumers import never_true
 from ..source.text import Edit, has_comment, needs_parens, one_line, shorten
@@ -28,6 +29,14 @@ FACTORIES = frozenset(
         "as_tensor", "range", "empty_strided", "normal",
     )
 )
+#: the tensor methods 0.3 code called through the class (``Variable.chunk(dy, 2)``):
+#: ``torch.Tensor``'s, with ``out=`` or without
+TENSOR_METHODS = TENSOR_FUNCTIONS | frozenset((
+    "chunk", "split", "view", "view_as", "expand", "expand_as", "squeeze", "unsqueeze",
+    "transpose", "permute", "contiguous", "clone", "detach", "repeat", "index_fill",
+    "masked_fill", "narrow", "resize_as", "type_as", "t", "float", "double", "long",
+    "int", "byte", "cuda", "cpu", "numel", "size", "dim", "norm", "unfold", "flip",
+))
 #: functions whose argument ``Variable`` is a class, not a function value
 _CLASS_ARG_CALLS = frozenset(
     ("isinstance", "issubclass", "assertIsInstance", "assertNotIsInstance", "type")
@@ -46,7 +55,9 @@ def variable_wrap(ctx: Context, node: ast.Call) -> Iterator[Report]:
     Flags every call of ``torch.autograd.Variable`` (in any import spelling:
     ``from torch.autograd import Variable as V``, ``torch.autograd.variable.Variable``,
     a star import), and ``Variable`` passed as a function value
-    (``map(Variable, batch)``, ``functools.partial(Variable, ...)``).
+    (``map(Variable, batch)``, ``functools.partial(Variable, ...)``); and a tensor
+    method called through the class, ``Variable.chunk(dy, 2, dim=1)`` (0.3's
+    ``Variable`` carried the tensor methods; ``Variable.cat`` was ``torch.cat``).
     ``isinstance(x, Variable)`` (true for every tensor), type comparisons (TV005),
     ``self.assertEqual(type(x), Variable)`` and other assertions, annotations
     and any ``Variable`` that is not torch's (``tf.Variable``, a
@@ -57,7 +68,9 @@ def variable_wrap(ctx: Context, node: ast.Call) -> Iterator[Report]:
     returns a *new, detached* leaf that shares ``t``'s storage, so it is at best
     dead weight and at worst cuts the graph where 0.3 code never meant to.
     ``Variable(t, requires_grad=True)`` makes a new leaf while ``t`` itself stays
-    ``requires_grad=False``.
+    ``requires_grad=False``.  ``Variable.chunk(dy, 2, dim=1)`` raises
+    ``AttributeError: type object 'Variable' has no attribute 'chunk'`` on 2.13:
+    the class is a shim now, without the tensor methods.
 
     ## Example
     ```python
@@ -74,10 +87,13 @@ def variable_wrap(ctx: Context, node: ast.Call) -> Iterator[Report]:
     ```
 
     ## Fix safety
-    Dropping the wrap (``Variable(x)`` -> ``x``) is *safe*: under 0.3,
-    ``Variable(v)`` of a Variable raised, so ``x`` was a plain tensor without
-    history.  Caveat: if the code has since run on >= 0.4 and ``x`` now
-    requires grad, the wrap used to detach it.  Where ``x`` visibly carries
+    ``Variable.chunk(...)`` -> ``torch.Tensor.chunk(...)`` (the same unbound
+    method; ``Variable.cat`` -> ``torch.cat``) is *safe* for the tensor methods
+    torch 2.13 has; another name gets the message only.  Dropping the wrap
+    (``Variable(x)`` -> ``x``) is *safe*: under 0.3, ``Variable(v)`` of a
+    Variable raised, so ``x`` was a plain tensor without history.  Caveat: if
+    the code has since run on >= 0.4 and ``x`` now requires grad, the wrap used
+    to detach it.  Where ``x`` visibly carries
     history (``.backward()`` is called on it, it was assigned from a loss or
     model call, it was ``.requires_grad_()``-ed) the fix is ``x.detach()``, which
     is exactly what ``Variable(x)`` does since 0.4; so it is where the wrap's
@@ -106,6 +122,11 @@ def variable_wrap(ctx: Context, node: ast.Call) -> Iterator[Report]:
     if ctx.resolve(node.func) == VARIABLE:
         yield _wrap_report(ctx, node)
         return
+    func = node.func
+    if isinstance(func, ast.Attribute) and not func.attr.startswith("_") \
+            and ctx.resolve(func.value) == VARIABLE:
+        yield _class_method_report(ctx, func)
+        return
     values = [*node.args, *(kw.value for kw in node.keywords)]
     if not any(isinstance(v, (ast.Name, ast.Attribute)) for v in values):
         return
@@ -122,6 +143,24 @@ def variable_wrap(ctx: Context, node: ast.Call) -> Iterator[Report]:
                 f"`{ctx.source.quote(value)}` passed as a function is a no-op wrapper since "
                 "PyTorch 0.4 (it detaches); drop it or pass `torch.Tensor.detach`",
             )
+
+
+def _class_method_report(ctx: Context, func: ast.Attribute) -> Report:
+    """``Variable.chunk(dy, 2, dim=1)``: a tensor method read off 0.3's class."""
+    from .type_comparison import torch_name
+
+    src = ctx.source
+    torch, imports = torch_name(ctx)
+    attr = func.attr
+    owner = torch if attr == "cat" else f"{torch}.Tensor"
+    known = attr == "cat" or attr in TENSOR_METHODS
+    return Report(
+        func,
+        f"`{src.quote(func, 30)}` is no attribute of `Variable` since PyTorch 0.4 "
+        f"(AttributeError; 0.3's Variable was the tensor class of autograd and carried "
+        f"the tensor methods): use `{owner}.{attr}`",
+        Fix((src.replace(func.value, owner),), SAFE, imports) if known else None,
+    )
 
 
 def _params(node: ast.Call) -> Optional[Dict[str, ast.AST]]:
