@@ -1900,3 +1900,62 @@ def test_a_parameter_is_what_calls_inside_comprehensions_pass():
     """))
     assert found["crit"][0] == "module"
     assert found["x"] == (None, None, None)
+
+
+def test_a_default_made_where_none_is_given():
+    """``if x is None: x = make()``: after it, ``x`` is what that makes, or what the
+    calls that pass something else pass; a caller's ``None`` drops out."""
+    found = facts(HEAD + textwrap.dedent("""
+        def step(x, hidden=None):
+            if hidden is None:
+                hidden = torch.zeros(2, 3)
+            show(hidden)
+            return hidden
+
+
+        def twice(x, state=None):
+            if state is None:
+                state = torch.zeros(2, 3)
+            show(state)
+
+
+        def loose(x, h=None):
+            if h is None:
+                h = torch.zeros(2, 3)
+            show(h)
+
+
+        step(1)
+        step(2, None)
+        step(3, torch.ones(4, 5))
+        twice(1, torch.ones(4))
+        loose(1, 'zeros')
+    """))
+    assert found["hidden"] == (TENSOR, 2, "float")
+    assert found["state"] == (TENSOR, None, "float")  # (1-D from a call, 2-D made)
+    assert found["h"] == (None, None, None)  # (a caller passes a string)
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("x = torch.cat([torch.zeros(3, 1).long(), y], 1)", (TENSOR, 2, "int")),
+    ("x = torch.cat([torch.zeros(3).sum(), y])", (TENSOR, 1, "float")),  # (0.3: 1-D)
+    ("x = torch.cat([torch.zeros(3, 1), torch.zeros(3)], 1)", (TENSOR, None, "float")),
+    ("x = torch.cat([y, y], 1)", (None, None, None)),
+])
+def test_a_concatenation_has_the_rank_of_the_parts_that_show_it(body, expected):
+    source = HEAD + "def f(y):\n" + textwrap.indent(body, "    ") + "\n    show(x)\n"
+    found = facts(source)["x"]
+    assert found[1:] == expected[1:] and (found[0] == expected[0] or expected[0] is None)
+
+
+def test_unpacking_a_tensor_gives_its_rows():
+    found = facts(HEAD + textwrap.dedent("""
+        def f(n):
+            pairs = torch.zeros(4, 2).long()
+            for a, b in pairs:
+                show(a)
+            first, second = torch.zeros(2, 3)
+            show(second)
+    """))
+    assert found["a"] == (TENSOR, 0, "int")
+    assert found["second"] == (TENSOR, 1, "float")

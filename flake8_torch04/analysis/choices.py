@@ -1,7 +1,8 @@
 """What a conditional or a boolean operator may give, for the value facts: ``a if c
 else b`` either branch, ``a or b`` either operand but one that is ``None``, ``c and
 a`` after tests its last operand (see :func:`chosen`); and which binding a name
-has after 0.3's ``if isinstance(x, Variable): x = x.data`` (:func:`unwrapped`)."""
+has after 0.3's ``if isinstance(x, Variable): x = x.data`` (:func:`unwrapped`), or
+after ``if x is None: x = make()`` (:func:`defaulted`)."""
 from __future__ import annotations
 
 import ast
@@ -56,5 +57,25 @@ def unwrapped(ctx, defs: Sequence, tensors: Sequence[bool]) -> Optional[int]:
                 and isinstance(test.func, ast.Name) and test.func.id == "isinstance" \
                 and len(test.args) == 2 and key(test.args[0]) == d.key \
                 and ctx.resolve(test.args[1]) == VARIABLE:
+            return i
+    return None
+
+
+def defaulted(ctx, defs: Sequence) -> Optional[int]:
+    """Of two bindings that reach a name, the index of ``x = make()`` in the body of
+    ``if x is None:`` (a default made where none is given: ``if hidden is None:
+    hidden = self.init_hidden(n)``): after it ``x`` is what that makes, or what the
+    other binding gives when that is not ``None``.  ``None`` where the bindings
+    are not that."""
+    for i, d in enumerate(defs):
+        if d.kind != "assign" or d.value is None:
+            continue
+        guard = ctx.file_parents().get(id(d.node))
+        test = getattr(guard, "test", None)
+        if isinstance(guard, ast.If) and any(s is d.node for s in guard.body) \
+                and isinstance(test, ast.Compare) and len(test.ops) == 1 \
+                and isinstance(test.ops[0], ast.Is) and key(test.left) == d.key \
+                and isinstance(test.comparators[0], ast.Constant) \
+                and test.comparators[0].value is None:
             return i
     return None

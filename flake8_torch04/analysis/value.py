@@ -111,6 +111,6 @@ def unpacked(whole: Value, path) -> Value:
     for index in path:
         if whole.kind == TUPLE and whole.parts and index < len(whole.parts):
             whole = whole.parts[index]
-        else:
-            whole = whole.element() if whole.kind == LIST else UNKNOWN
+        else:  # (``a, b = row`` of a tensor or an array: its elements along dim 0)
+            whole = whole.element() if whole.kind in (LIST, TENSOR, NDARRAY) else UNKNOWN
     return whole

@@ -31,7 +31,7 @@ from typing import Dict, List, Optional, Sequence
 from .accumulated import accumulated, loop_carried, self_update
 from .appended import appended, builtin_of, comprehended
 from .callers import passed_arguments
-from .choices import chosen, unwrapped
+from .choices import chosen, defaulted, unwrapped
 from .environments import MAKERS as ENVIRONMENT_MAKERS, environment
 from .loaders import LOADER, MADE as LOADED, made as loaded
 from .free import enclosing_bindings, free_name
@@ -197,12 +197,31 @@ class Values:
             if defs is not None and isinstance(node, ast.Attribute):  # (``model.trans``)
                 return instance_attribute(self, node, scope, depth)
             return UNKNOWN
+        if len(defs) == 2:  # (``if x is None: x = make()``: what it makes, or what else x is)
+            at = defaulted(self.ctx, defs)
+            if at is not None:
+                return join([self.binding(defs[at], scope, depth),
+                             *self._not_none(defs[1 - at], scope, depth)])
         found = [self.binding(d, scope, depth) for d in defs]
         if len(defs) == 2 and all(v.kind is None or v.kind == TENSOR for v in found):
             at = unwrapped(self.ctx, defs, [v.tensor for v in found])
             if at is not None:
                 return found[at]
         return join([b for b in found if b is not BOTTOM] if JUDGED else found)
+
+    def _not_none(self, d, scope, depth: int) -> List[Value]:
+        """The values the binding ``d`` gives that may not be ``None``: none for ``x =
+        None``; for a parameter, what the calls that pass something else pass."""
+        if d.kind == "assign" and isinstance(d.value, ast.Constant) and d.value.value is None:
+            return []
+        if d.kind != "param":
+            return [self.binding(d, scope, depth)]
+        sites = passed_arguments(self.ctx, d.node, self._flow(scope).node)
+        if sites is None:
+            return [UNKNOWN]
+        return [self.of(expr, at, depth + 1) if c is self.ctx else crossed(
+                values(c).of(expr, at, depth + 1), c) for c, expr, at in sites
+                if not (isinstance(expr, ast.Constant) and expr.value is None)]
 
     def binding(self, d, scope, depth: int) -> Value:
         """The value the binding ``d`` (a :class:`~.reaching.Def`) of ``scope`` gives."""
@@ -567,7 +586,18 @@ class Values:
         if name == "collections.namedtuple":
             return namedtuple_class(node)
         if name in ("torch.cat", "torch.stack") and args:
-            # the elements' rank (one more for ``stack``) where every element agrees
+            # the elements' rank (one more for ``stack``) where every element agrees;
+            # for ``cat`` of a display, those known (the others must have it, or the
+            # call raises; a 0-dim one had one element on 0.3, as 1-D)
+            if name == "torch.cat" and isinstance(args[0], (ast.List, ast.Tuple)) \
+                    and args[0].elts and not any(isinstance(e, ast.Starred) for e in args[0].elts):
+                parts = [self.of(e, scope, depth) for e in args[0].elts]
+                if all(p.tensor or p.kind is None for p in parts) and any(p.tensor for p in parts):
+                    ranks = {max(p.rank, 1) for p in parts if p.tensor and p.rank is not None}
+                    dtypes = {p.dtype for p in parts if p.tensor and p.dtype is not None}
+                    return Value(TENSOR, ranks.pop() if len(ranks) == 1 else None,
+                                 dtypes.pop() if len(dtypes) == 1 else None,
+                                 plain=all(p.plain for p in parts))
             seq = self.of(args[0], scope, depth)
             if seq.kind == TUPLE and seq.parts:
                 seq = Value(LIST, parts=(join(seq.parts),))

@@ -83,7 +83,9 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
     - a member of a set display (``set([label])``, ``frozenset([label])``,
       ``{label}``) that is such an element, or one of a 1-D integer tensor
       the value facts know (``self.labels[i]`` where the class keeps an MNIST
-      dataset's ``train_labels``, a 1-D ``LongTensor``): the set of numbers of
+      dataset's ``train_labels``, a 1-D ``LongTensor``), also an item of a
+      member pair and the member of a set comprehension (``set([(a, b) for a, b
+      in pairs])`` over the rows of a 2-D integer tensor): the set of numbers of
       0.3 is a set of tensors now, and ``classes - set([label])`` removes nothing;
     - ``str()`` of such an element looked up as a key (``i2w[str(w)]``,
       ``i2w.get(str(w))``, ``str(w) in i2w``: a vocabulary read back from
@@ -145,6 +147,8 @@ def tensor_element(ctx: Context, node: ast.AST) -> Iterator[Report]:
             yield report
     elif isinstance(node, ast.Set):
         yield from _set_members(ctx, node.elts)
+    elif isinstance(node, ast.SetComp):
+        yield from _set_members(ctx, (node.elt,))
     elif isinstance(node, ast.Compare):
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
             report = _dict_key(ctx, node.comparators[0], node.left, compared=True)
@@ -163,8 +167,11 @@ def _call(ctx: Context, node: ast.Call) -> Iterator[Report]:
                 yield _item_report(ctx, value, "is not JSON serializable (TypeError)")
         return
     if builtin_call(node, ctx.scope, "set", 1) or builtin_call(node, ctx.scope, "frozenset", 1):
-        if isinstance(node.args[0], (ast.List, ast.Tuple)):  # (``set([label])``)
-            yield from _set_members(ctx, node.args[0].elts)
+        members = node.args[0]
+        if isinstance(members, (ast.List, ast.Tuple)):  # (``set([label])``)
+            yield from _set_members(ctx, members.elts)
+        elif isinstance(members, (ast.ListComp, ast.GeneratorExp)):  # (``set([(a, b) for ...])``)
+            yield from _set_members(ctx, (members.elt,))
         return
     if isinstance(func, ast.Attribute) and func.attr in ("get", "pop", "setdefault"):
         if node.args and not isinstance(node.args[0], ast.Starred):
@@ -206,7 +213,9 @@ def _set_members(ctx: Context, elts: Sequence[ast.AST]) -> Iterator[Report]:
     """The members of a set display (``{label}``, ``set([label])``) that are tensor
     elements: a set of numbers on 0.3, of tensors that hash by identity now."""
     for elt in elts:
-        if not isinstance(elt, ast.Starred) and _may_be_element(ctx, elt) \
+        if isinstance(elt, ast.Tuple):  # (a pair of elements: ``{(a, b) for a, b in pairs}``)
+            yield from _set_members(ctx, elt.elts)
+        elif not isinstance(elt, ast.Starred) and _may_be_element(ctx, elt) \
                 and _element(ctx, elt, set(), 0) and not made_by_number_return(ctx, elt):
             yield _item_report(ctx, elt, "hashes by identity in a set (an equal number is "
                                "another member: `-`, `in`, `discard` miss it)")
