@@ -162,6 +162,7 @@ ON_CURRENT_TORCH = {
     "TV170": "stops",  # pack_padded_sequence(x, np.sort(l)[::-1]): negative strides, ValueError
     "TV169": "stops",  # loader.batch_size = 1: ValueError, set after DataLoader is initialized
     "TV168": "stops",  # mask.nonzero().squeeze(): 0-dim for one match, IndexError after
+    "TV173": "stops",  # autograd.grad in a Function's backward: no graph, RuntimeError
     "TV172": "stops",  # data, batch_sizes = packed: ValueError, too many values to unpack
     "TV171": "stops",  # torch.dot(a, b) of n-D tensors: RuntimeError, 1D tensors expected
 }

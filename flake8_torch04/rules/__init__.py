@@ -169,6 +169,8 @@ TABLE = {
               (r"\.[\s\\]*(?:batch_size|drop_last|sampler|batch_sampler|dataset)[\s\\]*=",)),
     # ``dot`` of tensors (torch's, or a tensor's method)
     "TV171": ("flattened_dot", (ast.Call,), (r"\bdot[\s\\]*\(",), (r"\btorch\b",)),
+    # autograd called, in a file that names a Function
+    "TV173": ("backward_graph", (ast.Call,), (r"\b(?:grad|backward)\b",), (r"\bFunction\b",)),
     # two names assigned at once, in a file that names a packed sequence
     "TV172": ("packed_pair", (ast.Assign,), (r",",),
               (r"\bPackedSequence\b|\bpack_(?:padded_)?sequence\b",)),
@@ -193,12 +195,12 @@ TABLE = {
     # ``get``/``pop``/``setdefault``/``json.dump(s)``
     # (only in files that import torch: ``import torch...`` or ``from torch...``)
     "TV107": (
-        "tensor_element", (ast.Call, ast.Subscript, ast.Compare, ast.Set), (
+        "tensor_element", (ast.Call, ast.Subscript, ast.Compare, ast.Set, ast.SetComp), (
             r"\[",
             (r"(?i:loss|crit|nll|cross_entropy)", ast.Call),
             (r"\bin\b", ast.Compare),
             (r"\b(?:get|pop|setdefault|dumps?|set|frozenset)\b", ast.Call),
-            ("{", ast.Set),
+            ("{", ast.Set, ast.SetComp),
         ),
         (r"\btorch\b",),
     ),

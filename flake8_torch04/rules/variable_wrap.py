@@ -14,7 +14,7 @@ from ..analysis.reaching import params_of
 from ..analysis.registry import rule
 from ..analysis.resolve import key
 from ..analysis.value_tables import constructor
-from .method_out import FUNCTIONS as TENSOR_FUNCTIONS
+from .shared.tables import FUNCTIONS as TENSOR_FUNCTIONS
 from .shared.blocks import drop_statement
 from .shared.consumers import never_true
 from ..source.text import Edit, has_comment, needs_parens, one_line, shorten

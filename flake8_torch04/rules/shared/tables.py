@@ -35,3 +35,27 @@ SCALAR_FIRST_FUNCTIONS = {
     "torch.add": (3, "alpha"), "torch.sub": (3, "alpha"),
     "torch.addcmul": (4, "value"), "torch.addcdiv": (4, "value"),
 }
+
+#: tensor methods whose ``torch.<name>(self, *args, out=...)`` accepts ``out=`` on
+#: PyTorch 2.13, with the same arguments in the same order after the tensor
+#: (each checked there by a call with ``out=``; ``where`` and ``polygamma`` take
+#: the tensor elsewhere and are left out)
+FUNCTIONS = frozenset("""
+    abs absolute acos acosh add addbmm addcdiv addcmul addmm addmv addr all amax amin angle
+    any arccos arccosh arcsin arcsinh arctan arctan2 arctanh argmax argmin asin asinh atan
+    atan2 atanh baddbmm bernoulli bitwise_and bitwise_left_shift bitwise_not bitwise_or
+    bitwise_right_shift bitwise_xor bmm ceil cholesky cholesky_inverse cholesky_solve clamp
+    clamp_max clamp_min clip conj_physical copysign cos cosh cross cumprod cumsum deg2rad diag
+    diff digamma div divide dot eq erf erfc erfinv exp exp2 expm1 fix float_power floor
+    floor_divide fmax fmin fmod frac gather gcd ge ger greater greater_equal gt hardshrink
+    heaviside histc hypot i0 igamma igammac index_add index_copy index_reduce index_select
+    inner inverse isneginf isposinf kron lcm ldexp le lerp less less_equal lgamma log log10
+    log1p log2 log_softmax logaddexp logaddexp2 logcumsumexp logical_and logical_not
+    logical_or logical_xor logit logsumexp lt lu_solve masked_select matmul matrix_power max
+    maximum mean median min minimum mm msort mul multinomial multiply mv mvlgamma nan_to_num
+    nanmean nanmedian nanquantile nansum narrow_copy ne neg negative nextafter nonzero
+    not_equal orgqr ormqr outer pow prod quantile rad2deg reciprocal remainder renorm round
+    rsqrt scatter scatter_add scatter_reduce sgn sigmoid sign signbit sin sinc sinh
+    slice_scatter softmax sqrt square std sub subtract sum take take_along_dim tan tanh tril
+    triu true_divide trunc var vdot xlogy
+""".split())
