@@ -34,6 +34,7 @@ class's own methods).
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, List, Optional, Set, Tuple
 
 from .lines import lines_matching
@@ -572,15 +573,40 @@ def _arguments(ctx, sites: List[Site], remote: List[Remote], func: ast.AST, para
 
 
 def comprehension_names(ctx, node: ast.AST, scope: ast.AST) -> frozenset:
-    """The names the comprehensions around ``node`` (up to ``scope``, the function
-    or module it is read in) bind: a call in ``[f(x, opt) for x in xs]`` is read in
-    the function around it, where ``opt`` is what it is and ``x`` is not."""
-    parents = ctx.file_parents()
-    names: Set[str] = set()
-    node = parents.get(id(node))
-    while node is not None and node is not scope:
-        if isinstance(node, COMPREHENSIONS):
-            names.update(n.id for g in node.generators for n in ast.walk(g.target)
-                         if isinstance(n, ast.Name))
-        node = parents.get(id(node))
-    return frozenset(names)
+    """The names the comprehensions around the call ``node`` bind (up to ``scope``,
+    the function or module it is read in): a call in ``[f(x, opt) for x in xs]`` is
+    read in the function around it, where ``opt`` is what it is and ``x`` is not.
+    One walk of ``scope`` when first asked, and none where no line of it spells a
+    ``for`` other than a loop's."""
+    memo = ctx.memo.setdefault("comprehended calls", {})
+    found = memo.get(id(scope))
+    if found is None:
+        found = memo[id(scope)] = _comprehended_calls(ctx, scope)
+    return found.get(id(node), frozenset())
+
+
+_INNER_FOR = re.compile(r"^(?!\s*(?:async\s+)?for\b).*\bfor\b")
+
+
+def _comprehended_calls(ctx, scope: ast.AST) -> Dict[int, frozenset]:
+    """``id(call) -> names`` for the calls of ``scope`` (not of the functions in it)
+    inside comprehensions."""
+    first, last = getattr(scope, "lineno", 1), getattr(scope, "end_lineno", None)
+    lines = ctx.source.lines[first - 1:last]
+    if not any(_INNER_FOR.match(line) for line in lines):
+        return {}
+    found: Dict[int, frozenset] = {}
+    stack: List[Tuple[ast.AST, frozenset]] = [
+        (child, frozenset()) for child in children(scope)]
+    while stack:
+        node, own = stack.pop()
+        cls = node.__class__
+        if cls in _DEFINITIONS or cls is ast.Lambda:
+            continue  # (another scope)
+        if cls in COMPREHENSIONS:
+            own = own | {n.id for g in node.generators  # type: ignore[attr-defined]
+                         for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+        elif cls is ast.Call and own:
+            found[id(node)] = own
+        stack += [(child, own) for child in children(node)]
+    return found

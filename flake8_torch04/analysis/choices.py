@@ -68,8 +68,8 @@ def defaulted(ctx, defs: Sequence) -> Optional[int]:
     other binding gives when that is not ``None``.  ``None`` where the bindings
     are not that."""
     for i, d in enumerate(defs):
-        if d.kind != "assign" or d.value is None:
-            continue
+        if d.kind != "assign" or d.value is None or f"{d.key} is None" not in ctx.text:
+            continue  # (the text first: the parents of the file's nodes cost a walk)
         guard = ctx.file_parents().get(id(d.node))
         test = getattr(guard, "test", None)
         if isinstance(guard, ast.If) and any(s is d.node for s in guard.body) \
