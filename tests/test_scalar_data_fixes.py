@@ -129,6 +129,34 @@ def test_accumulation_fix(before, after):
     assert f"use `{after}`" in finding.message
 
 
+def test_a_mean_of_the_accumulator_is_a_number_with_it():
+    """``mean = total / n`` holds a float once ``total`` does: the accumulation's fix
+    reads its ``.data[0]`` as the number itself (with the extraction's ``.item()``
+    it would fail on a float); a divisor that may be a tensor leaves no fix."""
+    template = dedent("""
+        import torch
+
+
+        def train(loader, criterion, model, n, scale):
+            total = 0
+            for i, (x, y) in enumerate(loader):
+                loss = criterion(model(x), y)
+                loss.backward()
+                total += loss
+                if i % n == 0:
+                    mean = total / {}
+                    print(mean.data[0])
+                    total = 0
+    """)
+    findings = check_source(template.format("len(loader)"), "t.py", ["TV003"])
+    accumulation = next(f for f in findings if "graph alive" in f.message)
+    text = apply_edits(template.format("len(loader)"), accumulation.fix.edits)
+    assert "total += loss.item()" in text and "print(mean)" in text
+    findings = check_source(template.format("scale"), "t.py", ["TV003"])
+    accumulation = next(f for f in findings if "graph alive" in f.message)
+    assert accumulation.fix is None and "no automatic fix" in accumulation.message
+
+
 def test_torch_nn_init_fix_uses_the_files_binding():
     cases = {
         "import torch.nn as nn\n": "nn.init.normal_(m.weight, 0, 0.02)",

@@ -162,11 +162,21 @@ def _per_element_keys(ctx: Context) -> frozenset:
 
 def _makes_per_element(ctx: Context) -> bool:
     """Whether the file computes per-element losses anywhere (``reduce=False``,
-    ``reduction='none'``): then a loss is not a scalar by its name alone."""
+    ``reduction='none'``), or may (``size_average=False`` given to a callee that
+    is not torch's: the project's own ``model.loss(out, y, size_average=False)``
+    may keep one loss per sample): then a loss is not a scalar by its name alone."""
     return _per_element_facts(ctx)[1]
 
 
-_REDUC = re.compile("reduc")  # (``reduce=`` and ``reduction=``)
+_REDUC = re.compile("reduc|size_average")  # (``reduce=``, ``reduction=``, ``size_average=``)
+
+
+def _own_size_average(ctx: Context, call: ast.Call) -> bool:
+    """``size_average=False`` given to a call that is not torch's (a torch loss
+    sums then: one number)."""
+    return any(kw.arg == "size_average" and isinstance(kw.value, ast.Constant)
+               and kw.value.value is False for kw in call.keywords) and not (
+        ctx.resolve(call.func) or "").startswith("torch.")
 
 
 def _per_element_facts(ctx: Context) -> Tuple[frozenset, bool]:
@@ -174,10 +184,11 @@ def _per_element_facts(ctx: Context) -> Tuple[frozenset, bool]:
     if found is None:
         keys = set()
         any_call = False
-        if "reduc" in ctx.text:  # (``reduce=`` and ``reduction=``)
+        if "reduc" in ctx.text or "size_average" in ctx.text:
             # (the parts whose lines do not spell it are not entered)
             for node in walk_hits(ctx.tree, lines_matching(ctx.text, _REDUC)):
-                if isinstance(node, ast.Call) and _per_element(node):
+                if isinstance(node, ast.Call) and (
+                        _per_element(node) or _own_size_average(ctx, node)):
                     any_call = True
                 elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                     if _per_element_instance(node.value):
@@ -337,12 +348,16 @@ class Evidence:
         """A call of a callee named for a loss: its name decides, unless the
         function or method it runs is in view (the file's, the project's), where
         the value facts must find a 0-dim value (a model's own ``loss(x, y,
-        size_average=False)`` may give one loss per sample)."""
+        size_average=False)`` may give one loss per sample), or it is given
+        ``size_average=False`` (then it may keep one loss per sample too)."""
         from .values import values
 
         facts = values(self.ctx)
         if facts.callee(call) is None:
-            return True
+            # (not torch's: ``size_average=False`` may keep one loss per sample, as
+            # the project's own ``model.loss`` of a model passed in may do)
+            return not any(kw.arg == "size_average" and isinstance(kw.value, ast.Constant)
+                           and kw.value.value is False for kw in call.keywords)
         value = facts.of(call)
         return value.tensor and value.rank == 0
 

@@ -271,9 +271,15 @@ def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST, by_name: bool) 
         defs = evidence.flow.reaching(tensor)
         return bool(defs) and all(d.kind in ("param", "for", "comp") for d in defs) \
             and _zero_dim_value(ctx, tensor, by_name) is not None
-    if not ctx.uses_torch or not assigned or not all(
-            _may_make_zero_dim(ctx, value) for value in assigned):
-        return False  # (the cheap test first: the value facts are asked of few names)
+    if not ctx.uses_torch or not assigned:
+        return False
+    # (``flops += n``: the name keeps what it held, a number added; the cheap test
+    # first: the value facts are asked of few names)
+    augmented = {id(d.value) for d in evidence.flow.defs(k) if d.kind == "augassign"} \
+        if k is not None else set()
+    if not all(_may_make_zero_dim(ctx, value) for value in assigned
+               if id(value) not in augmented) or all(id(v) in augmented for v in assigned):
+        return False
     return _zero_dim_value(ctx, tensor, by_name) is not None
 
 
@@ -520,15 +526,53 @@ def _tensor_uses(ctx: Context, scope: ast.AST, acc: str, node: ast.AST):
         entry = cache[id(scope)] = (scope, _index_uses(scope))
     numbers, others = entry[1]
     src = ctx.source
-    rewritten = [(src.start(n), src.end(n)) for n in numbers.get(acc, ())
-                 if not _within(src, n, node)]
-    for use in others.get(acc, ()):
-        if _within(src, use, node):
+    derived = _derived(ctx, scope, acc)
+    if derived is None:
+        return None
+    edits = []
+    for k in derived:  # (``mean = total / n`` holds a float then too)
+        rewritten = [(src.start(n), src.end(n)) for n in numbers.get(k, ())
+                     if not _within(src, n, node)]
+        for use in others.get(k, ()):
+            if _within(src, use, node):
+                continue
+            start, end = src.start(use), src.end(use)
+            if not any(a <= start and end <= b for a, b in rewritten):
+                return None
+        edits += [Edit(a, b, k) for a, b in rewritten]
+    return tuple(edits)
+
+
+def _derived(ctx: Context, scope: ast.AST, acc: str) -> Optional[List[str]]:
+    """``acc`` and the names ``scope`` binds to arithmetic of it and of numbers
+    (``mean_loss = total / args.log_interval``): numbers too once ``acc`` is one;
+    ``None`` where a name is bound to arithmetic of it with a value that may be a
+    tensor (its number uses could not be told)."""
+    from ..analysis.values import NUMBER, values
+
+    facts = values(ctx)
+    found = [acc]
+    for sub in ast.walk(scope):
+        if not (isinstance(sub, ast.Assign) and len(sub.targets) == 1
+                and isinstance(sub.targets[0], ast.Name) and sub.targets[0].id != acc
+                and isinstance(sub.value, ast.BinOp)):
             continue
-        start, end = src.start(use), src.end(use)
-        if not any(a <= start and end <= b for a, b in rewritten):
-            return None
-    return tuple(Edit(a, b, acc) for a, b in rewritten)
+        reads = [n for n in ast.walk(sub.value) if isinstance(n, ast.Name) and n.id == acc]
+        if not reads:
+            continue
+        others = [sub.value.left, sub.value.right]
+        while others:
+            part = others.pop()
+            if isinstance(part, ast.BinOp):
+                others += [part.left, part.right]
+            elif isinstance(part, ast.Name) and part.id == acc or isinstance(
+                    part, ast.Constant) and type(part.value) in (int, float):
+                continue
+            elif facts.of(part, scope).kind != NUMBER:
+                return None
+        if sub.targets[0].id not in found:
+            found.append(sub.targets[0].id)
+    return found
 
 
 def _within(src, inner: ast.AST, outer: ast.AST) -> bool:
