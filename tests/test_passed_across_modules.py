@@ -138,3 +138,36 @@ def test_a_layer_count_from_an_option_passed_through_two_modules(tmp_path, defau
     # (the count of layers is 1 where the script runs with its defaults: the dropout warns)
     files = {"layered.py": LAYERED, "fit.py": FIT, "main.py": MAIN.format(default=default)}
     assert _findings(tmp_path, files, "layered.py", ["TV134"]) == found
+
+
+HELPERS = """\
+import torch
+
+
+def batch_acc(out, y):
+    pred = out.data.max(1)[1]
+    return torch.eq(y, pred).float().mean()
+"""
+
+TRAIN = """\
+import torch
+from torch.autograd import Variable
+
+import helpers
+
+total = 0
+for step in range(3):
+    x = Variable(torch.randn(4, 5))
+    {}
+print(total / 3)
+"""
+
+
+@pytest.mark.parametrize("line, found", [
+    ("total += helpers.batch_acc(x, torch.LongTensor([0, 1, 2, 3]))", [("TV144", 6)]),
+    ("helpers.batch_acc(x, torch.LongTensor([0, 1, 2, 3]))", []),  # (its result unused)
+])
+def test_a_helper_that_returned_a_number_to_another_module(tmp_path, line, found):
+    # (0.3's mean of a plain tensor was a float: the helper's return gets ``.item()``)
+    files = {"helpers.py": HELPERS, "train.py": TRAIN.format(line)}
+    assert _findings(tmp_path, files, "helpers.py", ["TV144"]) == found

@@ -56,8 +56,9 @@ def _number_function(ctx: Context, facts, function: ast.AST) -> Optional[str]:
     which gives a value computed from numbers 0.3 gave (``return correct.sum() /
     n``) or a number literal, each with its ``.item()`` writable: where a call of it
     uses its result (not a statement of its own), ``line N`` of the file (or
-    ``path:N`` of another module, for a method); else ``None``.  A function is one
-    of the module, called by its name in the file; or a method of a class of the
+    ``path:N`` of another module); else ``None``.  A function is one of the module,
+    called by its name in the file or in the project's modules that import it; or
+    a method of a class of the
     module (:func:`_method_class`), called on evident instances of the class, in
     the file or in the project's other modules (:mod:`~.analysis.method_sites`).
     Such a function gets its ``.item()`` at its returns (:func:`return_findings`), and a
@@ -78,8 +79,8 @@ def _number_function(ctx: Context, facts, function: ast.AST) -> Optional[str]:
             computed = [r for r in returns if not literal_number(r)]
             if computed and all(_returns_03_number(ctx, facts, r, function) for r in computed):
                 # (a walk of the file, once: seldom reached)
-                found = _used_call(ctx, name) if owner is None else \
-                    _used_method_call(ctx, owner, function)
+                found = (_used_call(ctx, name) or _used_remote_call(ctx, function)) \
+                    if owner is None else _used_method_call(ctx, owner, function)
     memo[id(function)] = found  # type: ignore[index]
     return found
 
@@ -112,6 +113,22 @@ def _used_method_call(ctx: Context, owner: ast.ClassDef, function: ast.AST) -> O
     if not ctx.filename or not named_elsewhere(ctx.filename, name):
         return None
     for other, call, _ in method_sites(ctx, owner, function) or ():
+        if not isinstance(other.file_parents().get(id(call)), ast.Expr):
+            return f"`{os.path.basename(other.filename)}` line {call.lineno}"
+    return None
+
+
+def _used_remote_call(ctx: Context, function: ast.AST) -> Optional[str]:
+    """Where a call of the module-level ``function`` in another module of the
+    project that imports it (``utils.accuracy(out, y)``) uses its result:
+    ``path:N``; else ``None``."""
+    from ...analysis.importing import importing_sites
+    from ...analysis.project.importers import named_elsewhere
+
+    name = function.name  # type: ignore[attr-defined]
+    if not ctx.filename or not named_elsewhere(ctx.filename, name, imported=True):
+        return None
+    for other, call, _ in importing_sites(ctx, function) or ():
         if not isinstance(other.file_parents().get(id(call)), ast.Expr):
             return f"`{os.path.basename(other.filename)}` line {call.lineno}"
     return None
