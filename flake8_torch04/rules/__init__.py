@@ -135,7 +135,8 @@ TABLE = {
               (r"\.[\s\\]*_?grad[ \t\\]*=(?!=)",)),
     "TV145": ("pairwise_keepdim", (ast.Call,), (r"\b(?:pairwise_distance|PairwiseDistance)\b",)),
     "TV154": ("dropout_default", (ast.Call,), (r"\bdropout(?:[23]d)?\b",)),
-    "TV155": ("renamed_keywords", (ast.Call,), (r"\bsplit_size\b", r"\bdevice_id\b")),
+    "TV155": ("renamed_keywords", (ast.Call,),
+              (r"\bsplit_size\b", r"\bdevice_id\b", r"\bn(?:um)?_chunks\b")),
     "TV156": ("non_inplace_resize", (ast.Call,), (r"\.[\s\\]*resize[\s\\]*\(",)),
     # a star import, in a file that star-imports a module of torch
     "TV160": ("star_import_names", (ast.ImportFrom,), (r"import[\s\\(]*\*",),
