@@ -162,13 +162,11 @@ def _per_element_keys(ctx: Context) -> frozenset:
 
 def _makes_per_element(ctx: Context) -> bool:
     """Whether the file computes per-element losses anywhere (``reduce=False``,
-    ``reduction='none'``), or may (``size_average=False`` given to a callee that
-    is not torch's: the project's own ``model.loss(out, y, size_average=False)``
-    may keep one loss per sample): then a loss is not a scalar by its name alone."""
+    ``reduction='none'``): then a loss is not a scalar by its name alone."""
     return _per_element_facts(ctx)[1]
 
 
-_REDUC = re.compile("reduc|size_average")  # (``reduce=``, ``reduction=``, ``size_average=``)
+_REDUC = re.compile("reduc")  # (``reduce=`` and ``reduction=``)
 
 
 def _own_size_average(ctx: Context, call: ast.Call) -> bool:
@@ -184,11 +182,10 @@ def _per_element_facts(ctx: Context) -> Tuple[frozenset, bool]:
     if found is None:
         keys = set()
         any_call = False
-        if "reduc" in ctx.text or "size_average" in ctx.text:
+        if "reduc" in ctx.text:  # (``reduce=`` and ``reduction=``)
             # (the parts whose lines do not spell it are not entered)
             for node in walk_hits(ctx.tree, lines_matching(ctx.text, _REDUC)):
-                if isinstance(node, ast.Call) and (
-                        _per_element(node) or _own_size_average(ctx, node)):
+                if isinstance(node, ast.Call) and _per_element(node):
                     any_call = True
                 elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                     if _per_element_instance(node.value):
@@ -417,8 +414,8 @@ class Evidence:
         k = key(node)
         if k is None or self.not_tensor(node):
             return False
-        if (self._by_name(by_name) and loss_name(node)) or k in self.flow.backward_plain \
-                or k in self.flow.backward_terms:
+        if (self._by_name(by_name) and loss_name(node) and not self.own_size_average(node)) \
+                or k in self.flow.backward_plain or k in self.flow.backward_terms:
             return True
         defs = self.reaching(node)
         relevant = [d for d in defs or () if not _initial(d)]
@@ -428,6 +425,17 @@ class Evidence:
             and self.scalar(d.value, _by_name_through(d.value, by_name))
             for d in relevant
         )
+
+    def own_size_average(self, node: ast.AST) -> bool:
+        """``node`` is bound (or unpacked) from a call that is not torch's given
+        ``size_average=False``: the project's own ``model.loss(out, y,
+        size_average=False)`` may keep one loss per sample, so its name is no
+        evidence."""
+        if "size_average" not in self.ctx.text:
+            return False
+        return any(d.kind in ("assign", "unpack") and isinstance(d.value, ast.Call)
+                   and _own_size_average(self.ctx, d.value)
+                   for d in self.flow.reaching(node) or ())
 
     def _has_dimensions(self, node: ast.BinOp) -> bool:
         """An operand the value facts make a tensor of one dimension or more, or a

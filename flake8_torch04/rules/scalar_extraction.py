@@ -11,7 +11,7 @@ from ..analysis.flow import Flow
 from ..analysis.grad import enclosing_loop, grad_disabled
 from ..analysis.registry import rule
 from ..analysis.resolve import Scope, builtin_call, key
-from ..analysis.scalars import Evidence, is_zero, peel
+from ..analysis.scalars import Evidence, is_zero, loss_name, peel
 from ..source.text import Edit, has_comment, one_line
 from .shared.calls import method_call
 
@@ -152,7 +152,7 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
             and not _zero_dim(ctx, evidence, tensor, by_name):
         bare = _bare_zero_dim(ctx, tensor, by_name)
         if bare is None:
-            return None
+            return _per_sample(ctx, evidence, node, tensor, steps)
     if not by_name and (_indexed_as_sequence(evidence.flow, tensor)
                         or _tested_as_sequence(ctx, node, tensor)):
         return None
@@ -211,6 +211,25 @@ def _extraction(ctx: Context, node: ast.Subscript) -> Optional[Report]:
         node,
         f"`{src.quote(node)}` {why}; use `{one_line(fixed)}`",
         Fix((src.replace(replaced, fixed),), safety),
+    )
+
+
+def _per_sample(ctx: Context, evidence: Evidence, node: ast.Subscript, tensor: ast.AST,
+                steps: List[str]) -> Optional[Report]:
+    """``t_loss.data[0]`` of a loss-like name bound from a call that is not torch's
+    given ``size_average=False`` (``model.loss(out, y, size_average=False)``): one
+    number or one loss per sample, 0.3's ``[0]`` the first as a number either way."""
+    if steps != ["data"] or not isinstance(tensor, ast.Name) or not loss_name(tensor) \
+            or not evidence.own_size_average(tensor) or _ranked_above_zero(ctx, tensor):
+        return None
+    src = ctx.source
+    fixed = f"{src.text(tensor)}.reshape(-1)[0].item()"
+    return Report(
+        node,
+        f"`{src.quote(node)}` was a number on PyTorch 0.3 and is a 0-dim tensor since 0.4 "
+        f"(IndexError where `{tensor.id}` is one number; it may hold one loss per sample, "
+        f"`size_average=False`); use `{fixed}`, the first element as a number either way",
+        Fix((src.replace(node, fixed),), UNSAFE),
     )
 
 
