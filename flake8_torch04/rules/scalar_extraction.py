@@ -71,7 +71,11 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``criterion = nn.CrossEntropyLoss(reduce=False)`` in the function, else anywhere
     in the file, ``self.criterion`` in ``__init__``), in a file that computes
     per-element losses a value whose only evidence is its name (``sample_loss, loss
-    = model(x, y)``), values visibly built as lists or numpy arrays, a bare ``E[0]``
+    = model(x, y)``), a name bound (or unpacked) from a call not torch's given
+    ``size_average=False`` (``t_loss, m_loss = model.loss(out, y,
+    size_average=False)`` of a model passed in: one loss per sample, maybe; its
+    ``.data[0]`` gets the message and the unsafe fix ``t_loss.reshape(-1)[0].item()``,
+    0.3's first element as a number either way), values visibly built as lists or numpy arrays, a bare ``E[0]``
     where an enclosing test says ``E`` is a tuple or list (``r[0] if type(r) in
     (tuple, list) else r``, the body of ``if isinstance(r, tuple):``), a term
     rebound to what the value facts make a Python number after its ``.backward()``
@@ -125,8 +129,10 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     (``np.mean(losses)``) the result is float64, not float32 (the message
     says so); the same fix turns the accumulator's later
     ``acc.item()`` and ``acc.data[0]`` into ``acc`` (a float has no ``.item()``),
-    and there is no automatic fix when another use needs a tensor
-    (``acc.cpu()``).  Where the accumulator is returned (its terms backpropagated one
+    and those of a name bound to arithmetic of it and of numbers (``mean = acc /
+    n``) into that name; there is no automatic fix when another use needs a tensor
+    (``acc.cpu()``), or a name is bound to arithmetic of it with a value that may
+    be a tensor.  Where the accumulator is returned (its terms backpropagated one
     by one), its callers may read the terms as tensors (``c_loss[0].data[0]``, which
     becomes ``c_loss[0].item()``): the fix is ``E.detach()`` there, tensors without
     their graphs (*unsafe* too).  A fix whose removed text holds a comment is unsafe.
