@@ -75,8 +75,9 @@ def scalar_extraction(ctx: Context, node: ast.AST) -> Iterator[Report]:
     ``size_average=False`` (``t_loss, m_loss = model.loss(out, y,
     size_average=False)`` of a model passed in: one loss per sample, maybe; its
     ``.data[0]`` gets the message and the unsafe fix ``t_loss.reshape(-1)[0].item()``,
-    0.3's first element as a number either way), values visibly built as lists or numpy arrays, a bare ``E[0]``
-    where an enclosing test says ``E`` is a tuple or list (``r[0] if type(r) in
+    0.3's first element as a number either way), values visibly built as lists or
+    numpy arrays, a bare ``E[0]`` where an enclosing test says ``E`` is a tuple or
+    list (``r[0] if type(r) in
     (tuple, list) else r``, the body of ``if isinstance(r, tuple):``), a term
     rebound to what the value facts make a Python number after its ``.backward()``
     (``loss = scalar(loss) / n``), arithmetic with a tensor they make 1-D or more
