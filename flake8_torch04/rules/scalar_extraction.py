@@ -295,8 +295,11 @@ def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST, by_name: bool) 
         # a parameter, or a loop's variable: what every caller passes, what the
         # iterated list holds (``[v.data.tolist()[0] for v in losses]``)
         defs = evidence.flow.reaching(tensor)
-        return bool(defs) and all(d.kind in ("param", "for", "comp") for d in defs) \
-            and _zero_dim_value(ctx, tensor, by_name) is not None
+        if not defs or not all(d.kind in ("param", "for", "comp") for d in defs):
+            return False
+        return _zero_dim_value(ctx, tensor, by_name) is not None or (
+            all(d.kind == "param" for d in defs) and _tensor_guarded(ctx, tensor)
+            and _tensors_passed_zero_dim(ctx, defs))
     if not ctx.uses_torch or not assigned:
         return False
     # (``flops += n``: the name keeps what it held, a number added; the cheap test
@@ -307,6 +310,50 @@ def _zero_dim(ctx: Context, evidence: Evidence, tensor: ast.AST, by_name: bool) 
                if id(value) not in augmented) or all(id(v) in augmented for v in assigned):
         return False
     return _zero_dim_value(ctx, tensor, by_name) is not None
+
+
+#: what ``isinstance(v, ...)`` tests for a tensor (``Variable`` is every tensor now)
+_TENSOR_TYPES = frozenset(("torch.autograd.Variable", "torch.Tensor"))
+
+
+def _tensor_guarded(ctx: Context, name: ast.Name) -> bool:
+    """The node visited is in the body of ``if isinstance(name, Variable):`` (or
+    ``torch.Tensor``) of its function: only the tensors its callers pass reach it
+    (0.3's ``def to_number(v): if isinstance(v, Variable): return v.data[0]``)."""
+    chain = ctx.parents
+    for i in range(len(chain) - 1, 0, -1):
+        parent, child = chain[i - 1], chain[i]
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return False
+        test = getattr(parent, "test", None)
+        if isinstance(parent, ast.If) and any(s is child for s in parent.body) \
+                and builtin_call(test, ctx.scope, "isinstance", 2) \
+                and isinstance(test.args[0], ast.Name) and test.args[0].id == name.id \
+                and ctx.resolve(test.args[1]) in _TENSOR_TYPES:
+            return True
+    return False
+
+
+def _tensors_passed_zero_dim(ctx: Context, defs) -> bool:
+    """Every tensor the calls pass for the parameters ``defs`` is 0-dim (the calls
+    that pass something else do not reach a tensor test's body), and one does."""
+    from ..analysis.callers import passed_arguments
+    from ..analysis.values import values
+
+    found = False
+    for d in defs:
+        sites = passed_arguments(ctx, d.node, ctx.flow().node)
+        if not sites:
+            return False
+        for other, expr, at in sites:
+            value = values(other).of(expr, at)
+            if value.tensor:
+                if value.rank != 0:
+                    return False
+                found = True
+            elif value.kind is None:
+                return False  # (unknown: maybe a tensor of another rank)
+    return found
 
 
 def _zero_dim_value(ctx: Context, tensor: ast.AST, read: bool = False):
