@@ -31,6 +31,14 @@ _FUNCTIONS = frozenset(
         "relu", "relu6", "elu", "selu", "leaky_relu", "dropout", "tanh", "sigmoid",
         "softplus", "hardtanh", "threshold")]
 )
+#: ``torch.nn`` layers (and their functions) whose output keeps a permuted 4-D
+#: input's memory layout since 0.4 (an ``(N, H, W, C)`` batch permuted to ``(N, C, H,
+#: W)`` is channels-last: a convolution of it is too; 0.3's were contiguous)
+_LAYOUT_MODULES = frozenset(f"torch.nn.{m}" for m in (
+    "Conv2d", "BatchNorm2d", "MaxPool2d", "AvgPool2d", "ReLU", "LeakyReLU", "ELU", "Tanh",
+    "Sigmoid"))
+_LAYOUT_FUNCTIONS = frozenset(f"torch.nn.functional.{f}" for f in (
+    "conv2d", "max_pool2d", "avg_pool2d", "batch_norm"))
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.Mod)
 #: comparisons (the methods are the value facts' ``COMPARISONS``) keep the strides
 #: too; so do casts (the value facts' ``CASTS``) since 0.4: on 0.3 a cast to another
@@ -57,6 +65,8 @@ def _moved(ctx: Context, node: ast.AST, scope: Optional[ast.AST] = None,
         name = ctx.resolve(func)
         if name in ("torch.transpose", "torch.t", "torch.permute"):
             return True
+        if name == "torch.from_numpy" and len(node.args) == 1:  # (a transposed array's strides)
+            return _moved(ctx, node.args[0], scope, depth + 1)
         if name is None and isinstance(func, ast.Attribute) and func.attr in _MOVES:
             return not (func.attr == "t" and node.args)
     return _followed(ctx, node, scope, depth, _moved)
@@ -177,14 +187,52 @@ def _strided(ctx: Context, node: ast.AST, scope: Optional[ast.AST] = None,
         name = ctx.resolve(func)
         if name in _FUNCTIONS:
             return bool(node.args) and _moved_or_strided(ctx, node.args[0], scope, depth)
+        if name in _LAYOUT_FUNCTIONS:
+            return bool(node.args) and _channels_last(ctx, node.args[0], scope, depth)
         if name is not None:
             return False
         if isinstance(func, ast.Attribute):
             if func.attr in _ELEMENTWISE or func.attr in COMPARISONS or func.attr == "clone":
                 return _moved_or_strided(ctx, func.value, scope, depth)
             if func.attr in CASTS:
-                return not node.args and _strided(ctx, func.value, scope, depth)
+                # (a cast to another type copied on 0.3: a moved tensor's too)
+                return not node.args and (_strided(ctx, func.value, scope, depth) or (
+                    _moved(ctx, func.value, scope, depth)
+                    and _other_dtype(facts.of(func.value, scope).dtype, CASTS[func.attr])))
+        module = facts.of(func, scope)
+        if module.kind == MODULE and module.name in _LAYOUT_MODULES and len(node.args) == 1:
+            return _channels_last(ctx, node.args[0], scope, depth)
     return _followed(ctx, node, scope, depth, _strided)
+
+
+def _other_dtype(dtype: Optional[str], cast: str) -> bool:
+    """A cast to ``cast`` of a tensor of ``dtype`` evidently changes its type."""
+    return dtype is not None and dtype != cast
+
+
+def _channels_last(ctx: Context, node: ast.AST, scope: Optional[ast.AST],
+                   depth: int) -> bool:
+    """``node``, the input of a 2-D layer (4-D, unless the facts say otherwise), keeps
+    a moved tensor's strides on 2.13: moved, computed element-wise from one, cast
+    (to any type: casts keep the strides now) or wrapped in ``Variable``."""
+    if values(ctx).of(node, scope).rank not in (None, 4) or depth >= _DEPTH:
+        return False
+    if _moved_or_strided(ctx, node, scope, depth):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _OPERATORS):
+        left = node.left
+        if values(ctx).of(left, scope).kind == NUMBER:
+            left = node.right
+        return _channels_last(ctx, left, scope, depth + 1)
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords and (
+            ctx.resolve(node.func) == "torch.autograd.Variable"):
+        return _channels_last(ctx, node.args[0], scope, depth + 1)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr in CASTS and not node.args and ctx.resolve(node.func) is None:
+        return _channels_last(ctx, node.func.value, scope, depth + 1)
+    if isinstance(node, ast.Name):
+        return bool(_followed(ctx, node, scope, depth, _channels_last))
+    return False
 
 
 def _moved_or_strided(ctx: Context, node: ast.AST, scope: Optional[ast.AST],
@@ -290,9 +338,15 @@ def view_after_transpose(ctx: Context, node: ast.Call) -> Iterator[Report]:
     Flags ``E.view(...)`` where ``E`` is computed element-wise (``+``, ``*``,
     ``-x``, ``.mul()``, ``.sigmoid()``, ``torch.tanh``, ``F.relu``,
     ``F.dropout``, a comparison ``.eq()``/``==``..., ``.clone()``) from the
-    result of ``.transpose()``, ``.permute()`` or ``.t()``, that tensor being
+    result of ``.transpose()``, ``.permute()`` or ``.t()`` (also of
+    ``torch.from_numpy`` of a transposed array), that tensor being
     the first tensor operand, or is a slice (``correct[:k]``) or a cast
-    (``.float()``) of such a result, and the view evidently
+    (``.float()``) of such a result (or of the moved tensor itself, where the cast
+    evidently changes its type: 0.3 copied), or the output of a 2-D layer that
+    keeps the memory layout (``nn.Conv2d``, ``BatchNorm2d``, pooling, activations,
+    ``F.conv2d``) of a 4-D input computed, cast or wrapped from one (an ``(N, H,
+    W, C)`` batch permuted to ``(N, C, H, W)`` is channels-last, and so is the
+    convolution's output now; 0.3's was contiguous), and the view evidently
     merges dimensions (``view(-1)``, or fewer dimensions than ``E`` evidently
     has, at least: ``(x * w[:, :, None]).view(n, -1)`` has three or more, one
     per slice or ``None`` of the index; a ``transpose(a, b)`` has two and more
@@ -365,8 +419,9 @@ def view_after_transpose(ctx: Context, node: ast.Call) -> Iterator[Report]:
     fix = Fix((made[0],), UNSAFE) if made is not None else None
     yield Report(
         node,
-        f"`{_source_of(ctx, func.value)}` is element-wise from a transposed tensor and "
-        "keeps its strides since PyTorch 0.4: `view` raises RuntimeError (view size is "
+        f"`{_source_of(ctx, func.value)}` is computed (element-wise, or by a layer that keeps "
+        "the memory layout) from a transposed tensor and keeps its strides since PyTorch "
+        "0.4: `view` raises RuntimeError (view size is "
         "not compatible with input tensor's size and stride) wherever the transposed "
         "dimensions are both larger than 1; use `.reshape(...)`",
         fix,
