@@ -431,7 +431,10 @@ class Evidence:
         ``size_average=False``: the project's own ``model.loss(out, y,
         size_average=False)`` may keep one loss per sample, so its name is no
         evidence."""
-        if "size_average" not in self.ctx.text:
+        spelled = self.ctx.memo.get("TV003.size_average")
+        if spelled is None:
+            spelled = self.ctx.memo["TV003.size_average"] = "size_average" in self.ctx.text
+        if not spelled:
             return False
         return any(d.kind in ("assign", "unpack") and isinstance(d.value, ast.Call)
                    and _own_size_average(self.ctx, d.value)

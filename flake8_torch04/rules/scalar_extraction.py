@@ -620,7 +620,15 @@ def _derived(ctx: Context, scope: ast.AST, acc: str) -> Optional[List[str]]:
     """``acc`` and the names ``scope`` binds to arithmetic of it and of numbers
     (``mean_loss = total / args.log_interval``): numbers too once ``acc`` is one;
     ``None`` where a name is bound to arithmetic of it with a value that may be a
-    tensor (its number uses could not be told)."""
+    tensor (its number uses could not be told).  Once per function and name."""
+    memo = ctx.memo.setdefault("TV003.derived", {})
+    k = (id(scope), acc)
+    if k not in memo:
+        memo[k] = _read_derived(ctx, scope, acc)
+    return memo[k]
+
+
+def _read_derived(ctx: Context, scope: ast.AST, acc: str) -> Optional[List[str]]:
     from ..analysis.values import NUMBER, values
 
     facts = values(ctx)
