@@ -106,6 +106,19 @@ def combined(op: ast.operator, left: Value, right: Value) -> Value:
     return UNKNOWN
 
 
+def concatenated(parts: Sequence[Value]) -> Optional[Value]:
+    """``torch.cat`` of a display of ``parts``: the rank of those whose rank is known
+    (the others must have it, or the call raises; a 0-dim one had one element on
+    0.3, as 1-D), the dtype where they agree; ``None`` where a part is evidently no
+    tensor or none is one."""
+    if not all(p.tensor or p.kind is None for p in parts) or not any(p.tensor for p in parts):
+        return None
+    ranks = {max(p.rank, 1) for p in parts if p.tensor and p.rank is not None}
+    dtypes = {p.dtype for p in parts if p.tensor and p.dtype is not None}
+    return Value(TENSOR, ranks.pop() if len(ranks) == 1 else None,
+                 dtypes.pop() if len(dtypes) == 1 else None, plain=all(p.plain for p in parts))
+
+
 def unpacked(whole: Value, path) -> Value:
     """The item at ``path`` of ``whole`` (``(1, 0)``: ``h`` of ``out, (h, c)``)."""
     for index in path:

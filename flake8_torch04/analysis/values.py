@@ -34,6 +34,7 @@ from .callers import passed_arguments
 from .choices import chosen, defaulted, unwrapped
 from .environments import MAKERS as ENVIRONMENT_MAKERS, environment
 from .loaders import LOADER, MADE as LOADED, made as loaded
+from .methods import method_value, sizes_rank
 from .free import enclosing_bindings, free_name
 from .hierarchy import on_modules
 from .foreign import (
@@ -41,10 +42,9 @@ from .foreign import (
 )
 from .nodes import body_nodes
 from .objects import (
-    DISTRIBUTIONS, NAMED, NAMED_CLASS, OBJECT, OBJECTS, PLAIN, crossed, dict_entry, distribution,
+    DISTRIBUTIONS, NAMED, NAMED_CLASS, OBJECT, OBJECTS, crossed, dict_entry, distribution,
     instance_attribute, keyed_parts, named_field, named_instance, namedtuple_class,
-    object_method, plain_instance, plain_method, self_attribute, self_attributes, self_method,
-    type_alias
+    plain_instance, self_attribute, self_attributes, self_method, type_alias
 )
 from .reaching import target_path, unpack_path
 from .remembered import forget_pending, remembered
@@ -53,22 +53,19 @@ from .sequential import sequential
 from .resolve import key
 from .wrappers import wrapped_argument
 from .value_tables import (
-    ARRAY_MODULES, BUILTINS, CASTS, COMPARISONS, DICTS, DTYPES, ELEMENTWISE_FUNCTIONS, INDEX, LIKE,
-    LOSS_FUNCTIONS, MODULE_ITSELF, MOVES, PAIRED, REDUCTIONS, SAME, SIZED, TORCH_METHODS,
-    MATH_INTS, MATH_TESTS, RESHAPED_IN_PLACE, TYPED, WHOLE_REDUCTIONS, dimensions, kept_last,
-    last_size,
+    ARRAY_MODULES, BUILTINS, DICTS, DTYPES, ELEMENTWISE_FUNCTIONS, LIKE, LOSS_FUNCTIONS,
+    MODULE_ITSELF, SIZED, TORCH_METHODS, MATH_INTS, MATH_TESTS, TYPED, dimensions, last_size,
     literal_last, literal_size, data_rank, list_rank, made_in_03, numpy_draw, numpy_dtype,
-    numpy_shape, reduced_loss,
-    reduced_rank
+    numpy_shape, reduced_loss
 )
 from .value_tables import (  # noqa: F401  (the kinds: the rules take them from here)
     DICT, LIST, MODULE, NDARRAY, NUMBER, STRING, TENSOR, TUPLE, as_plain as _plain,
-    binop_dtype as _binop_dtype, broadcast as _broadcast, multinomial_call, ranked as _ranked,
-    sampled, sum_dtype as _sum_dtype
+    binop_dtype as _binop_dtype, broadcast as _broadcast, multinomial_call, ranked as _ranked
 )
 
 from .value import (  # noqa: F401  (the record: the rules take it from here)
-    BOTTOM, FILE_CLASS, SPELLED, UNKNOWN, Value, _FLOAT, _INT, _NUMBER, _tensor, combined, join,
+    BOTTOM, FILE_CLASS, SPELLED, UNKNOWN, Value, _FLOAT, _INT, _NUMBER, _tensor, combined,
+    concatenated, join,
     unpacked as _unpacked
 )
 
@@ -216,12 +213,20 @@ class Values:
             return []
         if d.kind != "param":
             return [self.binding(d, scope, depth)]
+        passed = self._passed(d, scope, depth)
+        if passed is None:
+            return [UNKNOWN]
+        return [value for expr, value in passed
+                if not (isinstance(expr, ast.Constant) and expr.value is None)]
+
+    def _passed(self, d, scope, depth: int) -> Optional[List[tuple]]:
+        """``(expression, value)`` of what every call passes for the parameter ``d``
+        (read in its module), or ``None`` where not every caller is in view."""
         sites = passed_arguments(self.ctx, d.node, self._flow(scope).node)
         if sites is None:
-            return [UNKNOWN]
-        return [self.of(expr, at, depth + 1) if c is self.ctx else crossed(
-                values(c).of(expr, at, depth + 1), c) for c, expr, at in sites
-                if not (isinstance(expr, ast.Constant) and expr.value is None)]
+            return None
+        return [(expr, self.of(expr, at, depth + 1) if c is self.ctx else crossed(
+            values(c).of(expr, at, depth + 1), c)) for c, expr, at in sites]
 
     def binding(self, d, scope, depth: int) -> Value:
         """The value the binding ``d`` (a :class:`~.reaching.Def`) of ``scope`` gives."""
@@ -248,11 +253,8 @@ class Values:
         if kind == "import" and isinstance(d.node, ast.ImportFrom):
             return assigned_value(self.ctx, d.key, depth)
         if kind == "param":
-            sites = passed_arguments(self.ctx, d.node, self._flow(scope).node)
-            if not sites:
-                return UNKNOWN
-            return join([self.of(expr, at, depth + 1) if c is self.ctx else crossed(
-                values(c).of(expr, at, depth + 1), c) for c, expr, at in sites])
+            passed = self._passed(d, scope, depth)
+            return join([value for _, value in passed]) if passed else UNKNOWN
         if kind == "for" and d.value is not None or kind == "comp":
             return self._loop_element(d, scope, depth)
         return UNKNOWN
@@ -547,7 +549,7 @@ class Values:
                 data = self.of(args[0], scope, depth)  # (``np.array(choices)`` of a list of
                 return Value(NDARRAY, list_rank(data) if data.kind == LIST else  # numbers)
                              data.rank if data.kind in (NDARRAY, TENSOR) else None, dtype)
-            return Value(NDARRAY, self._sizes_rank(shape, scope, depth) if shape else None,
+            return Value(NDARRAY, sizes_rank(self, shape, scope, depth) if shape else None,
                          dtype)
         if name in ("random.sample", "random.choices") and args:  # (elements of the first)
             pool = args[0]
@@ -558,10 +560,10 @@ class Values:
             dtype = self._dtype_keyword(node) or ("int" if name == "torch.randint_like"
                                                   else "float")
             sizes = args if name != "torch.full" else args[:1]
-            return _tensor(self._sizes_rank(sizes, scope, depth), dtype, last_size(sizes))
+            return _tensor(sizes_rank(self, sizes, scope, depth), dtype, last_size(sizes))
         if name in ("torch.randint",):
             sizes = args[-1] if args else None
-            rank = self._sizes_rank([sizes], scope, depth) if sizes is not None else None
+            rank = sizes_rank(self, [sizes], scope, depth) if sizes is not None else None
             return _tensor(rank, self._dtype_keyword(node) or "int")
         if name in TYPED:
             dtype = TYPED[name]
@@ -572,7 +574,7 @@ class Values:
             if data.kind == LIST:  # data, not sizes: a list of numbers is 1-D
                 return _tensor(list_rank(data), dtype)
             if args and not node.keywords:
-                return _tensor(self._sizes_rank(args, scope, depth), dtype, last_size(args))
+                return _tensor(sizes_rank(self, args, scope, depth), dtype, last_size(args))
             return _tensor(None, dtype)
         if name == "torch.tensor" and args:
             data = self.of(args[0], scope, depth)
@@ -591,13 +593,9 @@ class Values:
             # call raises; a 0-dim one had one element on 0.3, as 1-D)
             if name == "torch.cat" and isinstance(args[0], (ast.List, ast.Tuple)) \
                     and args[0].elts and not any(isinstance(e, ast.Starred) for e in args[0].elts):
-                parts = [self.of(e, scope, depth) for e in args[0].elts]
-                if all(p.tensor or p.kind is None for p in parts) and any(p.tensor for p in parts):
-                    ranks = {max(p.rank, 1) for p in parts if p.tensor and p.rank is not None}
-                    dtypes = {p.dtype for p in parts if p.tensor and p.dtype is not None}
-                    return Value(TENSOR, ranks.pop() if len(ranks) == 1 else None,
-                                 dtypes.pop() if len(dtypes) == 1 else None,
-                                 plain=all(p.plain for p in parts))
+                made = concatenated([self.of(e, scope, depth) for e in args[0].elts])
+                if made is not None:
+                    return made
             seq = self.of(args[0], scope, depth)
             if seq.kind == TUPLE and seq.parts:
                 seq = Value(LIST, parts=(join(seq.parts),))
@@ -652,153 +650,8 @@ class Values:
 
     def _method(self, attr: str, receiver: Value, node: ast.Call, scope, depth: int,
                 args: Optional[List[ast.AST]] = None) -> Value:
-        result = self._method_value(attr, receiver, node, scope, depth, args)
+        result = method_value(self, attr, receiver, node, scope, depth, args)
         return _plain(result) if receiver.plain else result
-
-    def _method_value(self, attr: str, receiver: Value, node: ast.Call, scope, depth: int,
-                      args: Optional[List[ast.AST]] = None) -> Value:
-        if args is None:
-            args = node.args
-        if attr == "item" and not args:
-            if receiver.tensor:
-                return Value(NUMBER, dtype=receiver.dtype if receiver.dtype in ("int", "float")
-                             else None)
-            return _NUMBER if receiver.kind is None else UNKNOWN
-        if attr == "size" and len(args) == 1 and receiver.kind in (None, TENSOR) and \
-                isinstance(args[0], ast.Constant) and type(args[0].value) is int:
-            return _INT  # (``x.size(0)``: numpy's ``size`` is not called)
-        if not receiver.tensor:
-            if receiver.kind == OBJECT and (receiver.name or "").startswith(PLAIN):
-                # (``memory.sample(n)``)
-                return plain_method(self, receiver.name, attr, node, scope, depth)
-            if receiver.kind in (NDARRAY, OBJECT):  # (``parser.parse_args()``)
-                return object_method(receiver, attr, node, self.ctx)
-            if receiver.kind is None and attr in CASTS and not args and not node.keywords:
-                return _tensor(None, CASTS[attr])  # (``m.byte()``: only tensors have these)
-            if receiver.kind is None and attr in WHOLE_REDUCTIONS and not args \
-                    and not node.keywords:  # (``a.mean()``: 0-dim if a tensor, a numpy
-                return Value(None, 0)  # scalar if an array; what it is, unknown)
-            if receiver.kind is None and attr in ("view", "reshape") and args:
-                # (numpy's ``view`` takes a dtype; sizes give a rank, whatever the value)
-                rank = self._sizes_rank(args, scope, depth)
-                if attr != "view" or rank is None:
-                    return Value(None, rank)
-                return _tensor(rank, None, literal_size(args[-1]) if len(args) > 1 else None)
-            return UNKNOWN
-        rank, dtype = receiver.rank, receiver.dtype
-        if attr in ("split", "chunk"):  # (a tuple of pieces of its rank: how many, the sizes tell)
-            return Value(LIST, parts=(_tensor(rank, dtype, plain=receiver.plain),))
-        keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg is not None}
-        if any(kw.arg is None for kw in node.keywords) or \
-                any(isinstance(a, ast.Starred) for a in args):
-            return _tensor(None)
-        if attr in ("tolist",):  # (a 1-D tensor's list holds numbers)
-            return _NUMBER if rank == 0 else Value(LIST, parts=(
-                (_INT if dtype == "int" else _FLOAT if dtype == "float" else _NUMBER)
-                if rank == 1 else UNKNOWN,))
-        if attr == "numpy":
-            return Value(NDARRAY, rank, dtype)
-        if attr in ("size", "dim", "numel", "nelement", "ndimension") and args:
-            return _INT if attr == "size" else UNKNOWN
-        if attr in ("dim", "numel", "nelement", "ndimension"):
-            return _INT
-        last = receiver.last
-        if attr in CASTS and not args:
-            return _tensor(rank, CASTS[attr], last)
-        if attr in COMPARISONS and len(args) == 1:
-            return _tensor(_broadcast(receiver, self.of(args[0], scope, depth)), "bool")
-        if attr in ("view", "reshape", "expand", "repeat") and args:
-            return _tensor(self._sizes_rank(args, scope, depth), dtype,
-                           literal_size(args[-1]) if len(args) > 1 and attr != "repeat" else None)
-        if attr in ("view_as", "reshape_as", "expand_as") and len(args) == 1:
-            other = self.of(args[0], scope, depth)
-            return _tensor(other.rank if other.tensor else None, dtype)
-        if attr == "unsqueeze" and len(args) == 1:
-            at = args[0]
-            at = at.value if isinstance(at, ast.Constant) and type(at.value) is int else None
-            return _tensor(rank + 1 if rank is not None else None, dtype,
-                           1 if at == -1 or at is not None and at == rank else None)
-        if attr == "squeeze":  # (``squeeze(d)``: a dim of size 1 goes, other dims stay)
-            return _tensor(None, dtype)
-        if attr == "multinomial":  # (a row of samples for each row of probabilities)
-            return _tensor(rank, "int", sampled(args, keywords))
-        if attr == "t" and not args:
-            return _tensor(2 if rank is None or rank == 2 else rank, dtype)
-        if attr == "flatten" and not keywords:
-            if not args:
-                return _tensor(1, dtype)
-            start = args[0]
-            if len(args) == 1 and isinstance(start, ast.Constant) and type(start.value) is int \
-                    and start.value >= 0:
-                return _tensor(start.value + 1, dtype)
-            return _tensor(None, dtype)
-        if attr in ("mm", "bmm", "mv", "dot") and len(args) == 1:
-            # (``dot``: one number; 0.3's flattened tensors of any rank, today's 1-D ones)
-            return _tensor({"mm": 2, "bmm": 3, "mv": 1, "dot": 0}[attr], dtype)
-        if attr == "matmul" and len(args) == 1:
-            other = self.of(args[0], scope, depth).rank
-            return _tensor(rank if rank is not None and rank >= 2 and rank == other else None,
-                           dtype)
-        if attr in SAME:
-            return _tensor(rank, dtype, None if attr in MOVES else last)
-        if attr in ("to", "type") and args and not keywords:  # (``.type(ByteTensor)``, an alias)
-            target = self.ctx.resolve(args[0]) or type_alias(self, args[0], scope)
-            if target in DTYPES:
-                return _tensor(rank, DTYPES[target], last)
-            if target in TYPED:
-                return _tensor(rank, TYPED[target], last)
-            return _tensor(rank, None, last)
-        if attr in INDEX:
-            if not args and "dim" not in keywords:
-                return _tensor(0, "int")
-            return _tensor(reduced_rank(rank, args, keywords), "int",
-                           kept_last(rank, last, args, keywords))
-        if attr == "gather" and len(args) + len(keywords) == 2:  # (the index's shape)
-            index = self.of(args[1] if len(args) == 2 else keywords.get("index"), scope, depth)
-            return _tensor(index.rank, dtype, index.last) if index.tensor else _tensor(None, dtype)
-        if attr == "topk":  # (``topk(k=3)`` too: the rank stays)
-            return Value(TUPLE, parts=(_tensor(rank, dtype), _tensor(rank, "int")))
-        if attr == "kthvalue":  # (``k`` first, then the dimension, the last by default)
-            reduced = reduced_rank(rank, args[1:], keywords)
-            return Value(TUPLE, parts=(_tensor(reduced, dtype), _tensor(reduced, "int")))
-        if attr in PAIRED and (args or "dim" in keywords):
-            if attr in ("max", "min") and args and self.of(args[0], scope, depth).tensor:
-                return _tensor(_broadcast(receiver, self.of(args[0], scope, depth)), dtype)
-            if attr in ("sort", "topk"):
-                return Value(TUPLE, parts=(_tensor(rank, dtype), _tensor(rank, "int")))
-            reduced = reduced_rank(rank, args, keywords)
-            kept = kept_last(rank, last, args, keywords)
-            return Value(TUPLE, parts=(_tensor(reduced, dtype, kept),
-                                       _tensor(reduced, "int", kept)))
-        if attr == "sort" or attr == "mode" and not args:  # (along the last dimension)
-            shape = rank if attr == "sort" else rank - 1 if rank else None
-            return Value(TUPLE, parts=(_tensor(shape, dtype), _tensor(shape, "int")))
-        if attr in REDUCTIONS or attr in PAIRED:
-            if attr == "norm":  # (``norm(p, dim)``: ``x.norm(2)`` is a full reduction)
-                args = args[1:]
-            if not args and "dim" not in keywords:
-                return _tensor(0, "float" if attr in ("mean", "std", "var", "norm") and
-                               dtype == "float" else (dtype if attr in ("max", "min", "median")
-                                                      else _sum_dtype(dtype, attr)))
-            return _tensor(reduced_rank(rank, args, keywords), dtype if attr != "mean"
-                           else "float", kept_last(rank, last, args, keywords))
-        if attr[-1] == "_" and attr[0] != "_" and attr not in RESHAPED_IN_PLACE:
-            return _tensor(rank, dtype, last, receiver.plain)  # (``random_(0, 2)``: itself)
-        return _tensor(None)
-
-    def _sizes_rank(self, args: Sequence[ast.AST], scope, depth: int) -> Optional[int]:
-        """How many dimensions ``zeros(*args)`` / ``view(*args)`` gives."""
-        if not args or any(isinstance(a, ast.Starred) for a in args):
-            return None
-        if len(args) == 1:
-            only = args[0]
-            if isinstance(only, (ast.Tuple, ast.List)):
-                if any(isinstance(e, ast.Starred) for e in only.elts):
-                    return None
-                return len(only.elts)
-            # a name may hold a whole shape: one size only where it is a number
-            return 1 if self.of(only, scope, depth).kind == NUMBER else None
-        return len(args)
 
     def _dtype_keyword(self, node: ast.Call) -> Optional[str]:
         for kw in node.keywords:
