@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Callable, List, Optional
 
-from .nodes import body_parents, reads_any
+from .nodes import body_parents, comprehension_targets, reads_any
 
 if TYPE_CHECKING:
     from .values import Value
@@ -105,8 +105,7 @@ def comprehended(values, node: ast.ListComp, scope, depth: int) -> Value:
     from .values import MODULE, NUMBER, STRING, UNKNOWN, Value
 
     _INT, _FLOAT = Value(NUMBER, dtype="int"), Value(NUMBER, dtype="float")
-    own = {n.id for g in node.generators for n in ast.walk(g.target)
-           if isinstance(n, ast.Name)}
+    own = comprehension_targets(node)
 
     def number(elt: ast.AST) -> Optional[Value]:
         if isinstance(elt, ast.Constant) and type(elt.value) in (int, float):

@@ -38,7 +38,9 @@ import re
 from typing import Dict, List, Optional, Set, Tuple
 
 from .lines import lines_matching
-from .nodes import COMPREHENSIONS, children, defined_once, reads_any, spans_hit
+from .nodes import (
+    COMPREHENSIONS, children, comprehension_targets, defined_once, reads_any, spans_hit
+)
 from .reaching import params_of
 from .hierarchy import PLAIN_BASES
 from .importing import Remote, importing_sites
@@ -604,8 +606,7 @@ def _comprehended_calls(ctx, scope: ast.AST) -> Dict[int, frozenset]:
         if cls in _DEFINITIONS or cls is ast.Lambda:
             continue  # (another scope)
         if cls in COMPREHENSIONS:
-            own = own | {n.id for g in node.generators  # type: ignore[attr-defined]
-                         for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+            own = own | comprehension_targets(node)
         elif cls is ast.Call and own:
             found[id(node)] = own
         stack += [(child, own) for child in children(node)]

@@ -252,6 +252,19 @@ def innermost(parents: Sequence[ast.AST], kinds, barriers=()) -> Optional[ast.AS
     return None
 
 
+def if_tests(chain: Sequence[ast.AST]) -> Iterator[ast.AST]:
+    """The tests of the ``if`` statements whose body (not ``else``) holds the last of
+    ``chain`` (the walker's ancestors, outermost first), innermost first, up to the
+    function, lambda or class around it."""
+    for i in range(len(chain) - 1, 0, -1):
+        parent, child = chain[i - 1], chain[i]
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                               ast.ClassDef)):
+            return
+        if isinstance(parent, ast.If) and any(s is child for s in parent.body):
+            yield parent.test
+
+
 def defined_once(tree: ast.AST) -> Dict[str, ast.AST]:
     """The functions and classes defined at the top of a module, by name: those
     that one ``def`` or ``class`` statement there defines (a name two of them
@@ -277,6 +290,12 @@ def is_test(node: ast.AST) -> bool:
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
+def comprehension_targets(node: ast.AST) -> frozenset:
+    """The names the ``for`` targets of the comprehension ``node`` bind."""
+    return frozenset(n.id for g in node.generators  # type: ignore[attr-defined]
+                     for n in ast.walk(g.target) if isinstance(n, ast.Name))
+
+
 def reads_any(node: ast.AST, names) -> bool:
     """Whether ``node`` reads one of ``names`` (a nested comprehension's own names
     are its own: ``[make(pairs[i] for i in ids) for _ in range(n)]``)."""
@@ -286,8 +305,7 @@ def reads_any(node: ast.AST, names) -> bool:
         return node.id in names
     if isinstance(node, COMPREHENSIONS):
         first = node.generators[0].iter  # (evaluated around it)
-        inner = names - {n.id for g in node.generators for n in ast.walk(g.target)
-                         if isinstance(n, ast.Name)}
+        inner = names - comprehension_targets(node)
         rest = [*(p for g in node.generators for p in g.ifs),
                 *(g.iter for g in node.generators[1:]),
                 *((node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,))]

@@ -149,7 +149,7 @@ def reloaded(facts, call: ast.Call, scope: ast.AST):
         return UNKNOWN
     JUDGED.append(key)
     try:
-        written = [crossed(values(other).of(obj, at), ctx) if other is not ctx
+        written = [crossed(values(other).of(obj, at), other) if other is not ctx
                    else values(ctx).of(obj, at) for other, obj, at in found]
     finally:
         JUDGED.pop()

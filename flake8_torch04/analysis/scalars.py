@@ -353,8 +353,7 @@ class Evidence:
         if facts.callee(call) is None:
             # (not torch's: ``size_average=False`` may keep one loss per sample, as
             # the project's own ``model.loss`` of a model passed in may do)
-            return not any(kw.arg == "size_average" and isinstance(kw.value, ast.Constant)
-                           and kw.value.value is False for kw in call.keywords)
+            return not _own_size_average(self.ctx, call)
         value = facts.of(call)
         return value.tensor and value.rank == 0
 

@@ -6,6 +6,7 @@ from typing import Iterator, Optional
 
 from ..analysis.context import Context
 from ..analysis.findings import SAFE, Fix, Report
+from ..analysis.nodes import if_tests
 from ..analysis.registry import rule
 from ..analysis.resolve import builtin_call
 
@@ -13,7 +14,6 @@ _PACKED = "torch.nn.utils.rnn.PackedSequence"
 #: the calls that make one
 _PACKERS = frozenset((_PACKED, "torch.nn.utils.rnn.pack_padded_sequence",
                       "torch.nn.utils.rnn.pack_sequence"))
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 @rule("TV172")
@@ -101,15 +101,10 @@ def _guarded(ctx: Context, node: ast.AST, value: ast.AST) -> bool:
     here = _bindings(flow, value)
     if here is None:
         return False
-    chain = [*ctx.parents, node]
-    for i in range(len(chain) - 2, -1, -1):
-        parent, child = chain[i], chain[i + 1]
-        if isinstance(parent, _SCOPES):
-            return False
-        if isinstance(parent, ast.If) and any(s is child for s in parent.body):
-            test = _packed_test(ctx, parent.test, value.id)
-            if test is not None and _bindings(flow, test) == here:
-                return True
+    for test in if_tests([*ctx.parents, node]):
+        subject = _packed_test(ctx, test, value.id)
+        if subject is not None and _bindings(flow, subject) == here:
+            return True
     return False
 
 

@@ -9,6 +9,7 @@ from ..analysis.context import Context
 from ..analysis.findings import SAFE, UNSAFE, Fix, Report
 from ..analysis.flow import Flow
 from ..analysis.grad import enclosing_loop, grad_disabled
+from ..analysis.nodes import if_tests
 from ..analysis.registry import rule
 from ..analysis.resolve import Scope, builtin_call, key
 from ..analysis.scalars import Evidence, is_zero, loss_name, peel
@@ -320,18 +321,10 @@ def _tensor_guarded(ctx: Context, name: ast.Name) -> bool:
     """The node visited is in the body of ``if isinstance(name, Variable):`` (or
     ``torch.Tensor``) of its function: only the tensors its callers pass reach it
     (0.3's ``def to_number(v): if isinstance(v, Variable): return v.data[0]``)."""
-    chain = ctx.parents
-    for i in range(len(chain) - 1, 0, -1):
-        parent, child = chain[i - 1], chain[i]
-        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            return False
-        test = getattr(parent, "test", None)
-        if isinstance(parent, ast.If) and any(s is child for s in parent.body) \
-                and builtin_call(test, ctx.scope, "isinstance", 2) \
-                and isinstance(test.args[0], ast.Name) and test.args[0].id == name.id \
-                and ctx.resolve(test.args[1]) in _TENSOR_TYPES:
-            return True
-    return False
+    return any(builtin_call(test, ctx.scope, "isinstance", 2)
+               and isinstance(test.args[0], ast.Name) and test.args[0].id == name.id
+               and ctx.resolve(test.args[1]) in _TENSOR_TYPES
+               for test in if_tests(ctx.parents))
 
 
 def _tensors_passed_zero_dim(ctx: Context, defs) -> bool:
